@@ -1,0 +1,259 @@
+/**
+ * EOFD-MLogB, Alg. 2: OFUL-MLogB with the Hessian replaced by the frequent-directions sketch
+ * Z_t = λI + V_t Λ_t V_tᵀ (eq. (11)). Per action O(Kdm + mK² + K³) (Lemma 1); per round
+ * O(Kd(m+K)²) (Lemma 2 for the projection, Alg. 1 for the sketch). No Kd×Kd matrix is ever formed.
+ */
+import type { ActionSet } from '../environments/environment.js';
+import { axpy, dot, gemmNT } from '../linalg/blas.js';
+import { SymmetricEigen } from '../linalg/eigen.js';
+import { ConfidenceRadius } from '../model/beta.js';
+import { LocalModel } from '../model/local-model.js';
+import { secularRoot } from '../model/projection.js';
+import { FrequentDirections, lemma1Matrix } from '../sketch/frequent-directions.js';
+import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
+import { OptimisticSelector } from './optimistic-selector.js';
+import type { Policy, PolicyStats } from './policy.js';
+import { type PolicySpec, validatePolicySpec } from './spec.js';
+
+export class EofdMLogB implements Policy {
+  readonly name = 'EOFD-MLogB' as const;
+  readonly sketch: FrequentDirections;
+  private readonly K: number;
+  private readonly d: number;
+  private readonly dimension: number;
+  /** λ */
+  private readonly regularization: number;
+  /** η */
+  private readonly stepSize: number;
+  /** S */
+  private readonly radius: number;
+  private readonly beta: ConfidenceRadius;
+  private readonly selector: OptimisticSelector;
+  private readonly local: LocalModel;
+  /** W_t, row-wise vectorised. */
+  private current: Float64Array;
+  /** W', then W_{t+1}. */
+  private candidate: Float64Array;
+  private readonly difference: Float64Array;
+  private readonly eigen: SymmetricEigen;
+  private readonly gram: Float64Array;
+  private readonly gramValues: Float64Array;
+  private readonly gramVectors: Float64Array;
+  private readonly projection: Float64Array;
+  private readonly transposed: Float64Array;
+  private readonly rotated: Float64Array;
+  private readonly middle: Float64Array;
+  private readonly coordinates: Float64Array;
+  private readonly secularA: Float64Array;
+  private readonly secularB: Float64Array;
+  /** Per-round scoring scratch: P(x) of every action (count × K·r) and ‖x‖². */
+  private actionProjections = new Float64Array(0);
+  private actionNormsSq = new Float64Array(0);
+  /** c_k = 1/λ − 1/(μ_k + λ), the Woodbury weights of eq. (18). */
+  private readonly woodbury: Float64Array;
+  private roundActions: ActionSet | null = null;
+  private readonly curvatureOfAction: (index: number, out: Float64Array) => void;
+  private projections = 0;
+  private lastBeta = NaN;
+
+  constructor(spec: PolicySpec) {
+    validatePolicySpec(spec);
+    const { K, d } = spec;
+    this.K = K;
+    this.d = d;
+    this.dimension = K * d;
+    this.regularization = spec.regularization;
+    this.stepSize = spec.stepSize;
+    this.radius = spec.radius;
+    this.sketch = new FrequentDirections(d, K, spec.sketchSize);
+    const m = this.sketch.sketchSize;
+    this.beta = new ConfidenceRadius({
+      mode: spec.beta,
+      scale: spec.betaScale,
+      d,
+      K,
+      rank: m,
+      regularization: spec.regularization,
+      stepSize: spec.stepSize,
+      radius: spec.radius,
+      maxActionNorm: spec.maxActionNorm,
+      delta: spec.delta,
+    });
+    this.selector = new OptimisticSelector(K, d, spec.reward);
+    this.local = new LocalModel(K, d);
+    this.current = new Float64Array(this.dimension);
+    this.candidate = new Float64Array(this.dimension);
+    this.difference = new Float64Array(this.dimension);
+    const n = m + K;
+    this.eigen = new SymmetricEigen(n);
+    this.gram = new Float64Array(n * n);
+    this.gramValues = new Float64Array(n);
+    this.gramVectors = new Float64Array(n * n);
+    this.projection = new Float64Array(m * K);
+    this.transposed = new Float64Array(n);
+    this.rotated = new Float64Array(n);
+    this.middle = new Float64Array(n);
+    this.coordinates = new Float64Array(n);
+    this.secularA = new Float64Array(n + 1);
+    this.secularB = new Float64Array(n + 1);
+    this.woodbury = new Float64Array(m);
+    this.curvatureOfAction = (index, out) => this.lemma1(index, out);
+  }
+
+  select(actions: ActionSet, t: number): number {
+    assertFiniteActions(actions);
+    const { K, d, dimension, sketch } = this;
+    const r = sketch.rank;
+    const count = actions.count;
+    if (this.actionProjections.length < count * K * r) this.actionProjections = new Float64Array(count * K * sketch.sketchSize);
+    if (this.actionNormsSq.length < count) this.actionNormsSq = new Float64Array(count);
+    // P(x) for all actions at once: block i of every v_k against every x (Lemma 1's ⟨x, u_ki⟩).
+    for (let i = 0; i < K && r > 0; i++) {
+      gemmNT(count, r, d, actions.features, 0, d, sketch.basis, i * d, dimension, this.actionProjections, i * r, K * r);
+    }
+    for (let a = 0; a < count; a++) this.actionNormsSq[a] = dot(d, actions.features, a * d, actions.features, a * d);
+    sketch.woodburyWeights(this.regularization, this.woodbury);
+    this.lastBeta = this.beta.value(t, sketch.sketchError);
+    this.roundActions = actions;
+    const choice = this.selector.select(actions, this.current, this.lastBeta, this.curvatureOfAction);
+    this.roundActions = null;
+    return choice;
+  }
+
+  // Lemma 1, eq. (18)
+  private lemma1(index: number, out: Float64Array): void {
+    const { K, sketch } = this;
+    const r = sketch.rank;
+    lemma1Matrix(K, r, this.woodbury, this.actionProjections, index * K * r, this.actionNormsSq[index], this.regularization, out);
+  }
+
+  update(x: Float64Array, outcome: number): void {
+    assertOutcome(outcome, this.K);
+    const { K, d, dimension, sketch, local } = this;
+    const lambda = this.regularization;
+    const eta = this.stepSize;
+    const r = sketch.rank;
+    const xNormSq = dot(d, x, 0, x, 0);
+
+    // eqs. (20)–(22): Z̃ = λI + C̃C̃ᵀ with C̃ = [VΛ^{1/2}, P(ηD)^{1/2} ⊗ x]; its Gram is (r+K)×(r+K).
+    local.evaluate(this.current, x, outcome);
+    const factor = local.hessianFactor(eta);
+    const projection = sketch.project(x, 0, this.projection);
+    const n = sketch.augmentedGram(projection, factor, xNormSq, this.gram);
+    this.eigen.decompose(n, this.gram, 0, n, this.gramValues, this.gramVectors);
+    const values = this.gramValues;
+    for (let i = 0; i < n; i++) if (values[i] < 0) values[i] = 0;
+
+    // eq. (8) by Woodbury: Z̃⁻¹g = (g − C̃ (λI + C̃ᵀC̃)⁻¹ C̃ᵀ g)/λ with g = (σ − e_y) ⊗ x.
+    const coefficients = local.gradient;
+    const transposed = this.transposed;
+    for (let k = 0; k < r; k++) {
+      let s = 0;
+      for (let i = 0; i < K; i++) s += coefficients[i] * projection[i * r + k];
+      transposed[k] = Math.sqrt(sketch.weights[k]) * s;
+    }
+    for (let j = 0; j < K; j++) {
+      let s = 0;
+      for (let i = 0; i < K; i++) s += factor[i * K + j] * coefficients[i];
+      transposed[r + j] = s * xNormSq;
+    }
+    for (let i = 0; i < n; i++) this.middle[i] = 1 / (lambda + values[i]);
+    this.rotateScaleBack(n);
+    const next = this.candidate;
+    next.set(this.current);
+    for (let i = 0; i < K; i++) axpy(d, (-eta / lambda) * coefficients[i], x, 0, next, i * d);
+    for (let i = 0; i < n; i++) this.rotated[i] *= eta / lambda;
+    sketch.augmentedApply(this.rotated, factor, x, next);
+
+    // eq. (9) by Lemma 2 when W' leaves the ball.
+    const S = this.radius;
+    const normSq = dot(dimension, next, 0, next, 0);
+    if (normSq > S * S) {
+      this.project(n, normSq, factor, x, next);
+      this.projections++;
+    }
+
+    // Running sum of eq. (36): ‖(W_{t+1} − W_t)x‖² and ‖W_{t+1} − W_t‖²_{Z_t}, before the sketch moves.
+    if (this.beta.needsRunningSum) {
+      const diff = this.difference;
+      for (let j = 0; j < dimension; j++) diff[j] = next[j] - this.current[j];
+      let predictionSq = 0;
+      for (let i = 0; i < K; i++) {
+        const v = dot(d, diff, i * d, x, 0);
+        predictionSq += v * v;
+      }
+      const curvatureSq = lambda * dot(dimension, diff, 0, diff, 0) + sketch.sketchQuadraticForm(diff);
+      this.beta.accumulate(predictionSq, curvatureSq);
+    }
+
+    this.candidate = this.current;
+    this.current = next;
+    assertFiniteState(this.name, this.current);
+
+    // Alg. 2, last line: Alg. 1 with ∇²ℓ_t(W_{t+1}).
+    local.evaluate(this.current, x, outcome);
+    sketch.update(x, local.hessianFactor(1));
+  }
+
+  /** rotated = Q diag(middle) Qᵀ · transposed (the (r+K)-dimensional middle of a Woodbury product). */
+  private rotateScaleBack(n: number): void {
+    const { gramVectors: vectors, transposed, rotated, middle } = this;
+    const coords = this.coordinates;
+    for (let j = 0; j < n; j++) {
+      let s = 0;
+      for (let i = 0; i < n; i++) s += vectors[i * n + j] * transposed[i];
+      coords[j] = s * middle[j];
+    }
+    for (let i = 0; i < n; i++) {
+      let s = 0;
+      for (let j = 0; j < n; j++) s += vectors[i * n + j] * coords[j];
+      rotated[i] = s;
+    }
+  }
+
+  // Lemma 2, eqs. (23)–(25): the Z̃-norm projection of W' onto ‖W‖_F ≤ S via one scalar root.
+  private project(n: number, normSq: number, factor: Float64Array, x: Float64Array, next: Float64Array): void {
+    const lambda = this.regularization;
+    const S = this.radius;
+    const { gramValues: values, gramVectors: vectors, sketch, secularA: a, secularB: b } = this;
+    sketch.augmentedTranspose(next, factor, x, this.transposed);
+    // ṽ_iᵀW' = q_iᵀ C̃ᵀ W' / √Λ̃_i; directions with Λ̃_i at rounding level behave like the λ-complement.
+    const noise = 8 * n * Number.EPSILON * Math.max(values[0], 0);
+    let inSpan = 0;
+    let terms = 0;
+    for (let j = 0; j < n; j++) {
+      if (values[j] <= noise) continue;
+      let s = 0;
+      for (let i = 0; i < n; i++) s += vectors[i * n + j] * this.transposed[i];
+      const c = (s * s) / values[j];
+      inSpan += c;
+      a[terms] = c * (lambda + values[j]) ** 2;
+      b[terms] = lambda + values[j];
+      terms++;
+    }
+    a[terms] = Math.max(0, normSq - inSpan) * lambda * lambda;
+    b[terms] = lambda;
+    terms++;
+    const nu = secularRoot(terms, a, b, S * S);
+    // eq. (23): W = λ/(λ+ν) W' + ν/(λ+ν) Ṽ Λ̃ M Ṽᵀ W', with Ṽ Λ̃ M Ṽᵀ = C̃ Q M Qᵀ C̃ᵀ.
+    for (let i = 0; i < n; i++) this.middle[i] = nu / ((lambda + nu) * (lambda + nu + values[i]));
+    this.rotateScaleBack(n);
+    const shrink = lambda / (lambda + nu);
+    for (let j = 0; j < next.length; j++) next[j] *= shrink;
+    sketch.augmentedApply(this.rotated, factor, x, next);
+  }
+
+  stats(): PolicyStats {
+    const bytes =
+      this.sketch.stateBytes +
+      (this.current.byteLength + this.candidate.byteLength + this.difference.byteLength) +
+      this.gram.byteLength +
+      this.gramVectors.byteLength +
+      this.actionProjections.byteLength;
+    return { stateBytes: bytes, sketchError: this.sketch.sketchError, projections: this.projections, beta: this.lastBeta };
+  }
+
+  weights(): Float64Array {
+    return this.current;
+  }
+}

@@ -1,0 +1,302 @@
+/**
+ * OFUL-MLogB (Zhang and Sugiyama, 2023), the exact baseline, written as an expert would:
+ * H_t = λI + Σ_{s<t} ∇²ℓ_s(W_{s+1}) is kept together with H_t⁻¹, which follows rank-K Woodbury
+ * updates and is re-inverted from a Cholesky factorisation every `refreshInterval` rounds. An action
+ * is scored through the K×K matrix (I⊗x)ᵀH⁻¹(I⊗x) (O(K²d²)); the full eigendecomposition of H̃ is
+ * taken only in rounds where the projection of eq. (9) is needed. O(K²d²) memory.
+ */
+import type { ActionSet } from '../environments/environment.js';
+import { axpy, dot, gemmNT, gemv, gemvT } from '../linalg/blas.js';
+import { cholesky, choleskySolve, spdInverse } from '../linalg/cholesky.js';
+import { SymmetricEigen } from '../linalg/eigen.js';
+import { ConfidenceRadius } from '../model/beta.js';
+import { LocalModel } from '../model/local-model.js';
+import { secularRoot } from '../model/projection.js';
+import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
+import { OptimisticSelector } from './optimistic-selector.js';
+import type { Policy, PolicyStats } from './policy.js';
+import { type PolicySpec, validatePolicySpec } from './spec.js';
+
+/** Default rounds between exact re-inversions of H. */
+export const DEFAULT_REFRESH_INTERVAL = 500;
+
+export class OfulMLogB implements Policy {
+  readonly name = 'OFUL-MLogB' as const;
+  private readonly K: number;
+  private readonly d: number;
+  private readonly dimension: number;
+  /** λ */
+  private readonly regularization: number;
+  /** η */
+  private readonly stepSize: number;
+  /** S */
+  private readonly radius: number;
+  private readonly refreshInterval: number;
+  private readonly beta: ConfidenceRadius;
+  private readonly selector: OptimisticSelector;
+  private readonly local: LocalModel;
+  /** H_t (Kd×Kd). */
+  readonly hessian: Float64Array;
+  /** H_t⁻¹ (Kd×Kd). */
+  readonly inverse: Float64Array;
+  private current: Float64Array;
+  private candidate: Float64Array;
+  private readonly difference: Float64Array;
+  /** Y = H⁻¹(I⊗x), stored as K rows of length Kd. */
+  private readonly columns: Float64Array;
+  /** M(x) = (I⊗x)ᵀH⁻¹(I⊗x) for the played action (K×K). */
+  private readonly curvature: Float64Array;
+  private readonly small: Float64Array;
+  private readonly smallVector: Float64Array;
+  private readonly smallVector2: Float64Array;
+  private readonly lowRank: Float64Array;
+  private readonly refreshWork: Float64Array;
+  /** Per-round scoring scratch: H⁻¹(e_i ⊗ x) for every action (count × K·Kd). */
+  private actionColumns = new Float64Array(0);
+  private roundFeatures: Float64Array = new Float64Array(0);
+  private readonly curvatureOfAction: (index: number, out: Float64Array) => void;
+  /** Buffers of the exact projection, allocated on its first use. */
+  private projectionWork: { matrix: Float64Array; values: Float64Array; vectors: Float64Array; eigen: SymmetricEigen; coordinates: Float64Array; a: Float64Array } | null = null;
+  private projections = 0;
+  private updates = 0;
+  private lastBeta = NaN;
+
+  constructor(spec: PolicySpec) {
+    validatePolicySpec(spec);
+    const { K, d } = spec;
+    const n = K * d;
+    this.K = K;
+    this.d = d;
+    this.dimension = n;
+    this.regularization = spec.regularization;
+    this.stepSize = spec.stepSize;
+    this.radius = spec.radius;
+    this.refreshInterval = spec.refreshInterval ?? DEFAULT_REFRESH_INTERVAL;
+    this.beta = new ConfidenceRadius({
+      mode: spec.beta,
+      scale: spec.betaScale,
+      d,
+      K,
+      rank: n,
+      regularization: spec.regularization,
+      stepSize: spec.stepSize,
+      radius: spec.radius,
+      maxActionNorm: spec.maxActionNorm,
+      delta: spec.delta,
+    });
+    this.selector = new OptimisticSelector(K, d, spec.reward);
+    this.local = new LocalModel(K, d);
+    this.hessian = new Float64Array(n * n);
+    this.inverse = new Float64Array(n * n);
+    for (let i = 0; i < n; i++) {
+      this.hessian[i * n + i] = spec.regularization;
+      this.inverse[i * n + i] = 1 / spec.regularization;
+    }
+    this.current = new Float64Array(n);
+    this.candidate = new Float64Array(n);
+    this.difference = new Float64Array(n);
+    this.columns = new Float64Array(K * n);
+    this.curvature = new Float64Array(K * K);
+    this.small = new Float64Array(K * K);
+    this.smallVector = new Float64Array(K);
+    this.smallVector2 = new Float64Array(K);
+    this.lowRank = new Float64Array(K * n);
+    this.refreshWork = new Float64Array(n * n + n);
+    this.curvatureOfAction = (index, out) => this.actionCurvature(index, out);
+  }
+
+  select(actions: ActionSet, t: number): number {
+    assertFiniteActions(actions);
+    const { K, d, dimension: n } = this;
+    const count = actions.count;
+    if (this.actionColumns.length < count * K * n) this.actionColumns = new Float64Array(count * K * n);
+    // H⁻¹(e_i ⊗ x) for all actions: row c of H⁻¹'s block column i against every x (H⁻¹ is symmetric).
+    for (let i = 0; i < K; i++) gemmNT(count, n, d, actions.features, 0, d, this.inverse, i * d, n, this.actionColumns, i * n, K * n);
+    this.roundFeatures = actions.features;
+    this.lastBeta = this.beta.value(t, 0);
+    return this.selector.select(actions, this.current, this.lastBeta, this.curvatureOfAction);
+  }
+
+  /** M(x)_ij = (e_i ⊗ x)ᵀ H⁻¹ (e_j ⊗ x). */
+  private actionCurvature(index: number, out: Float64Array): void {
+    const { K, d, dimension: n } = this;
+    const base = index * K * n;
+    for (let i = 0; i < K; i++) {
+      for (let j = 0; j <= i; j++) {
+        out[i * K + j] = out[j * K + i] = dot(d, this.actionColumns, base + j * n + i * d, this.roundFeatures, index * d);
+      }
+    }
+  }
+
+  update(x: Float64Array, outcome: number): void {
+    assertOutcome(outcome, this.K);
+    const { K, d, dimension: n, local, columns, curvature } = this;
+    const eta = this.stepSize;
+
+    // Y = H⁻¹(I⊗x) and M = (I⊗x)ᵀY: shared by the gradient step and the Woodbury update below.
+    for (let j = 0; j < K; j++) gemv(n, d, this.inverse, j * d, n, x, 0, columns, j * n);
+    for (let i = 0; i < K; i++) {
+      for (let j = 0; j < K; j++) curvature[i * K + j] = dot(d, columns, j * n + i * d, x, 0);
+    }
+
+    // eq. (8): W' = W − η H̃⁻¹ ∇ℓ, H̃ = H + η∇²ℓ(W_t) = H + (F⊗x)(F⊗x)ᵀ. With g = (I⊗x)c:
+    // H̃⁻¹g = Y (c − F (I + FᵀMF)⁻¹ FᵀMc) by Woodbury.
+    local.evaluate(this.current, x, outcome);
+    const factor = local.hessianFactor(eta);
+    const c = local.gradient;
+    const middle = this.woodburyCore(factor);
+    const v = this.smallVector;
+    const w = this.smallVector2;
+    for (let i = 0; i < K; i++) {
+      let s = 0;
+      for (let j = 0; j < K; j++) s += curvature[i * K + j] * c[j];
+      v[i] = s;
+    }
+    for (let j = 0; j < K; j++) {
+      let s = 0;
+      for (let i = 0; i < K; i++) s += factor[i * K + j] * v[i];
+      w[j] = s;
+    }
+    choleskySolve(K, middle, 0, K, w, 0);
+    const next = this.candidate;
+    next.set(this.current);
+    for (let i = 0; i < K; i++) {
+      let s = c[i];
+      for (let j = 0; j < K; j++) s -= factor[i * K + j] * w[j];
+      axpy(n, -eta * s, columns, i * n, next, 0);
+    }
+
+    // eq. (9): exact H̃-norm projection when W' leaves the ball.
+    const S = this.radius;
+    const normSq = dot(n, next, 0, next, 0);
+    if (normSq > S * S) {
+      this.project(factor, x, next);
+      this.projections++;
+    }
+
+    if (this.beta.needsRunningSum) {
+      const diff = this.difference;
+      for (let j = 0; j < n; j++) diff[j] = next[j] - this.current[j];
+      let predictionSq = 0;
+      for (let i = 0; i < K; i++) {
+        const p = dot(d, diff, i * d, x, 0);
+        predictionSq += p * p;
+      }
+      let curvatureSq = 0;
+      for (let i = 0; i < n; i++) curvatureSq += diff[i] * dot(n, this.hessian, i * n, diff, 0);
+      this.beta.accumulate(predictionSq, curvatureSq);
+    }
+
+    this.candidate = this.current;
+    this.current = next;
+    assertFiniteState(this.name, this.current);
+
+    // H_{t+1} = H_t + ∇²ℓ_t(W_{t+1}) = H_t + ∇σ ⊗ x xᵀ, and H⁻¹ by the rank-K Woodbury identity:
+    // H_{t+1}⁻¹ = H⁻¹ − (YF)(I + FᵀMF)⁻¹(YF)ᵀ.
+    local.evaluate(this.current, x, outcome);
+    const jacobian = local.jacobian;
+    for (let i = 0; i < K; i++) {
+      for (let j = 0; j < K; j++) {
+        const g = jacobian[i * K + j];
+        for (let a = 0; a < d; a++) axpy(d, g * x[a], x, 0, this.hessian, (i * d + a) * n + j * d);
+      }
+    }
+    this.updates++;
+    if (this.updates % this.refreshInterval === 0) {
+      this.refreshInverse();
+      return;
+    }
+    const hessFactor = local.hessianFactor(1);
+    const core = this.woodburyCore(hessFactor);
+    // U = Y F, then Ũ = U L⁻ᵀ (L Lᵀ = I + FᵀMF) so that H⁻¹ −= Ũ Ũᵀ stays symmetric.
+    const U = this.lowRank;
+    U.fill(0);
+    for (let j = 0; j < K; j++) {
+      for (let i = 0; i < K; i++) axpy(n, hessFactor[i * K + j], columns, i * n, U, j * n);
+    }
+    for (let j = 0; j < K; j++) {
+      for (let p = 0; p < j; p++) axpy(n, -core[j * K + p], U, p * n, U, j * n);
+      const inv = 1 / core[j * K + j];
+      for (let q = 0; q < n; q++) U[j * n + q] *= inv;
+    }
+    for (let j = 0; j < K; j++) {
+      for (let a = 0; a < n; a++) {
+        const ua = U[j * n + a];
+        if (ua !== 0) axpy(n, -ua, U, j * n, this.inverse, a * n);
+      }
+    }
+  }
+
+  /** Cholesky factor (lower, in `small`) of I + FᵀMF for the current M. */
+  private woodburyCore(factor: Float64Array): Float64Array {
+    const { K, curvature, small } = this;
+    for (let i = 0; i < K; i++) {
+      for (let j = 0; j < K; j++) {
+        let s = i === j ? 1 : 0;
+        for (let p = 0; p < K; p++) {
+          let mf = 0;
+          for (let q = 0; q < K; q++) mf += curvature[p * K + q] * factor[q * K + j];
+          s += factor[p * K + i] * mf;
+        }
+        small[i * K + j] = s;
+      }
+    }
+    if (!cholesky(K, small, 0, K)) throw new Error(`${this.name}: Woodbury core I + FᵀMF is not positive definite`);
+    return small;
+  }
+
+  /** H⁻¹ from a fresh Cholesky factorisation of H (bounds the drift of repeated Woodbury updates). */
+  refreshInverse(): void {
+    if (!spdInverse(this.dimension, this.hessian, 0, this.dimension, this.inverse, 0, this.dimension, this.refreshWork)) {
+      throw new Error(`${this.name}: H is not positive definite at refresh`);
+    }
+  }
+
+  // eq. (9) exactly: H̃ = QΛQᵀ, W = Q diag(μ/(μ+ν)) QᵀW' with Σ μ_i²(q_iᵀW')²/(μ_i+ν)² = S².
+  private project(factor: Float64Array, x: Float64Array, next: Float64Array): void {
+    const { K, d, dimension: n } = this;
+    if (this.projectionWork === null) {
+      this.projectionWork = {
+        matrix: new Float64Array(n * n),
+        values: new Float64Array(n),
+        vectors: new Float64Array(n * n),
+        eigen: new SymmetricEigen(n),
+        coordinates: new Float64Array(n),
+        a: new Float64Array(n),
+      };
+    }
+    const { matrix, values, vectors, eigen, coordinates, a } = this.projectionWork;
+    matrix.set(this.hessian);
+    for (let i = 0; i < K; i++) {
+      for (let j = 0; j < K; j++) {
+        let g = 0;
+        for (let p = 0; p < K; p++) g += factor[i * K + p] * factor[j * K + p];
+        for (let r = 0; r < d; r++) axpy(d, g * x[r], x, 0, matrix, (i * d + r) * n + j * d);
+      }
+    }
+    eigen.decompose(n, matrix, 0, n, values, vectors);
+    gemvT(n, n, vectors, 0, n, next, 0, coordinates, 0);
+    for (let i = 0; i < n; i++) a[i] = coordinates[i] * coordinates[i] * values[i] * values[i];
+    const nu = secularRoot(n, a, values, this.radius * this.radius);
+    for (let i = 0; i < n; i++) coordinates[i] *= values[i] / (values[i] + nu);
+    gemv(n, n, vectors, 0, n, coordinates, 0, next, 0);
+  }
+
+  stats(): PolicyStats {
+    const work = this.projectionWork;
+    const bytes =
+      this.hessian.byteLength +
+      this.inverse.byteLength +
+      this.refreshWork.byteLength +
+      3 * this.current.byteLength +
+      this.columns.byteLength +
+      this.lowRank.byteLength +
+      this.actionColumns.byteLength +
+      (work ? work.matrix.byteLength + work.vectors.byteLength + 3 * work.values.byteLength : 0);
+    return { stateBytes: bytes, sketchError: 0, projections: this.projections, beta: this.lastBeta };
+  }
+
+  weights(): Float64Array {
+    return this.current;
+  }
+}

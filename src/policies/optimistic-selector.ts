@@ -1,0 +1,93 @@
+/**
+ * The optimistic decision rule shared by EOFD-MLogB and OFUL-MLogB. Each policy supplies, per action,
+ * the K×K matrix M(x) = (I_K ⊗ x)ᵀ Z⁻¹ (I_K ⊗ x) of its own curvature matrix Z (for the sketch this is
+ * A(x) of Lemma 1, eq. (18)); the rule itself is the same:
+ * - K = 1, eq. (16):  wᵀx + √β ‖x‖_{Z⁻¹}, with ‖x‖²_{Z⁻¹} = M(x);
+ * - K ≥ 2, eq. (19):  rᵀσ(Wx) + √β ‖(∇σ(Wx) r) ⊗ x‖_{Z⁻¹} + ½‖r‖₁ β ‖M(x)‖₂, where
+ *   ‖g ⊗ x‖²_{Z⁻¹} = gᵀ M(x) g and ‖M(x)‖₂ is its largest eigenvalue (M is positive definite).
+ */
+import type { ActionSet } from '../environments/environment.js';
+import { gemmNT } from '../linalg/blas.js';
+import { SymmetricEigen } from '../linalg/eigen.js';
+import { softmaxJacobian, softmaxWithNull } from '../model/logistic.js';
+
+/** Writes M(x) (K×K, row-major) for action `index` of the current round. */
+export type CurvatureOfAction = (index: number, out: Float64Array) => void;
+
+export class OptimisticSelector {
+  private readonly K: number;
+  private readonly d: number;
+  private readonly reward: Float64Array;
+  private readonly rewardL1: number;
+  private scores = new Float64Array(0);
+  private readonly curvature: Float64Array;
+  private readonly sigma: Float64Array;
+  private readonly jacobian: Float64Array;
+  private readonly gradient: Float64Array;
+  private readonly eigen: SymmetricEigen;
+  private readonly eigenValues: Float64Array;
+  private readonly eigenVectors: Float64Array;
+
+  constructor(K: number, d: number, reward: Float64Array) {
+    this.K = K;
+    this.d = d;
+    this.reward = reward;
+    this.rewardL1 = reward.reduce((s, r) => s + Math.abs(r), 0);
+    this.curvature = new Float64Array(K * K);
+    this.sigma = new Float64Array(K);
+    this.jacobian = new Float64Array(K * K);
+    this.gradient = new Float64Array(K);
+    this.eigen = new SymmetricEigen(K);
+    this.eigenValues = new Float64Array(K);
+    this.eigenVectors = new Float64Array(K * K);
+  }
+
+  /** Scratch for the linear scores z = W x of every action (count×K), grown on demand. */
+  ensureCapacity(count: number): void {
+    if (this.scores.length < count * this.K) this.scores = new Float64Array(count * this.K);
+  }
+
+  /** Index of the action with the largest optimistic score; ties go to the lowest index. */
+  select(actions: ActionSet, weights: Float64Array, beta: number, curvatureOf: CurvatureOfAction): number {
+    const { K, d } = this;
+    const count = actions.count;
+    this.ensureCapacity(count);
+    const z = this.scores;
+    gemmNT(count, K, d, actions.features, 0, d, weights, 0, d, z, 0, K);
+    const rootBeta = Math.sqrt(beta);
+    let best = 0;
+    let bestScore = -Infinity;
+    for (let a = 0; a < count; a++) {
+      curvatureOf(a, this.curvature);
+      const score = K === 1 ? z[a] + rootBeta * Math.sqrt(Math.max(0, this.curvature[0])) : this.multinomialScore(z, a * K, beta, rootBeta);
+      if (score > bestScore) {
+        bestScore = score;
+        best = a;
+      }
+    }
+    return best;
+  }
+
+  // eq. (19)
+  private multinomialScore(z: Float64Array, offset: number, beta: number, rootBeta: number): number {
+    const { K, sigma, jacobian, gradient, curvature, reward } = this;
+    softmaxWithNull(K, z, sigma, offset);
+    softmaxJacobian(K, sigma, jacobian);
+    let expected = 0;
+    for (let i = 0; i < K; i++) {
+      expected += reward[i] * sigma[i];
+      let g = 0;
+      for (let j = 0; j < K; j++) g += jacobian[i * K + j] * reward[j];
+      gradient[i] = g;
+    }
+    let firstOrder = 0;
+    for (let i = 0; i < K; i++) {
+      let s = 0;
+      for (let j = 0; j < K; j++) s += curvature[i * K + j] * gradient[j];
+      firstOrder += gradient[i] * s;
+    }
+    this.eigen.decompose(K, curvature, 0, K, this.eigenValues, this.eigenVectors);
+    const spectralNorm = this.eigenValues[0];
+    return expected + rootBeta * Math.sqrt(Math.max(0, firstOrder)) + 0.5 * this.rewardL1 * beta * spectralNorm;
+  }
+}

@@ -1,0 +1,279 @@
+/**
+ * Block frequent directions for rank-K Hessian updates, Alg. 1 (eqs. (11)–(15)).
+ *
+ * The sketch is Z = λI + V Λ Vᵀ (eq. (11)); this class holds V (Kd×r, orthonormal columns, stored as
+ * r rows `basis[k·Kd ..]` = v_k), Λ = diag(μ_1..μ_r) with every μ_k > 0, and ρ_{1:t}. Only directions
+ * with positive weight are kept (r ≤ m), so zero-weight columns never enter a formula.
+ *
+ * Nothing Kd×Kd is ever formed. The SVD of [V Λ^{1/2}, B] (eq. (14)) is taken through its Gram matrix
+ * [[Λ, Λ^{1/2}VᵀB], [BᵀVΛ^{1/2}, BᵀB]], which costs O(Kd·m·K) because V is orthonormal; the new basis
+ * V' = [V Λ^{1/2}, B] Q Σ̄^{-1} is the only O(Kd·m·(m+K)) product of a round.
+ */
+import { axpy, dot, gemmNN, gemmNT, gemv } from '../linalg/blas.js';
+import { SymmetricEigen } from '../linalg/eigen.js';
+
+/** Eigenvalues of a Gram matrix at or below this multiple of n·ε·(largest) are rounding noise. */
+const NOISE_FACTOR = 8;
+/** How often (in updates) ‖VᵀV − I‖_max is measured, and the drift that triggers re-orthonormalisation. */
+const ORTHONORMALITY_CHECK_INTERVAL = 32;
+const ORTHONORMALITY_TOLERANCE = 1e-12;
+
+export class FrequentDirections {
+  /** d */
+  readonly d: number;
+  /** K */
+  readonly K: number;
+  /** Kd: dimension of the vectorised parameter. */
+  readonly dimension: number;
+  /** m: the most directions kept. */
+  readonly sketchSize: number;
+  /** r ≤ m: directions currently held (all with μ_k > 0). */
+  rank = 0;
+  /** V as rows: v_k = basis[k·Kd .. (k+1)·Kd). */
+  basis: Float64Array;
+  /** Λ: μ_1 ≥ … ≥ μ_r > 0. */
+  readonly weights: Float64Array;
+  /** ρ_{1:t}: the discarded mass Σ σ̄²_{m+1} (Alg. 1, line 7). */
+  sketchError = 0;
+  /** Times V was re-orthonormalised after measurable drift. */
+  reorthonormalisations = 0;
+
+  private spareBasis: Float64Array;
+  private readonly eigen: SymmetricEigen;
+  private readonly gramMatrix: Float64Array;
+  private readonly gramValues: Float64Array;
+  private readonly gramVectors: Float64Array;
+  private readonly projection: Float64Array;
+  private readonly oldCoefficients: Float64Array;
+  private readonly xCoefficients: Float64Array;
+  private readonly overlap: Float64Array;
+  private readonly blockDots: Float64Array;
+  private updates = 0;
+
+  constructor(d: number, K: number, sketchSize: number) {
+    if (!Number.isInteger(sketchSize) || sketchSize < 1) {
+      throw new RangeError(`sketch size m must be an integer ≥ 1, got ${sketchSize}`);
+    }
+    this.d = d;
+    this.K = K;
+    this.dimension = K * d;
+    // V has orthonormal columns in R^{Kd}: at most Kd of them.
+    this.sketchSize = Math.min(sketchSize, this.dimension);
+    const m = this.sketchSize;
+    const n = m + K;
+    this.basis = new Float64Array(m * this.dimension);
+    this.spareBasis = new Float64Array(m * this.dimension);
+    this.weights = new Float64Array(m);
+    this.eigen = new SymmetricEigen(n);
+    this.gramMatrix = new Float64Array(n * n);
+    this.gramValues = new Float64Array(n);
+    this.gramVectors = new Float64Array(n * n);
+    this.projection = new Float64Array(m * K);
+    this.oldCoefficients = new Float64Array(m * m);
+    this.xCoefficients = new Float64Array(m * K);
+    this.overlap = new Float64Array(m * m);
+    this.blockDots = new Float64Array(K);
+  }
+
+  /** Bytes held by the sketch's arrays. */
+  get stateBytes(): number {
+    return (
+      this.basis.byteLength +
+      this.spareBasis.byteLength +
+      this.weights.byteLength +
+      this.gramMatrix.byteLength +
+      this.gramValues.byteLength +
+      this.gramVectors.byteLength +
+      this.projection.byteLength +
+      this.oldCoefficients.byteLength +
+      this.xCoefficients.byteLength +
+      this.overlap.byteLength
+    );
+  }
+
+  /** P(x): out[i·r + k] = ⟨u_ki, x⟩, the projections of x on the d-blocks of each v_k (Lemma 1). */
+  project(x: Float64Array, xOffset: number, out: Float64Array): Float64Array {
+    const { rank: r, d, K, dimension } = this;
+    for (let i = 0; i < K; i++) gemv(r, d, this.basis, i * d, dimension, x, xOffset, out, i * r);
+    return out;
+  }
+
+  /** c_k = 1/λ − 1/(μ_k + λ) = μ_k/(λ(λ+μ_k)): Woodbury, Z⁻¹ = (I − V Λ(λI+Λ)⁻¹ Vᵀ)/λ = I/λ − V diag(c) Vᵀ. */
+  woodburyWeights(regularization: number, out: Float64Array): Float64Array {
+    for (let k = 0; k < this.rank; k++) {
+      const mu = this.weights[k];
+      out[k] = mu / (regularization * (regularization + mu));
+    }
+    return out;
+  }
+
+  /** Σ_k μ_k (v_kᵀ w)²: the sketch's part of ‖w‖²_Z (add λ‖w‖² for the full norm). */
+  sketchQuadraticForm(w: Float64Array): number {
+    let sum = 0;
+    for (let k = 0; k < this.rank; k++) {
+      const c = dot(this.dimension, this.basis, k * this.dimension, w, 0);
+      sum += this.weights[k] * c * c;
+    }
+    return sum;
+  }
+
+  /**
+   * Gram matrix of C = [V Λ^{1/2}, F ⊗ x] ((r+K)×(r+K), row-major into `out`), given P(x) from
+   * `project`, the K×K factor F and ‖x‖². Uses VᵀV = I: the top-left block is Λ.
+   */
+  augmentedGram(projection: Float64Array, factor: Float64Array, xNormSq: number, out: Float64Array): number {
+    const { rank: r, K } = this;
+    const n = r + K;
+    out.fill(0, 0, n * n);
+    for (let k = 0; k < r; k++) {
+      out[k * n + k] = this.weights[k];
+      const root = Math.sqrt(this.weights[k]);
+      for (let j = 0; j < K; j++) {
+        let s = 0;
+        for (let i = 0; i < K; i++) s += factor[i * K + j] * projection[i * r + k];
+        out[k * n + r + j] = out[(r + j) * n + k] = root * s;
+      }
+    }
+    for (let i = 0; i < K; i++) {
+      for (let j = 0; j < K; j++) {
+        let s = 0;
+        for (let p = 0; p < K; p++) s += factor[p * K + i] * factor[p * K + j];
+        out[(r + i) * n + r + j] = s * xNormSq;
+      }
+    }
+    return n;
+  }
+
+  /** out = Cᵀ w for C = [V Λ^{1/2}, F ⊗ x] (length r+K). */
+  augmentedTranspose(w: Float64Array, factor: Float64Array, x: Float64Array, out: Float64Array): void {
+    const { rank: r, K, d, dimension } = this;
+    gemv(r, dimension, this.basis, 0, dimension, w, 0, out, 0);
+    for (let k = 0; k < r; k++) out[k] *= Math.sqrt(this.weights[k]);
+    const blockDots = this.blockDots;
+    for (let i = 0; i < K; i++) blockDots[i] = dot(d, x, 0, w, i * d);
+    for (let j = 0; j < K; j++) {
+      let s = 0;
+      for (let i = 0; i < K; i++) s += factor[i * K + j] * blockDots[i];
+      out[r + j] = s;
+    }
+  }
+
+  /** out += C h for C = [V Λ^{1/2}, F ⊗ x] and h of length r+K. */
+  augmentedApply(h: Float64Array, factor: Float64Array, x: Float64Array, out: Float64Array): void {
+    const { rank: r, K, d, dimension } = this;
+    for (let k = 0; k < r; k++) axpy(dimension, Math.sqrt(this.weights[k]) * h[k], this.basis, k * dimension, out, 0);
+    for (let i = 0; i < K; i++) {
+      let s = 0;
+      for (let j = 0; j < K; j++) s += factor[i * K + j] * h[r + j];
+      axpy(d, s, x, 0, out, i * d);
+    }
+  }
+
+  /**
+   * Alg. 1: adds the rank-K update (F ⊗ x)(F ⊗ x)ᵀ = ∇σ ⊗ x xᵀ (eq. (13), F from `hessianFactor`)
+   * and keeps the top m directions, shrinking them by σ̄²_{m+1} (eq. (15)); ρ += σ̄²_{m+1}.
+   */
+  update(x: Float64Array, factor: Float64Array): void {
+    const { rank: r, K, d, dimension, sketchSize: m } = this;
+    const projection = this.project(x, 0, this.projection);
+    const xNormSq = dot(d, x, 0, x, 0);
+    // Alg. 1, line 3: SVD of [V Λ^{1/2}, B]ᵀ through the eigendecomposition of its Gram matrix.
+    const n = this.augmentedGram(projection, factor, xNormSq, this.gramMatrix);
+    const values = this.gramValues;
+    const vectors = this.gramVectors;
+    this.eigen.decompose(n, this.gramMatrix, 0, n, values, vectors);
+    const noise = NOISE_FACTOR * n * Number.EPSILON * Math.max(values[0], 0);
+    // Alg. 1, lines 4–7. With m ≥ Kd the (m+1)-th singular value of a Kd-row matrix is exactly 0.
+    let shrink = 0;
+    if (n > m && m < dimension && values[m] > noise) shrink = values[m];
+    this.sketchError += shrink;
+    let newRank = 0;
+    while (newRank < Math.min(m, n) && values[newRank] - shrink > noise) newRank++;
+
+    // V' = [V Λ^{1/2}, F ⊗ x] Q_{:,1:r'} Σ̄^{-1}: coefficients on the old rows and on x's blocks.
+    const oldCoefficients = this.oldCoefficients;
+    const xCoefficients = this.xCoefficients;
+    for (let k = 0; k < newRank; k++) {
+      const invSigma = 1 / Math.sqrt(values[k]);
+      for (let p = 0; p < r; p++) oldCoefficients[k * r + p] = vectors[p * n + k] * Math.sqrt(this.weights[p]) * invSigma;
+      for (let i = 0; i < K; i++) {
+        let s = 0;
+        for (let j = 0; j < K; j++) s += factor[i * K + j] * vectors[(r + j) * n + k];
+        xCoefficients[k * K + i] = s * invSigma;
+      }
+    }
+    const next = this.spareBasis;
+    if (r > 0) gemmNN(newRank, dimension, r, oldCoefficients, 0, r, this.basis, 0, dimension, next, 0, dimension);
+    else next.fill(0, 0, newRank * dimension);
+    for (let k = 0; k < newRank; k++) {
+      for (let i = 0; i < K; i++) axpy(d, xCoefficients[k * K + i], x, 0, next, k * dimension + i * d);
+    }
+    this.spareBasis = this.basis;
+    this.basis = next;
+    for (let k = 0; k < newRank; k++) this.weights[k] = values[k] - shrink;
+    this.weights.fill(0, newRank);
+    this.rank = newRank;
+
+    this.updates++;
+    if (this.updates % ORTHONORMALITY_CHECK_INTERVAL === 0 && this.orthonormalityError() > ORTHONORMALITY_TOLERANCE) {
+      this.reorthonormalise();
+    }
+  }
+
+  /** max |VᵀV − I| over the r held directions. */
+  orthonormalityError(): number {
+    const { rank: r, dimension } = this;
+    if (r === 0) return 0;
+    gemmNT(r, r, dimension, this.basis, 0, dimension, this.basis, 0, dimension, this.overlap, 0, r);
+    let worst = 0;
+    for (let i = 0; i < r; i++) {
+      for (let j = 0; j < r; j++) {
+        const e = Math.abs(this.overlap[i * r + j] - (i === j ? 1 : 0));
+        if (e > worst) worst = e;
+      }
+    }
+    return worst;
+  }
+
+  /** Modified Gram–Schmidt over v_1..v_r in order of decreasing weight (largest move least). */
+  private reorthonormalise(): void {
+    const { rank: r, dimension } = this;
+    for (let pass = 0; pass < 2; pass++) {
+      for (let k = 0; k < r; k++) {
+        for (let p = 0; p < k; p++) {
+          const c = dot(dimension, this.basis, p * dimension, this.basis, k * dimension);
+          axpy(dimension, -c, this.basis, p * dimension, this.basis, k * dimension);
+        }
+        const norm = Math.sqrt(dot(dimension, this.basis, k * dimension, this.basis, k * dimension));
+        for (let j = 0; j < dimension; j++) this.basis[k * dimension + j] /= norm;
+      }
+    }
+    this.reorthonormalisations++;
+  }
+}
+
+/**
+ * Lemma 1, eq. (18): A(x)_ij = δ_ij ‖x‖²/λ − Σ_k c_k ⟨x,u_ki⟩⟨x,u_kj⟩ with c from `woodburyWeights`,
+ * so that A(x) = (I_K ⊗ x)ᵀ Z⁻¹ (I_K ⊗ x) and ‖Z^{-1/2}(I_K ⊗ x)‖₂² = ‖A(x)‖₂. `projection` holds
+ * P(x) at `offset` in the layout of `project` (K blocks of r). O(rK²).
+ */
+export function lemma1Matrix(
+  K: number,
+  r: number,
+  woodbury: Float64Array,
+  projection: Float64Array,
+  offset: number,
+  xNormSq: number,
+  regularization: number,
+  out: Float64Array,
+): Float64Array {
+  const diagonal = xNormSq / regularization;
+  for (let i = 0; i < K; i++) {
+    for (let j = 0; j <= i; j++) {
+      let s = 0;
+      for (let k = 0; k < r; k++) s += woodbury[k] * projection[offset + i * r + k] * projection[offset + j * r + k];
+      out[i * K + j] = out[j * K + i] = (i === j ? diagonal : 0) - s;
+    }
+  }
+  return out;
+}
