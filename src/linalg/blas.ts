@@ -1,0 +1,340 @@
+/**
+ * Dense BLAS-style kernels on row-major Float64Array storage with explicit offsets and leading
+ * dimensions (ld = distance between consecutive rows). Nothing here allocates; nothing validates its
+ * arguments (callers are internal and the loops are hot). Every inner loop runs over contiguous memory.
+ */
+
+/**
+ * Columns of k processed per pass in gemmNT: one pass keeps a panel of B rows (n × KC doubles) warm in
+ * L2 while every pair of A rows streams past it. For k ≤ KC there is exactly one pass.
+ */
+const GEMM_NT_KC = 1024;
+
+/** Σ x[xOff+i]·y[yOff+i] over i < n (4-way unrolled, separate accumulators). */
+export function dot(n: number, x: Float64Array, xOff: number, y: Float64Array, yOff: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    s0 += x[xOff + i] * y[yOff + i];
+    s1 += x[xOff + i + 1] * y[yOff + i + 1];
+    s2 += x[xOff + i + 2] * y[yOff + i + 2];
+    s3 += x[xOff + i + 3] * y[yOff + i + 3];
+  }
+  for (; i < n; i++) s0 += x[xOff + i] * y[yOff + i];
+  return s0 + s1 + (s2 + s3);
+}
+
+/** y[yOff..+n) += α·x[xOff..+n). */
+export function axpy(
+  n: number,
+  alpha: number,
+  x: Float64Array,
+  xOff: number,
+  y: Float64Array,
+  yOff: number,
+): void {
+  if (alpha === 0) return;
+  let i = 0;
+  for (; i + 3 < n; i += 4) {
+    y[yOff + i] += alpha * x[xOff + i];
+    y[yOff + i + 1] += alpha * x[xOff + i + 1];
+    y[yOff + i + 2] += alpha * x[xOff + i + 2];
+    y[yOff + i + 3] += alpha * x[xOff + i + 3];
+  }
+  for (; i < n; i++) y[yOff + i] += alpha * x[xOff + i];
+}
+
+/** y[yOff..+m) = A·x for A m×n (row-major, leading dimension lda). */
+export function gemv(
+  m: number,
+  n: number,
+  a: Float64Array,
+  aOff: number,
+  lda: number,
+  x: Float64Array,
+  xOff: number,
+  y: Float64Array,
+  yOff: number,
+): void {
+  for (let i = 0; i < m; i++) y[yOff + i] = dot(n, a, aOff + i * lda, x, xOff);
+}
+
+/** y[yOff..+n) = Aᵀ·x for A m×n (row-major, leading dimension lda), accumulated row by row. */
+export function gemvT(
+  m: number,
+  n: number,
+  a: Float64Array,
+  aOff: number,
+  lda: number,
+  x: Float64Array,
+  xOff: number,
+  y: Float64Array,
+  yOff: number,
+): void {
+  y.fill(0, yOff, yOff + n);
+  let i = 0;
+  // Two rows of A per sweep over y: half the loads and stores of y.
+  for (; i + 1 < m; i += 2) {
+    const x0 = x[xOff + i];
+    const x1 = x[xOff + i + 1];
+    const r0 = aOff + i * lda;
+    const r1 = r0 + lda;
+    for (let j = 0; j < n; j++) y[yOff + j] += x0 * a[r0 + j] + x1 * a[r1 + j];
+  }
+  if (i < m) {
+    const x0 = x[xOff + i];
+    const r0 = aOff + i * lda;
+    for (let j = 0; j < n; j++) y[yOff + j] += x0 * a[r0 + j];
+  }
+}
+
+/**
+ * C (m×n) = A (m×k) · Bᵀ for B n×k: C[i][j] = ⟨row i of A, row j of B⟩. Register-blocked 2×4
+ * (8 accumulators), k split into panels of GEMM_NT_KC so the B panel stays in cache.
+ */
+export function gemmNT(
+  m: number,
+  n: number,
+  k: number,
+  a: Float64Array,
+  aOff: number,
+  lda: number,
+  b: Float64Array,
+  bOff: number,
+  ldb: number,
+  c: Float64Array,
+  cOff: number,
+  ldc: number,
+): void {
+  if (k <= GEMM_NT_KC) {
+    gemmNTPanel(m, n, 0, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, false);
+    return;
+  }
+  for (let p0 = 0; p0 < k; p0 += GEMM_NT_KC) {
+    const p1 = Math.min(k, p0 + GEMM_NT_KC);
+    gemmNTPanel(m, n, p0, p1, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, p0 > 0);
+  }
+}
+
+/** C (=, or += when accumulate) A[:, p0..p1) · B[:, p0..p1)ᵀ: the 2×4 register-blocked body of gemmNT. */
+function gemmNTPanel(
+  m: number,
+  n: number,
+  p0: number,
+  p1: number,
+  a: Float64Array,
+  aOff: number,
+  lda: number,
+  b: Float64Array,
+  bOff: number,
+  ldb: number,
+  c: Float64Array,
+  cOff: number,
+  ldc: number,
+  accumulate: boolean,
+): void {
+  const len = p1 - p0;
+  let i = 0;
+  for (; i + 1 < m; i += 2) {
+    const ra0 = aOff + i * lda + p0;
+    const ra1 = ra0 + lda;
+    const rc0 = cOff + i * ldc;
+    const rc1 = rc0 + ldc;
+    let j = 0;
+    for (; j + 3 < n; j += 4) {
+      const rb0 = bOff + j * ldb + p0;
+      const rb1 = rb0 + ldb;
+      const rb2 = rb1 + ldb;
+      const rb3 = rb2 + ldb;
+      let s00 = 0;
+      let s01 = 0;
+      let s02 = 0;
+      let s03 = 0;
+      let s10 = 0;
+      let s11 = 0;
+      let s12 = 0;
+      let s13 = 0;
+      for (let p = 0; p < len; p++) {
+        const x0 = a[ra0 + p];
+        const x1 = a[ra1 + p];
+        const y0 = b[rb0 + p];
+        const y1 = b[rb1 + p];
+        const y2 = b[rb2 + p];
+        const y3 = b[rb3 + p];
+        s00 += x0 * y0;
+        s01 += x0 * y1;
+        s02 += x0 * y2;
+        s03 += x0 * y3;
+        s10 += x1 * y0;
+        s11 += x1 * y1;
+        s12 += x1 * y2;
+        s13 += x1 * y3;
+      }
+      if (accumulate) {
+        c[rc0 + j] += s00;
+        c[rc0 + j + 1] += s01;
+        c[rc0 + j + 2] += s02;
+        c[rc0 + j + 3] += s03;
+        c[rc1 + j] += s10;
+        c[rc1 + j + 1] += s11;
+        c[rc1 + j + 2] += s12;
+        c[rc1 + j + 3] += s13;
+      } else {
+        c[rc0 + j] = s00;
+        c[rc0 + j + 1] = s01;
+        c[rc0 + j + 2] = s02;
+        c[rc0 + j + 3] = s03;
+        c[rc1 + j] = s10;
+        c[rc1 + j + 1] = s11;
+        c[rc1 + j + 2] = s12;
+        c[rc1 + j + 3] = s13;
+      }
+    }
+    for (; j < n; j++) {
+      const rb0 = bOff + j * ldb + p0;
+      let s0 = 0;
+      let s1 = 0;
+      for (let p = 0; p < len; p++) {
+        const y0 = b[rb0 + p];
+        s0 += a[ra0 + p] * y0;
+        s1 += a[ra1 + p] * y0;
+      }
+      if (accumulate) {
+        c[rc0 + j] += s0;
+        c[rc1 + j] += s1;
+      } else {
+        c[rc0 + j] = s0;
+        c[rc1 + j] = s1;
+      }
+    }
+  }
+  if (i < m) {
+    const ra0 = aOff + i * lda + p0;
+    const rc0 = cOff + i * ldc;
+    let j = 0;
+    for (; j + 3 < n; j += 4) {
+      const rb0 = bOff + j * ldb + p0;
+      const rb1 = rb0 + ldb;
+      const rb2 = rb1 + ldb;
+      const rb3 = rb2 + ldb;
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      for (let p = 0; p < len; p++) {
+        const x0 = a[ra0 + p];
+        s0 += x0 * b[rb0 + p];
+        s1 += x0 * b[rb1 + p];
+        s2 += x0 * b[rb2 + p];
+        s3 += x0 * b[rb3 + p];
+      }
+      if (accumulate) {
+        c[rc0 + j] += s0;
+        c[rc0 + j + 1] += s1;
+        c[rc0 + j + 2] += s2;
+        c[rc0 + j + 3] += s3;
+      } else {
+        c[rc0 + j] = s0;
+        c[rc0 + j + 1] = s1;
+        c[rc0 + j + 2] = s2;
+        c[rc0 + j + 3] = s3;
+      }
+    }
+    for (; j < n; j++) {
+      const s = dot(len, a, ra0, b, bOff + j * ldb + p0);
+      if (accumulate) c[rc0 + j] += s;
+      else c[rc0 + j] = s;
+    }
+  }
+}
+
+/**
+ * C (m×n) = A (m×k) · B (k×n): each row of C is Σ_p A[i,p]·(row p of B), two rows of C per sweep over
+ * B so every loaded element of B feeds two outputs.
+ */
+export function gemmNN(
+  m: number,
+  n: number,
+  k: number,
+  a: Float64Array,
+  aOff: number,
+  lda: number,
+  b: Float64Array,
+  bOff: number,
+  ldb: number,
+  c: Float64Array,
+  cOff: number,
+  ldc: number,
+): void {
+  let i = 0;
+  for (; i + 1 < m; i += 2) {
+    const ra0 = aOff + i * lda;
+    const ra1 = ra0 + lda;
+    const rc0 = cOff + i * ldc;
+    const rc1 = rc0 + ldc;
+    c.fill(0, rc0, rc0 + n);
+    c.fill(0, rc1, rc1 + n);
+    for (let p = 0; p < k; p++) {
+      const x0 = a[ra0 + p];
+      const x1 = a[ra1 + p];
+      const rb = bOff + p * ldb;
+      for (let j = 0; j < n; j++) {
+        const y = b[rb + j];
+        c[rc0 + j] += x0 * y;
+        c[rc1 + j] += x1 * y;
+      }
+    }
+  }
+  if (i < m) {
+    const ra0 = aOff + i * lda;
+    const rc0 = cOff + i * ldc;
+    c.fill(0, rc0, rc0 + n);
+    for (let p = 0; p < k; p++) {
+      const x0 = a[ra0 + p];
+      const rb = bOff + p * ldb;
+      for (let j = 0; j < n; j++) c[rc0 + j] += x0 * b[rb + j];
+    }
+  }
+}
+
+/**
+ * C (cols×cols) = AᵀA for A rows×cols: rank-1 updates with the rows of A (two at a time) into the
+ * lower triangle, then mirrored, so the output is exactly symmetric.
+ */
+export function gram(
+  rows: number,
+  cols: number,
+  a: Float64Array,
+  aOff: number,
+  lda: number,
+  c: Float64Array,
+  cOff: number,
+  ldc: number,
+): void {
+  for (let i = 0; i < cols; i++) c.fill(0, cOff + i * ldc, cOff + i * ldc + i + 1);
+  let r = 0;
+  for (; r + 1 < rows; r += 2) {
+    const r0 = aOff + r * lda;
+    const r1 = r0 + lda;
+    for (let i = 0; i < cols; i++) {
+      const x0 = a[r0 + i];
+      const x1 = a[r1 + i];
+      const rc = cOff + i * ldc;
+      for (let j = 0; j <= i; j++) c[rc + j] += x0 * a[r0 + j] + x1 * a[r1 + j];
+    }
+  }
+  if (r < rows) {
+    const r0 = aOff + r * lda;
+    for (let i = 0; i < cols; i++) {
+      const x0 = a[r0 + i];
+      const rc = cOff + i * ldc;
+      for (let j = 0; j <= i; j++) c[rc + j] += x0 * a[r0 + j];
+    }
+  }
+  for (let i = 0; i < cols; i++) {
+    for (let j = 0; j < i; j++) c[cOff + j * ldc + i] = c[cOff + i * ldc + j];
+  }
+}

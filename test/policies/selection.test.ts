@@ -1,0 +1,101 @@
+/**
+ * The decision rule against dense formulas: eq. (16) for K = 1 and eq. (19) for K ≥ 2, with
+ * ‖·‖_{Z⁻¹} and ‖Z^{-1/2}(I⊗x)‖₂² computed from an explicit inverse of each policy's curvature matrix.
+ */
+import { Matrix } from 'ml-matrix';
+import { describe, expect, it } from 'vitest';
+import { EofdMLogB } from '../../src/policies/eofd-mlogb.js';
+import { OfulMLogB } from '../../src/policies/oful-mlogb.js';
+import type { Policy } from '../../src/policies/policy.js';
+import { RandomPolicy } from '../../src/policies/random.js';
+import { createPolicy } from '../../src/policies/registry.js';
+import {
+  denseInverse,
+  jacobianDense,
+  kronIdentity,
+  lowRankDense,
+  randomVector,
+  seededNormal,
+  seededUniform,
+  softmaxDense,
+  symmetricEigenvalues,
+  timesX,
+} from '../helpers/dense.js';
+import { actionSet, makeSpec } from '../helpers/policies.js';
+
+function curvature(policy: Policy, lambda: number): Matrix {
+  if (policy instanceof EofdMLogB) {
+    const { sketch } = policy;
+    return lowRankDense(sketch.dimension, sketch.rank, sketch.basis, sketch.weights).add(Matrix.eye(sketch.dimension).mul(lambda));
+  }
+  const h = (policy as OfulMLogB).hessian;
+  const n = Math.sqrt(h.length);
+  return new Matrix(Array.from({ length: n }, (_, i) => Array.from(h.subarray(i * n, (i + 1) * n))));
+}
+
+function denseScore(K: number, reward: number[], w: Float64Array, Zinv: Matrix, x: number[], beta: number): number {
+  const z = timesX(w, K, x);
+  const X = kronIdentity(K, x);
+  const M = X.transpose().mmul(Zinv).mmul(X);
+  if (K === 1) return z[0] + Math.sqrt(beta) * Math.sqrt(M.get(0, 0));
+  const sigma = softmaxDense(z);
+  const g = Matrix.columnVector(jacobianDense(sigma).map((row) => row.reduce((s, v, j) => s + v * reward[j], 0)));
+  const gx = X.mmul(g);
+  const first = Math.sqrt(gx.transpose().mmul(Zinv).mmul(gx).get(0, 0));
+  const l1 = reward.reduce((s, r) => s + Math.abs(r), 0);
+  return sigma.reduce((s, v, k) => s + v * reward[k], 0) + Math.sqrt(beta) * first + 0.5 * l1 * beta * symmetricEigenvalues(M)[0];
+}
+
+describe('policies: bad input', () => {
+  it('rejects non-finite action features, naming the action and feature', () => {
+    const policy = new EofdMLogB(makeSpec(2, 3));
+    const actions = actionSet([
+      [0.1, 0.2, 0.3],
+      [0.1, Number.NaN, 0.3],
+    ]);
+    expect(() => policy.select(actions, 1)).toThrow(/action 1, feature 1 is NaN/);
+    const oful = new OfulMLogB(makeSpec(2, 3));
+    expect(() => oful.select(actionSet([[0, Infinity, 0]]), 1)).toThrow(/action 0, feature 1 is Infinity/);
+  });
+  it('rejects m < 1, S ≤ 0, a wrong reward length, and unknown names', () => {
+    expect(() => new EofdMLogB(makeSpec(2, 3, { sketchSize: 0 }))).toThrow(/m must be an integer ≥ 1, got 0/);
+    expect(() => new OfulMLogB(makeSpec(2, 3, { radius: 0 }))).toThrow(/S must be a positive finite number, got 0/);
+    expect(() => new EofdMLogB(makeSpec(2, 3, { radius: -1 }))).toThrow(/S must be a positive finite number, got -1/);
+    expect(() => new EofdMLogB(makeSpec(2, 3, { reward: Float64Array.of(1) }))).toThrow(/reward must list r_1..r_K \(2 values\), got 1/);
+    expect(() => createPolicy('EOFD', makeSpec(1, 3))).toThrow(/unknown policy "EOFD"; expected one of EOFD-MLogB, OFUL-MLogB, Random/);
+  });
+  it('rejects an outcome outside 0..K', () => {
+    const policy = new OfulMLogB(makeSpec(2, 3));
+    expect(() => policy.update(Float64Array.of(1, 0, 0), 3)).toThrow(/outcome must be an integer in 0..2, got 3/);
+  });
+  it('Random needs its own seeded stream', () => {
+    expect(() => new RandomPolicy(makeSpec(1, 3))).toThrow(/seeded uniform stream/);
+  });
+});
+
+for (const name of ['EOFD-MLogB', 'OFUL-MLogB'] as const) {
+  describe(`${name}: the decision rule`, () => {
+    for (const K of [1, 2, 4]) {
+      it(`chooses the argmax of the dense eq. (${K === 1 ? 16 : 19}) score (K = ${K})`, () => {
+        const d = 5;
+        const lambda = 2;
+        const spec = makeSpec(K, d, { sketchSize: 4, beta: 'order' });
+        const policy = createPolicy(name, spec);
+        const normal = seededNormal(31 + K);
+        const uniform = seededUniform(17 + K);
+        const reward = Array.from(spec.reward);
+        for (let t = 1; t <= 40; t++) {
+          const rows = Array.from({ length: 8 }, () => randomVector(d, normal, 0.5 + uniform()));
+          const Zinv = denseInverse(curvature(policy, lambda));
+          const w = Float64Array.from(policy.weights());
+          const index = policy.select(actionSet(rows), t);
+          const beta = policy.stats().beta;
+          const scores = rows.map((x) => denseScore(K, reward, w, Zinv, x, beta));
+          const best = scores.indexOf(Math.max(...scores));
+          expect(index).toBe(best);
+          policy.update(Float64Array.from(rows[index]), Math.floor(uniform() * (K + 1)));
+        }
+      });
+    }
+  });
+}
