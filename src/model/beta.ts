@@ -6,7 +6,9 @@
  * `scale` (beta_scale) multiplies any of them.
  */
 
-export type BetaMode = 'theory' | 'order' | number;
+/** The named modes; any positive number is a constant radius. */
+export const BETA_MODES = ['theory', 'order'] as const;
+export type BetaMode = (typeof BETA_MODES)[number] | number;
 
 export interface ConfidenceRadiusSpec {
   mode: BetaMode;

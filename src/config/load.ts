@@ -1,0 +1,295 @@
+/**
+ * Loading a config: bytes → UTF-8 check → YAML document (JSON is YAML) → `--set` overrides →
+ * zod validation → defaults resolved. Every failure is a one-line `ConfigError` that names
+ * `file:line:column` (or the override) and the dotted field.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { isMap, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import type { z } from 'zod';
+import { ConfigError } from './errors.js';
+import { applyOverrides, overrideFor, parseOverrides, type ConfigOverride } from './overrides.js';
+import {
+  experimentConfigSchema,
+  type EnvironmentConfig,
+  type ExperimentConfig,
+  type ExperimentConfigDocument,
+} from './schema.js';
+
+type FieldPath = (string | number)[];
+
+/** Reads, overrides, validates and resolves the config at `file` (YAML or JSON). */
+export function loadConfig(file: string, overrides: readonly string[] = []): ExperimentConfig {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : String(code ?? error);
+    throw new ConfigError({ file, detail: `cannot read the config: ${reason}` });
+  }
+  return parseConfig(bytes, file, overrides);
+}
+
+/**
+ * Validates config text or bytes as if read from `file` (named in errors; relative trace paths
+ * resolve against its folder). Overrides' relative trace paths resolve against the working directory.
+ */
+export function parseConfig(source: Uint8Array | string, file: string, overrides: readonly string[] = []): ExperimentConfig {
+  const text = typeof source === 'string' ? source : decodeUtf8(source, file);
+  const parsedOverrides = parseOverrides(overrides, file);
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text.startsWith('\uFEFF') ? text.slice(1) : text, {
+    lineCounter,
+    uniqueKeys: true,
+    prettyErrors: false,
+  });
+  const locate = (offset: number): { line: number; column: number } => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { line, column: col };
+  };
+
+  if (document.errors.length > 0) {
+    const error = document.errors[0];
+    const field = fieldAt(document.contents, error.pos[0], []).join('.');
+    const detail = error.code === 'DUPLICATE_KEY' ? 'duplicate key (keys must be unique)' : yamlMessage(error.message);
+    throw new ConfigError({ file, ...locate(error.pos[0]), field, detail });
+  }
+
+  applyOverrides(document, parsedOverrides, file);
+  let data: unknown;
+  try {
+    data = document.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    throw new ConfigError({ file, detail: `cannot read the YAML: ${error instanceof Error ? error.message : String(error)}` });
+  }
+
+  const result = experimentConfigSchema.safeParse(data);
+  if (!result.success) {
+    throw issueError(result.error.issues, { file, document, data, overrides: parsedOverrides, locate });
+  }
+  return resolveConfig(result.data, file, parsedOverrides, (field, detail) => {
+    const override = overrideFor(field, parsedOverrides);
+    if (override) return new ConfigError({ file, override: override.text, field: field.join('.'), detail });
+    return new ConfigError({ file, ...locate(offsetOf(document, field, false)), field: field.join('.'), detail });
+  });
+}
+
+/** Defaults that depend on other fields or on the file's location. */
+function resolveConfig(
+  parsed: ExperimentConfigDocument,
+  file: string,
+  overrides: readonly ConfigOverride[],
+  fail: (field: FieldPath, detail: string) => ConfigError,
+): ExperimentConfig {
+  const source = path.resolve(file);
+  const env = parsed.environment;
+  let environment: EnvironmentConfig;
+  switch (env.type) {
+    case 'synthetic':
+      environment = { ...env, actions: [env.actions[0], env.actions[1]], S_star: env.S_star ?? parsed.params.S };
+      break;
+    case 'mnist':
+      environment = env;
+      break;
+    case 'trace': {
+      const field = ['environment', 'file'];
+      const base = overrideFor(field, overrides) ? process.cwd() : path.dirname(source);
+      const resolved = path.resolve(base, env.file);
+      let isFile = false;
+      try {
+        isFile = statSync(resolved).isFile();
+      } catch {
+        isFile = false;
+      }
+      if (!isFile) throw fail(field, `no such trace file: ${resolved}`);
+      environment = { type: 'trace', file: resolved };
+      break;
+    }
+  }
+  return { ...parsed, environment, source };
+}
+
+interface IssueContext {
+  file: string;
+  document: Document;
+  data: unknown;
+  overrides: readonly ConfigOverride[];
+  locate: (offset: number) => { line: number; column: number };
+}
+
+/** The first problem (command-line overrides first, then in file order) as a ConfigError. */
+function issueError(issues: readonly z.core.$ZodIssue[], context: IssueContext): ConfigError {
+  const errors = issues.map((issue) => {
+    let field: FieldPath = issue.path.map((key) => (typeof key === 'number' ? key : String(key)));
+    const atKey = issue.code === 'unrecognized_keys';
+    if (atKey) field = [...field, issue.keys[0]];
+    let detail = issue.message;
+    if (detail.startsWith('expected ') && !detail.includes(', got ')) {
+      const value = valueAt(context.data, field);
+      detail = value === undefined ? `missing; ${detail}` : `${detail}, got ${describeValue(value)}`;
+    }
+    const override = overrideFor(field, context.overrides);
+    if (override) {
+      return {
+        rank: -1,
+        error: new ConfigError({ file: context.file, override: override.text, field: field.join('.'), detail }),
+      };
+    }
+    const offset = offsetOf(context.document, field, atKey);
+    return {
+      rank: offset,
+      error: new ConfigError({ file: context.file, ...context.locate(offset), field: field.join('.'), detail }),
+    };
+  });
+  errors.sort((a, b) => a.rank - b.rank);
+  return errors[0].error;
+}
+
+/**
+ * Start offset of the field's node (of its key, when `atKey`), or of its deepest ancestor present in
+ * the document when the field itself is missing.
+ */
+function offsetOf(document: Document, field: FieldPath, atKey: boolean): number {
+  let node: unknown = document.contents;
+  let offset = rangeStart(node) ?? 0;
+  for (let i = 0; i < field.length; i++) {
+    const key = field[i];
+    if (isMap(node)) {
+      const pair = node.items.find((item) => String(keyValue(item.key)) === String(key));
+      if (!pair) break;
+      if (atKey && i === field.length - 1) return rangeStart(pair.key) ?? offset;
+      node = pair.value;
+    } else if (isSeq(node) && typeof key === 'number') {
+      node = node.items[key];
+    } else {
+      break;
+    }
+    const start = rangeStart(node);
+    if (start === undefined) break;
+    offset = start;
+  }
+  return offset;
+}
+
+/** The dotted path of the deepest key or value containing `offset` (for YAML syntax errors). */
+function fieldAt(node: unknown, offset: number, prefix: FieldPath): FieldPath {
+  if (isMap(node)) {
+    for (const pair of node.items) {
+      const key = keyValue(pair.key);
+      if (contains(pair.key, offset)) return [...prefix, String(key)];
+      if (contains(pair.value, offset)) return fieldAt(pair.value, offset, [...prefix, String(key)]);
+    }
+  } else if (isSeq(node)) {
+    for (let i = 0; i < node.items.length; i++) {
+      if (contains(node.items[i], offset)) return fieldAt(node.items[i], offset, [...prefix, i]);
+    }
+  }
+  return prefix;
+}
+
+function keyValue(key: unknown): unknown {
+  return key !== null && typeof key === 'object' && 'value' in key ? (key as { value: unknown }).value : key;
+}
+
+function rangeStart(node: unknown): number | undefined {
+  const range = (node as Node | null | undefined)?.range;
+  return range ? range[0] : undefined;
+}
+
+function contains(node: unknown, offset: number): boolean {
+  const range = (node as Node | null | undefined)?.range;
+  return range !== undefined && range !== null && range[0] <= offset && offset < Math.max(range[1], range[0] + 1);
+}
+
+function valueAt(data: unknown, field: FieldPath): unknown {
+  let value = data;
+  for (const key of field) {
+    if (value === null || typeof value !== 'object') return undefined;
+    if (!Object.prototype.hasOwnProperty.call(value, key)) return undefined;
+    value = (value as Record<string | number, unknown>)[key];
+  }
+  return value;
+}
+
+/** A short, one-line rendering of an offending value. */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (value === null) return 'null';
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** yaml's message without its trailing location (we print our own). */
+function yamlMessage(message: string): string {
+  return message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '').trim();
+}
+
+/** UTF-8 text of the bytes, or a ConfigError at the first invalid byte. */
+function decodeUtf8(bytes: Uint8Array, file: string): string {
+  const bad = firstInvalidUtf8(bytes);
+  if (bad < 0) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  let lineStart = 0;
+  let line = 1;
+  for (let i = 0; i < bad; i++) {
+    if (bytes[i] === 0x0a) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  const column = Buffer.from(bytes.subarray(lineStart, bad)).toString('utf8').length + 1;
+  const byte = bytes[bad].toString(16).padStart(2, '0');
+  throw new ConfigError({
+    file,
+    line,
+    column,
+    detail: `not valid UTF-8 (byte 0x${byte} at offset ${bad}); save the config as UTF-8`,
+  });
+}
+
+/** Offset of the first byte that does not start a well-formed UTF-8 sequence, or −1. */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  const n = bytes.length;
+  let i = 0;
+  while (i < n) {
+    const lead = bytes[i];
+    if (lead < 0x80) {
+      i++;
+      continue;
+    }
+    let following: number;
+    let smallest: number;
+    let codePoint: number;
+    if (lead >= 0xc2 && lead <= 0xdf) {
+      following = 1;
+      smallest = 0x80;
+      codePoint = lead & 0x1f;
+    } else if (lead >= 0xe0 && lead <= 0xef) {
+      following = 2;
+      smallest = 0x800;
+      codePoint = lead & 0x0f;
+    } else if (lead >= 0xf0 && lead <= 0xf4) {
+      following = 3;
+      smallest = 0x10000;
+      codePoint = lead & 0x07;
+    } else {
+      return i;
+    }
+    if (i + following >= n) return i;
+    for (let k = 1; k <= following; k++) {
+      const next = bytes[i + k];
+      if ((next & 0xc0) !== 0x80) return i;
+      codePoint = (codePoint << 6) | (next & 0x3f);
+    }
+    // Overlong forms, UTF-16 surrogates and code points past U+10FFFF are not UTF-8.
+    if (codePoint < smallest || codePoint > 0x10ffff || (codePoint >= 0xd800 && codePoint <= 0xdfff)) return i;
+    i += following + 1;
+  }
+  return -1;
+}

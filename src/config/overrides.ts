@@ -1,0 +1,83 @@
+/**
+ * `--set key=value` overrides: a dotted key (`params.m`, `environment.d`, `environment.actions.1`)
+ * and a value parsed as YAML (`400`, `[EOFD-MLogB, Random]`, `{type: mnist}`). They are applied to
+ * the parsed YAML document before validation, so a bad value is reported like a bad file entry,
+ * prefixed by the override that supplied it.
+ */
+import { isCollection, parseDocument, type Document } from 'yaml';
+import { ConfigError } from './errors.js';
+
+export interface ConfigOverride {
+  /** The override as the user wrote it (`params.m=400`). */
+  readonly text: string;
+  /** The key split at dots (`['params', 'm']`); numeric segments index lists. */
+  readonly path: readonly string[];
+  /** The value, parsed as YAML. */
+  readonly value: unknown;
+}
+
+const SEGMENT = /^[A-Za-z0-9_-]+$/;
+
+/** Parses one `key=value` string. `file` is the config file, named in errors. */
+export function parseOverride(text: string, file: string): ConfigOverride {
+  const fail = (detail: string, field?: string): ConfigError => new ConfigError({ file, override: text, field, detail });
+  const equals = text.indexOf('=');
+  if (equals < 0) throw fail("expected key=value (e.g. 'params.m=400'), found no '='");
+  const key = text.slice(0, equals).trim();
+  if (key === '') throw fail("expected key=value (e.g. 'params.m=400'), the key is empty");
+  const path = key.split('.');
+  if (!path.every((segment) => SEGMENT.test(segment))) {
+    throw fail('expected a dotted key of [A-Za-z0-9_-] segments (e.g. params.beta), got ' + JSON.stringify(key));
+  }
+  const document = parseDocument(text.slice(equals + 1), { uniqueKeys: true, prettyErrors: false });
+  if (document.errors.length > 0) {
+    throw fail(`the value is not valid YAML: ${firstLine(document.errors[0].message)}`, key);
+  }
+  return { text, path, value: document.toJS() };
+}
+
+export function parseOverrides(texts: readonly string[], file: string): ConfigOverride[] {
+  return texts.map((text) => parseOverride(text, file));
+}
+
+/** Sets each override's value in the document, in order (later overrides win). */
+export function applyOverrides(document: Document, overrides: readonly ConfigOverride[], file: string): void {
+  for (const override of overrides) {
+    try {
+      document.setIn(override.path, document.createNode(override.value));
+    } catch (error) {
+      throw new ConfigError({
+        file,
+        override: override.text,
+        field: override.path.join('.'),
+        detail: `cannot set this key: ${blockingAncestor(document, override.path) ?? firstLine(error instanceof Error ? error.message : String(error))}`,
+      });
+    }
+  }
+}
+
+/**
+ * The override whose key is the issue's field or one of its ancestors (the last such, as it won), or
+ * undefined when the field's value came from the file.
+ */
+export function overrideFor(field: readonly (string | number)[], overrides: readonly ConfigOverride[]): ConfigOverride | undefined {
+  for (let i = overrides.length - 1; i >= 0; i--) {
+    const path = overrides[i].path;
+    if (path.length <= field.length && path.every((segment, j) => segment === String(field[j]))) return overrides[i];
+  }
+  return undefined;
+}
+
+/** `name is not a mapping or list` for the first ancestor of `path` that cannot hold a key. */
+function blockingAncestor(document: Document, path: readonly string[]): string | undefined {
+  for (let i = 1; i < path.length; i++) {
+    const node = document.getIn(path.slice(0, i), true);
+    if (node === undefined) return undefined;
+    if (!isCollection(node)) return `${path.slice(0, i).join('.')} is not a mapping or list`;
+  }
+  return undefined;
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0].trim();
+}

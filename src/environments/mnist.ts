@@ -1,0 +1,191 @@
+/**
+ * MNIST as a binary contextual bandit, the protocol of Cesa-Bianchi et al. (2013) used in Section 4:
+ * each round offers one image of every digit 0–9 in a random order; playing the target digit
+ * (default 1) pays 1, anything else 0. K = 1, r = [1], regret = 1 − reward.
+ *
+ * Data: the `mnist` package's 10,000 digits, read straight from its `src/digits/<digit>.json` files
+ * (`{"data": [...]}`, 784 pixels per image, images of one digit back to back). Its own sampling
+ * helpers use Math.random and are never called.
+ *
+ * Features (d = 785): pixels / (largest pixel-vector norm over the whole data set), then a bias 1
+ * appended, then the whole vector divided by √2. The first part has norm ≤ 1 and the bias 1, so
+ * ‖x‖ ≤ √2/√2 = 1 (D = 1) and the bias coordinate is 1/√2 in every action.
+ *
+ * Random numbers per round, from the environment's stream, in this order: 10 uniforms choosing the
+ * image of digit 0, 1, …, 9 (`integer(0, count − 1)`), then 9 uniforms shuffling the digits' order
+ * (Fisher–Yates of [0..9]): 19 uniforms, every round.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { ActionSet, Environment, Feedback } from './environment.js';
+import type { RandomStream } from './random-stream.js';
+
+export const MNIST_PIXELS = 784;
+/** d: 784 pixels and a bias. */
+export const MNIST_DIMENSION = MNIST_PIXELS + 1;
+export const MNIST_DIGITS = 10;
+/** The bias coordinate's value after the final 1/√2 scaling. */
+export const MNIST_BIAS = 1 / Math.SQRT2;
+
+export interface MnistData {
+  /** Folder holding 0.json … 9.json. */
+  readonly root: string;
+  /** Per digit, its images' feature vectors (785 each) back to back. */
+  readonly features: readonly Float64Array[];
+  /** Per digit, the number of images. */
+  readonly counts: readonly number[];
+  /** The largest pixel-vector norm over the whole data set (the pixel scale). */
+  readonly maxPixelNorm: number;
+}
+
+/** The installed `mnist` package's digits folder. */
+export function defaultMnistRoot(): string {
+  const packageJson = createRequire(import.meta.url).resolve('mnist/package.json');
+  return path.join(path.dirname(packageJson), 'src', 'digits');
+}
+
+const cache = new Map<string, MnistData>();
+
+/** Loads (once per process and folder) the ten digit files and builds the feature vectors. */
+export function loadMnistData(root: string = defaultMnistRoot()): MnistData {
+  const folder = path.resolve(root);
+  const cached = cache.get(folder);
+  if (cached) return cached;
+
+  const pixelsPerDigit: number[][] = [];
+  let maxSquaredNorm = 0;
+  for (let digit = 0; digit < MNIST_DIGITS; digit++) {
+    const file = path.join(folder, `${digit}.json`);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (error) {
+      throw new Error(`mnist: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const data = (parsed as { data?: unknown } | null)?.data;
+    if (!Array.isArray(data) || data.length === 0 || data.length % MNIST_PIXELS !== 0) {
+      throw new Error(`mnist: ${file} must hold {"data": [...]} with a positive multiple of ${MNIST_PIXELS} pixels`);
+    }
+    for (let start = 0; start < data.length; start += MNIST_PIXELS) {
+      let squaredNorm = 0;
+      for (let j = start; j < start + MNIST_PIXELS; j++) {
+        const pixel = data[j];
+        if (typeof pixel !== 'number' || !Number.isFinite(pixel)) {
+          throw new Error(`mnist: ${file} has a non-numeric pixel at index ${j}`);
+        }
+        squaredNorm += pixel * pixel;
+      }
+      if (squaredNorm > maxSquaredNorm) maxSquaredNorm = squaredNorm;
+    }
+    pixelsPerDigit.push(data as number[]);
+  }
+
+  const maxPixelNorm = Math.sqrt(maxSquaredNorm);
+  // An all-black data set has nothing to scale.
+  const pixelScale = maxPixelNorm > 0 ? MNIST_BIAS / maxPixelNorm : 0;
+  const features: Float64Array[] = [];
+  const counts: number[] = [];
+  for (const pixels of pixelsPerDigit) {
+    const count = pixels.length / MNIST_PIXELS;
+    const rows = new Float64Array(count * MNIST_DIMENSION);
+    for (let image = 0; image < count; image++) {
+      const source = image * MNIST_PIXELS;
+      const target = image * MNIST_DIMENSION;
+      for (let j = 0; j < MNIST_PIXELS; j++) rows[target + j] = pixels[source + j] * pixelScale;
+      rows[target + MNIST_PIXELS] = MNIST_BIAS;
+    }
+    features.push(rows);
+    counts.push(count);
+  }
+  const loaded: MnistData = { root: folder, features, counts, maxPixelNorm };
+  cache.set(folder, loaded);
+  return loaded;
+}
+
+export interface MnistSpec {
+  /** The rewarded label, 0–9 (default 1). */
+  readonly target?: number;
+  /** T (Infinity for unbounded). */
+  readonly horizon: number;
+}
+
+export interface MnistEnvironment extends Environment {
+  /** Label of each action of the current round (action i shows digit `roundLabels[i]`). */
+  readonly roundLabels: Int32Array;
+  /** Index, within its digit's images, of each action of the current round. */
+  readonly roundImages: Int32Array;
+  readonly target: number;
+}
+
+/** `dataRoot` (a folder with 0.json … 9.json) defaults to the installed `mnist` package. */
+export function createMnistEnvironment(spec: MnistSpec, stream: RandomStream, dataRoot?: string): MnistEnvironment {
+  const target = spec.target ?? 1;
+  if (!Number.isInteger(target) || target < 0 || target > 9) {
+    throw new RangeError(`mnist: target must be an integer in [0, 9], got ${target}`);
+  }
+  if (spec.horizon !== Number.POSITIVE_INFINITY && (!Number.isSafeInteger(spec.horizon) || spec.horizon < 1)) {
+    throw new RangeError(`mnist: horizon must be an integer ≥ 1, got ${spec.horizon}`);
+  }
+  return new MnistEnvironmentImpl(loadMnistData(dataRoot), target, spec.horizon, stream);
+}
+
+class MnistEnvironmentImpl implements MnistEnvironment {
+  readonly d = MNIST_DIMENSION;
+  readonly K = 1;
+  readonly reward = Float64Array.of(1);
+  readonly maxActionNorm = 1;
+  readonly roundLabels = new Int32Array(MNIST_DIGITS);
+  readonly roundImages = new Int32Array(MNIST_DIGITS);
+
+  private readonly actionSet = {
+    count: MNIST_DIGITS,
+    d: MNIST_DIMENSION,
+    features: new Float64Array(MNIST_DIGITS * MNIST_DIMENSION),
+  };
+  private readonly chosenImage = new Int32Array(MNIST_DIGITS);
+  private round = 0;
+  private played = true;
+
+  constructor(
+    private readonly data: MnistData,
+    readonly target: number,
+    readonly horizon: number,
+    private readonly stream: RandomStream,
+  ) {}
+
+  actions(t: number): ActionSet {
+    if (t !== this.round + 1) {
+      throw new RangeError(`mnist: rounds must be taken in order; expected round ${this.round + 1}, got ${t}`);
+    }
+    if (t > this.horizon) throw new RangeError(`mnist: round ${t} is past the horizon ${this.horizon}`);
+    const { data, stream, roundLabels, roundImages, chosenImage } = this;
+    for (let digit = 0; digit < MNIST_DIGITS; digit++) chosenImage[digit] = stream.integer(0, data.counts[digit] - 1);
+    for (let i = 0; i < MNIST_DIGITS; i++) roundLabels[i] = i;
+    stream.shuffle(roundLabels);
+
+    const features = this.actionSet.features;
+    for (let i = 0; i < MNIST_DIGITS; i++) {
+      const digit = roundLabels[i];
+      const image = chosenImage[digit];
+      roundImages[i] = image;
+      const source = data.features[digit];
+      const from = image * MNIST_DIMENSION;
+      const to = i * MNIST_DIMENSION;
+      for (let j = 0; j < MNIST_DIMENSION; j++) features[to + j] = source[from + j];
+    }
+    this.round = t;
+    this.played = false;
+    return this.actionSet;
+  }
+
+  play(index: number): Feedback {
+    if (this.played) throw new Error(`mnist: play() must follow actions(t) once per round (round ${this.round})`);
+    if (!Number.isInteger(index) || index < 0 || index >= MNIST_DIGITS) {
+      throw new RangeError(`mnist: action index must be an integer in [0, ${MNIST_DIGITS - 1}], got ${index}`);
+    }
+    this.played = true;
+    const reward = this.roundLabels[index] === this.target ? 1 : 0;
+    return { outcome: reward, reward, regret: 1 - reward };
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * One unit of an experiment: a fresh policy played against a fresh environment for T rounds.
+ * The loop fits on a screen; the environment owns the truth and reports regret.
+ */
+import type { Environment } from '../environments/environment.js';
+import type { Policy } from '../policies/policy.js';
+
+/** One row of `<policy>/trial-<i>.csv` (DESIGN §4); times are spent inside the policy only. */
+export interface RoundRecord {
+  t: number;
+  action: number;
+  outcome: number;
+  reward: number;
+  regret: number;
+  cumRegret: number;
+  /** Wall time of `select`, ms. */
+  selectMs: number;
+  /** Wall time of `update`, ms. */
+  updateMs: number;
+}
+
+/** Per-trial figures for `summary.csv`. */
+export interface TrialSummary {
+  finalRegret: number;
+  meanSelectMs: number;
+  meanUpdateMs: number;
+  medianSelectMs: number;
+  medianUpdateMs: number;
+  meanRoundMs: number;
+  stateBytes: number;
+  /** ρ_{1:T} */
+  sketchError: number;
+  projections: number;
+  /** ‖W_T − W*‖_F, or null when W* is unknown or the policy keeps no estimate. */
+  parameterError: number | null;
+}
+
+/** A policy failure, located by policy, trial and round (exit code 1 at the CLI). */
+export class TrialError extends Error {
+  readonly exitCode = 1;
+  constructor(policy: string, trial: number, round: number, cause: unknown) {
+    super(`${policy}, trial ${trial}, round ${round}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'TrialError';
+  }
+}
+
+function median(values: Float64Array): number {
+  if (values.length === 0) return NaN;
+  const sorted = Float64Array.from(values).sort();
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid] : 0.5 * (sorted[mid - 1] + sorted[mid]);
+}
+
+function mean(values: Float64Array): number {
+  let s = 0;
+  for (let i = 0; i < values.length; i++) s += values[i];
+  return values.length === 0 ? NaN : s / values.length;
+}
+
+/**
+ * Plays `horizon` rounds; `onRound` sees every record (the caller streams them to CSV).
+ * A non-finite number anywhere in a round stops the trial with a TrialError.
+ */
+export function runTrial(
+  environment: Environment,
+  policy: Policy,
+  horizon: number,
+  trial: number,
+  onRound: (record: RoundRecord) => void,
+): TrialSummary {
+  const d = environment.d;
+  const played = new Float64Array(d);
+  const selectMs = new Float64Array(horizon);
+  const updateMs = new Float64Array(horizon);
+  let cumRegret = 0;
+  for (let t = 1; t <= horizon; t++) {
+    try {
+      const actions = environment.actions(t);
+      const start = process.hrtime.bigint();
+      const action = policy.select(actions, t);
+      const selected = process.hrtime.bigint();
+      const feedback = environment.play(action);
+      const base = action * d;
+      for (let j = 0; j < d; j++) played[j] = actions.features[base + j];
+      const updateStart = process.hrtime.bigint();
+      policy.update(played, feedback.outcome);
+      const end = process.hrtime.bigint();
+      if (!Number.isFinite(feedback.regret)) throw new Error(`regret is ${feedback.regret}`);
+      cumRegret += feedback.regret;
+      selectMs[t - 1] = Number(selected - start) / 1e6;
+      updateMs[t - 1] = Number(end - updateStart) / 1e6;
+      onRound({
+        t,
+        action,
+        outcome: feedback.outcome,
+        reward: feedback.reward,
+        regret: feedback.regret,
+        cumRegret,
+        selectMs: selectMs[t - 1],
+        updateMs: updateMs[t - 1],
+      });
+    } catch (error) {
+      throw error instanceof TrialError ? error : new TrialError(policy.name, trial, t, error);
+    }
+  }
+  const stats = policy.stats();
+  const weights = policy.weights();
+  const meanSelect = mean(selectMs);
+  const meanUpdate = mean(updateMs);
+  return {
+    finalRegret: cumRegret,
+    meanSelectMs: meanSelect,
+    meanUpdateMs: meanUpdate,
+    medianSelectMs: median(selectMs),
+    medianUpdateMs: median(updateMs),
+    meanRoundMs: meanSelect + meanUpdate,
+    stateBytes: stats.stateBytes,
+    sketchError: stats.sketchError,
+    projections: stats.projections,
+    parameterError: environment.parameterError && weights.length > 0 ? environment.parameterError(weights) : null,
+  };
+}

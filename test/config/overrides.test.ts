@@ -1,0 +1,90 @@
+import { parseDocument } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/config/errors.js';
+import { applyOverrides, overrideFor, parseOverride, parseOverrides } from '../../src/config/overrides.js';
+
+function thrown(action: () => unknown): ConfigError {
+  try {
+    action();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('parseOverride: bad arguments', () => {
+  it('rejects an override without "="', () => {
+    const error = thrown(() => parseOverride('params.m', 'c.yaml'));
+    expect(error.message).toBe("--set params.m: expected key=value (e.g. 'params.m=400'), found no '='");
+    expect(error.exitCode).toBe(2);
+  });
+  it('rejects an empty key', () => {
+    expect(thrown(() => parseOverride('=5', 'c.yaml')).message).toMatch(/^--set =5: .*the key is empty$/);
+    expect(thrown(() => parseOverride('  =5', 'c.yaml')).message).toMatch(/the key is empty$/);
+  });
+  it('rejects empty or odd key segments', () => {
+    expect(thrown(() => parseOverride('params..m=1', 'c.yaml')).message).toMatch(/dotted key/);
+    expect(thrown(() => parseOverride('.m=1', 'c.yaml')).message).toMatch(/dotted key/);
+    expect(thrown(() => parseOverride('a b=1', 'c.yaml')).message).toMatch(/dotted key/);
+  });
+  it('rejects a value that is not YAML, naming the field', () => {
+    const error = thrown(() => parseOverride('policies=[EOFD-MLogB', 'c.yaml'));
+    expect(error.field).toBe('policies');
+    expect(error.message).toMatch(/^--set policies=\[EOFD-MLogB: policies: the value is not valid YAML: /);
+    expect(error.message).not.toContain('\n');
+  });
+  it('rejects setting a key below a scalar', () => {
+    const document = parseDocument('name: x\n');
+    const error = thrown(() => applyOverrides(document, [parseOverride('name.first=1', 'c.yaml')], 'c.yaml'));
+    expect(error.message).toBe('--set name.first=1: name.first: cannot set this key: name is not a mapping or list');
+  });
+});
+
+describe('parseOverride', () => {
+  it('parses the documented examples', () => {
+    expect(parseOverride('params.m=400', 'c.yaml')).toEqual({ text: 'params.m=400', path: ['params', 'm'], value: 400 });
+    expect(parseOverride('horizon=200', 'c.yaml')).toMatchObject({ path: ['horizon'], value: 200 });
+    expect(parseOverride('policies=[EOFD-MLogB, Random]', 'c.yaml')).toMatchObject({
+      path: ['policies'],
+      value: ['EOFD-MLogB', 'Random'],
+    });
+    expect(parseOverride('environment.d=50', 'c.yaml')).toMatchObject({ path: ['environment', 'd'], value: 50 });
+  });
+  it('parses values as YAML: strings, floats, mappings, empty, and "=" inside the value', () => {
+    expect(parseOverride('params.beta=theory', 'c.yaml').value).toBe('theory');
+    expect(parseOverride('params.delta=1e-3', 'c.yaml').value).toBe(0.001);
+    expect(parseOverride('environment={type: mnist, target: 7}', 'c.yaml').value).toEqual({ type: 'mnist', target: 7 });
+    expect(parseOverride('name=', 'c.yaml').value).toBeNull();
+    expect(parseOverride('name="a=b"', 'c.yaml').value).toBe('a=b');
+    expect(parseOverride(' horizon =200', 'c.yaml').path).toEqual(['horizon']);
+  });
+  it('parses lists of overrides in order', () => {
+    expect(parseOverrides(['horizon=1', 'horizon=2'], 'c.yaml').map((o) => o.value)).toEqual([1, 2]);
+  });
+});
+
+describe('applyOverrides and overrideFor', () => {
+  it('sets existing and new keys, creating mappings, later overrides winning', () => {
+    const document = parseDocument('horizon: 5\nparams: {S: 1}\nenvironment: {actions: [10, 30]}\n');
+    applyOverrides(
+      document,
+      parseOverrides(['horizon=7', 'params.m=400', 'seed=3', 'new.deep.key=x', 'environment.actions.1=20', 'seed=4'], 'c.yaml'),
+      'c.yaml',
+    );
+    expect(document.toJS()).toEqual({
+      horizon: 7,
+      params: { S: 1, m: 400 },
+      environment: { actions: [10, 20] },
+      seed: 4,
+      new: { deep: { key: 'x' } },
+    });
+  });
+  it('finds the last override covering a field', () => {
+    const overrides = parseOverrides(['environment={type: mnist}', 'params.m=1', 'environment.target=3'], 'c.yaml');
+    expect(overrideFor(['environment', 'target'], overrides)?.text).toBe('environment.target=3');
+    expect(overrideFor(['environment', 'type'], overrides)?.text).toBe('environment={type: mnist}');
+    expect(overrideFor(['params', 'beta'], overrides)).toBeUndefined();
+    expect(overrideFor(['horizon'], overrides)).toBeUndefined();
+  });
+});
