@@ -1,0 +1,62 @@
+/** Number formatting shared by the tables, the claims, the SVGs and the HTML (fixed, locale-free). */
+
+/** `x` with `digits` significant digits, without exponent between 1e-4 and 1e6; "–" for null/NaN. */
+export function formatSig(x: number | null, digits = 4): string {
+  if (x === null || !Number.isFinite(x)) return '–';
+  if (x === 0) return '0';
+  const magnitude = Math.floor(Math.log10(Math.abs(x)));
+  if (magnitude >= 6 || magnitude < -4) return x.toExponential(digits - 1);
+  return fixed(x, Math.max(0, digits - 1 - magnitude));
+}
+
+/** Like formatSig, without trailing zeros: "12.5", "0.02". */
+export function formatShort(x: number | null, digits = 4): string {
+  const s = formatSig(x, digits);
+  if (!s.includes('.') || s.includes('e')) return s;
+  return s.replace(/\.?0+$/, '');
+}
+
+/** `mean ± std`, the std printed with the mean's decimals. */
+export function formatMeanStd(m: { mean: number; std: number } | null, digits = 4): string {
+  if (m === null) return '–';
+  const text = formatSig(m.mean, digits);
+  const dot = text.indexOf('.');
+  if (text.includes('e') || !Number.isFinite(m.std)) return `${text} ± ${formatSig(m.std, 2)}`;
+  return `${text} ± ${fixed(m.std, dot < 0 ? 0 : text.length - dot - 1)}`;
+}
+
+/** toFixed without "-0". */
+export function fixed(x: number, decimals: number): string {
+  const s = x.toFixed(decimals);
+  return /^-0(\.0*)?$/.test(s) ? s.slice(1) : s;
+}
+
+/** A signed percentage with one decimal: "+12.3%", "−4.0%" (U+2212 minus). */
+export function formatPct(x: number | null): string {
+  if (x === null || !Number.isFinite(x)) return '–';
+  const s = fixed(x, 1);
+  return s.startsWith('-') ? `−${s.slice(1)}%` : `+${s}%`;
+}
+
+/** Bytes in SI units: "512 B", "12.3 kB", "4.56 MB". */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes)) return '–';
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let v = bytes;
+  let u = 0;
+  while (Math.abs(v) >= 1000 && u < units.length - 1) {
+    v /= 1000;
+    u++;
+  }
+  return u === 0 ? `${fixed(v, 0)} B` : `${formatSig(v, 3)} ${units[u]}`;
+}
+
+/** "78.2% less time" / "3.1% more time" from a reduction in %. */
+export function describeTimeReduction(pct: number): string {
+  return pct >= 0 ? `${fixed(pct, 1)}% less time` : `${fixed(-pct, 1)}% more time`;
+}
+
+/** "12.3% more regret" / "4.0% less regret" from an overhead in %. */
+export function describeRegretOverhead(pct: number): string {
+  return pct >= 0 ? `${fixed(pct, 1)}% more regret` : `${fixed(-pct, 1)}% less regret`;
+}

@@ -1,0 +1,150 @@
+/**
+ * `eofd report` as a library: read and validate results folders, compute the numbers, evaluate the
+ * paper's claims, and write the report files.
+ *
+ *   const report = buildReport(['results/mnist', 'results/synthetic-k4'], {});
+ *   writeReport(report, 'results/report');
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { stringify } from 'csv-stringify/sync';
+import { evaluateClaims, type ClaimRow } from './claims.js';
+import { renderHtml } from './html.js';
+import { ReportError, readResults } from './read.js';
+import { renderRegretFigure, renderTimeFigure } from './svg.js';
+import { summarizeExperiment, type ExperimentSummary } from './summarize.js';
+
+export { ReportError, readExperiment, readResults, type ExperimentData, type Setting } from './read.js';
+export {
+  downsampleIndices,
+  mean,
+  sampleStd,
+  summarizeExperiment,
+  type Comparison,
+  type ExperimentSummary,
+  type MeanStd,
+  type PolicySummary,
+  type RegretCurve,
+} from './summarize.js';
+export { PAPER_CLAIMS, evaluateClaims, type ClaimRow, type PaperClaim, type Verdict } from './claims.js';
+export { renderRegretFigure, renderTimeFigure, POLICY_COLOURS } from './svg.js';
+export { renderHtml } from './html.js';
+export { formatTable, renderTerminal, shouldColour } from './table.js';
+
+/** Version of the report.json layout. */
+export const REPORT_FORMAT = 'eofd-report/1';
+
+/** Everything the report shows, as plain JSON-serialisable data (report.json, `--json`). */
+export interface Report {
+  format: typeof REPORT_FORMAT;
+  /** The results folders as given. */
+  sources: string[];
+  experiments: ExperimentSummary[];
+  claims: ClaimRow[];
+}
+
+export interface BuildOptions {
+  /** The folder the report will be written to; never read as an experiment when scanning a parent. */
+  out?: string;
+}
+
+/** Reads `dirs` (experiment folders or parents of several), validates them and computes the report. */
+export function buildReport(dirs: readonly string[], options: BuildOptions = {}): Report {
+  const data = readResults(dirs, { exclude: options.out === undefined ? [] : [options.out] });
+  const experiments = data.map(summarizeExperiment);
+  return { format: REPORT_FORMAT, sources: [...dirs], experiments, claims: evaluateClaims(experiments) };
+}
+
+/** The file names `writeReport` writes. */
+export const REPORT_FILES = [
+  'report.csv',
+  'claims.csv',
+  'fig1-regret.svg',
+  'fig2-time.svg',
+  'report.html',
+  'report.json',
+] as const;
+
+/** Full-precision CSV cell: numbers as JavaScript prints them, null as empty. */
+function cell(x: number | string | null): string {
+  return x === null ? '' : typeof x === 'number' ? (Number.isFinite(x) ? String(x) : '') : x;
+}
+
+export function reportCsv(report: Report): string {
+  const header = [
+    'experiment', 'environment', 'd', 'K', 'horizon', 'trials', 'policy',
+    'final_regret_mean', 'final_regret_std', 'round_ms_mean', 'round_ms_std', 'select_ms_mean', 'update_ms_mean',
+    'state_bytes', 'sketch_error', 'projections', 'parameter_error_mean', 'parameter_error_std',
+    'regret_overhead_pct', 'time_reduction_pct',
+  ];
+  const rows: string[][] = [header];
+  for (const e of report.experiments) {
+    const s = e.setting;
+    for (const p of e.policies) {
+      const versus = p.policy === 'EOFD-MLogB' && e.comparison !== null ? e.comparison : null;
+      rows.push(
+        [
+          e.name, s.environment, s.d, s.K, s.horizon, s.trials, p.policy,
+          p.finalRegret.mean, p.finalRegret.std, p.roundMs.mean, p.roundMs.std, p.selectMs, p.updateMs,
+          p.stateBytes, p.sketchError, p.projections, p.parameterError?.mean ?? null, p.parameterError?.std ?? null,
+          versus?.regretOverheadPct ?? null, versus?.timeReductionPct ?? null,
+        ].map(cell),
+      );
+    }
+  }
+  return stringify(rows);
+}
+
+export function claimsCsv(report: Report): string {
+  const rows: string[][] = [
+    ['claim', 'setting', 'experiment', 'paper', 'rule', 'time_reduction_pct', 'regret_overhead_pct', 'measured', 'verdict', 'note'],
+  ];
+  for (const c of report.claims) {
+    rows.push(
+      [c.claim, c.setting, c.experiment, c.paper, c.rule, c.timeReductionPct, c.regretOverheadPct, c.measured, c.verdict, c.note].map(
+        cell,
+      ),
+    );
+  }
+  return stringify(rows);
+}
+
+/** Writes `text` to `file` atomically: to `file.tmp-<pid>` first, then renamed over `file`. */
+function writeAtomic(file: string, text: string): void {
+  const tmp = `${file}.tmp-${process.pid}`;
+  try {
+    fs.writeFileSync(tmp, text);
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/**
+ * Writes the REPORT_FILES into `outDir` (created if needed), each atomically. Returns their paths.
+ * Throws ReportError with exit code 1 when the folder or a file cannot be written.
+ */
+export function writeReport(report: Report, outDir: string): string[] {
+  const contents: Record<(typeof REPORT_FILES)[number], string> = {
+    'report.csv': reportCsv(report),
+    'claims.csv': claimsCsv(report),
+    'fig1-regret.svg': renderRegretFigure(report.experiments),
+    'fig2-time.svg': renderTimeFigure(report.experiments),
+    'report.html': renderHtml(report),
+    'report.json': JSON.stringify(report, null, 2) + '\n',
+  };
+  const written: string[] = [];
+  try {
+    fs.mkdirSync(outDir, { recursive: true });
+    for (const name of REPORT_FILES) {
+      const file = path.join(outDir, name);
+      writeAtomic(file, contents[name]);
+      written.push(file);
+    }
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    throw new ReportError(`cannot write the report to ${outDir}${code ? ` (${code})` : ''}`, 1);
+  }
+  return written;
+}

@@ -1,0 +1,181 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ReportError, readResults } from '../../src/report/read.js';
+import { SYNTHETIC_K4, editLine, tempDir, writeExperiment, writeFixtureResults } from './fixture.js';
+
+/** The ReportError thrown by `fn` (fails the test when nothing or something else is thrown). */
+function reportError(fn: () => unknown): ReportError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ReportError);
+    return err as ReportError;
+  }
+  throw new Error('expected a ReportError');
+}
+
+describe('readResults: bad input', () => {
+  it('rejects an empty list of folders', () => {
+    expect(reportError(() => readResults([])).exitCode).toBe(2);
+  });
+
+  it('rejects a folder that does not exist', () => {
+    const dir = path.join(tempDir(), 'nope');
+    const err = reportError(() => readResults([dir]));
+    expect(err.message).toBe(`${dir}: no such folder`);
+    expect(err.exitCode).toBe(2);
+  });
+
+  it('rejects a folder with no manifest.json, in it or in a sub-folder', () => {
+    const dir = tempDir();
+    fs.mkdirSync(path.join(dir, 'empty'));
+    fs.writeFileSync(path.join(dir, 'grid.csv'), 'l,e\n');
+    const err = reportError(() => readResults([dir]));
+    expect(err.message).toBe(`${path.join(dir, 'manifest.json')}: not found (and no sub-folder holds one)`);
+  });
+
+  it('names the manifest field that is wrong', () => {
+    const dir = writeExperiment(path.join(tempDir(), 'x'), SYNTHETIC_K4);
+    const file = path.join(dir, 'manifest.json');
+    const manifest = JSON.parse(fs.readFileSync(file, 'utf8'));
+    manifest.config.horizon = 'fifty';
+    fs.writeFileSync(file, JSON.stringify(manifest));
+    expect(reportError(() => readResults([dir])).message).toBe(
+      `${file}: config.horizon: expected a positive integer, got "fifty"`,
+    );
+  });
+
+  it('reports invalid JSON in the manifest with its line', () => {
+    const dir = writeExperiment(path.join(tempDir(), 'x'), SYNTHETIC_K4);
+    const file = path.join(dir, 'manifest.json');
+    fs.writeFileSync(file, '{\n  "name": "x"\n  "config": {}\n}\n');
+    expect(reportError(() => readResults([dir])).message).toMatch(new RegExp(`^${escape(file)}:3: not valid JSON \\(`));
+    fs.writeFileSync(file, '{\n  "name": "x",\n  "config": }\n');
+    const message = reportError(() => readResults([dir])).message;
+    expect(message).toMatch(new RegExp(`^${escape(file)}(:\\d+)?: not valid JSON \\(`));
+    expect(message).not.toContain('\n');
+  });
+
+  it('reports a truncated row (too few fields) with file and line', () => {
+    const dir = writeExperiment(path.join(tempDir(), 'x'), SYNTHETIC_K4);
+    const file = path.join(dir, 'EOFD-MLogB', 'trial-1.csv');
+    const text = fs.readFileSync(file, 'utf8');
+    // Cut the file in the middle of round 30 (line 31), as a killed writer would.
+    const lines = text.split('\n').slice(0, 31);
+    lines[30] = (lines[30] as string).split(',').slice(0, 6).join(',');
+    fs.writeFileSync(file, lines.join('\n'));
+    const err = reportError(() => readResults([dir]));
+    expect(err.message).toBe(`${file}:31: expected 10 fields as in the header, got 6 (truncated file?)`);
+    expect(err.exitCode).toBe(2);
+  });
+
+  it('reports a trial with fewer than T rounds', () => {
+    const dir = writeExperiment(path.join(tempDir(), 'x'), SYNTHETIC_K4);
+    const file = path.join(dir, 'OFUL-MLogB', 'trial-2.csv');
+    const lines = fs.readFileSync(file, 'utf8').split('\n').slice(0, 31);
+    fs.writeFileSync(file, lines.join('\n') + '\n');
+    expect(reportError(() => readResults([dir])).message).toBe(
+      `${file}:31: ends after t = 30, the manifest's T is 50 (truncated file?)`,
+    );
+  });
+
+  it('reports a non-numeric cell with file, line and column', () => {
+    const dir = writeExperiment(path.join(tempDir(), 'x'), SYNTHETIC_K4);
+    const file = path.join(dir, 'EOFD-MLogB', 'trial-0.csv');
+    editLine(file, 18, '0,EOFD-MLogB,17,3,1,1,0.1,abc,0.2,0.1');
+    expect(reportError(() => readResults([dir])).message).toBe(
+      `${file}:18: cum_regret: expected a finite number, got "abc"`,
+    );
+  });
+
+  it('rejects NaN, Infinity and empty numeric cells', () => {
+    for (const bad of ['NaN', 'Infinity', '']) {
+      const dir = writeExperiment(path.join(tempDir(), 'x'), SYNTHETIC_K4);
+      const file = path.join(dir, 'Random', 'trial-0.csv');
+      editLine(file, 5, `0,Random,4,4,0,0,0.4,1.6,${bad},0`);
+      expect(reportError(() => readResults([dir])).message).toBe(
+        `${file}:5: select_ms: expected a finite number, got ${JSON.stringify(bad)}`,
+      );
+    }
+  });
+
+  it('reports a gap in t', () => {
+    const dir = writeExperiment(path.join(tempDir(), 'x'), SYNTHETIC_K4);
+    const file = path.join(dir, 'EOFD-MLogB', 'trial-0.csv');
+    editLine(file, 11, null); // removes round t = 10; line 11 now holds t = 11
+    expect(reportError(() => readResults([dir])).message).toBe(
+      `${file}:11: t: expected 10 (rounds run 1, 2, … without gaps), got "11"`,
+    );
+  });
+
+  it('reports a missing trial file, a missing column and a row of the wrong trial', () => {
+    let dir = writeExperiment(path.join(tempDir(), 'x'), SYNTHETIC_K4);
+    let file = path.join(dir, 'Random', 'trial-2.csv');
+    fs.rmSync(file);
+    expect(reportError(() => readResults([dir])).message).toBe(`${file}: not found`);
+
+    dir = writeExperiment(path.join(tempDir(), 'x'), SYNTHETIC_K4);
+    file = path.join(dir, 'Random', 'trial-1.csv');
+    editLine(file, 1, 'trial,policy,t,action,outcome,reward,regret,cum_regret,select_ms,update_msec');
+    expect(reportError(() => readResults([dir])).message).toBe(`${file}:1: header: missing column "update_ms"`);
+
+    dir = writeExperiment(path.join(tempDir(), 'x'), SYNTHETIC_K4);
+    file = path.join(dir, 'Random', 'trial-1.csv');
+    editLine(file, 3, '2,Random,2,0,0,0,0.44,0.88,0.001,0');
+    expect(reportError(() => readResults([dir])).message).toBe(`${file}:3: trial: expected 1 (the file's trial index), got "2"`);
+  });
+
+  it('checks summary.csv: missing rows, bad cells, duplicates, unknown policies, disagreement with the trials', () => {
+    const cases: [number, string | null, (file: string) => string][] = [
+      [4, null, (f) => `${f}: no row for policy EOFD-MLogB, trial 2 (the manifest lists 3 trials)`],
+      [2, 'EOFD-MLogB,0,five,0.2,0.1,0.2,0.1,0.3,40000,1,0,0.5', (f) => `${f}:2: final_regret: expected a finite number, got "five"`],
+      [3, 'EOFD-MLogB,0,5,0.2,0.1,0.2,0.1,0.3,40000,1,0,0.5', (f) => `${f}:3: second row for policy EOFD-MLogB, trial 0 (first on line 2)`],
+      [2, 'LinUCB,0,5,0.2,0.1,0.2,0.1,0.3,40000,1,0,0.5', (f) => `${f}:2: policy: expected one of the manifest's policies (EOFD-MLogB, OFUL-MLogB, Random), got "LinUCB"`],
+      [2, 'EOFD-MLogB,0,5.25,0.2,0.1,0.2,0.1,0.3,40000,1,0,0.5', (f) => `${f}:2: final_regret: 5.25 disagrees with the last cum_regret 5 of ${path.join(path.dirname(f), 'EOFD-MLogB', 'trial-0.csv')}`],
+      [2, 'EOFD-MLogB,0,5,0.2', (f) => `${f}:2: expected 12 fields as in the header, got 4 (truncated file?)`],
+    ];
+    for (const [line, replacement, expected] of cases) {
+      const dir = writeExperiment(path.join(tempDir(), 'x'), SYNTHETIC_K4);
+      const file = path.join(dir, 'summary.csv');
+      editLine(file, line, replacement);
+      expect(reportError(() => readResults([dir])).message).toBe(expected(file));
+    }
+  });
+});
+
+describe('readResults', () => {
+  it('reads a parent folder of experiments in name order and ignores unknown files', () => {
+    const root = writeFixtureResults();
+    fs.writeFileSync(path.join(root, 'grid.csv'), 'l,e\n0,0\n');
+    fs.writeFileSync(path.join(root, 'best.json'), '{}');
+    fs.mkdirSync(path.join(root, 'report'));
+    fs.writeFileSync(path.join(root, 'mnist', 'notes.txt'), 'hello');
+    const experiments = readResults([root]);
+    expect(experiments.map((e) => e.name)).toEqual(['mnist', 'synthetic-k4']);
+    const e = experiments[1]!;
+    expect(e.setting).toEqual({ environment: 'synthetic', K: 4, d: 100, horizon: 50, trials: 3, policies: ['EOFD-MLogB', 'OFUL-MLogB', 'Random'] });
+    expect(e.summary).toHaveLength(9);
+    expect(e.trials).toHaveLength(9);
+    expect(e.trials[0]!.cumRegret).toHaveLength(50);
+    expect(e.trials[0]!.cumRegret[49]).toBe(5);
+    expect(e.summary.find((r) => r.policy === 'Random')!.parameterError).toBeNull();
+    expect(e.provenance).toEqual({ package: 'eofd 0.1.0', git: 'abc1234', node: 'v20.19.0', cpu: 'Test CPU', cores: 4 });
+  });
+
+  it('reads the same folder once, whether given directly or through its parent', () => {
+    const root = writeFixtureResults();
+    expect(readResults([path.join(root, 'mnist'), root]).map((e) => e.name)).toEqual(['mnist', 'synthetic-k4']);
+  });
+
+  it('accepts CRLF line endings and a missing final newline', () => {
+    const dir = writeExperiment(path.join(tempDir(), 'x'), SYNTHETIC_K4);
+    const file = path.join(dir, 'EOFD-MLogB', 'trial-0.csv');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').trimEnd().replace(/\n/g, '\r\n'));
+    expect(readResults([dir])[0]!.trials[0]!.cumRegret[49]).toBe(5);
+  });
+});
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
