@@ -1,11 +1,12 @@
 /**
  * Loading a config: bytes → UTF-8 check → YAML document (JSON is YAML) → `--set` overrides →
  * zod validation → defaults resolved. Every failure is a one-line `ConfigError` that names
- * `file:line:column` (or the override) and the dotted field.
+ * `file:line:column` (or the override) and the dotted field. A file may hold several experiments as
+ * YAML documents separated by `---` (`loadConfigs`); `loadConfig` reads single-document files.
  */
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { isMap, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument, type Document, type Node } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError } from './errors.js';
 import { applyOverrides, overrideFor, parseOverrides, type ConfigOverride } from './overrides.js';
@@ -18,41 +19,109 @@ import {
 
 type FieldPath = (string | number)[];
 
-/** Reads, overrides, validates and resolves the config at `file` (YAML or JSON). */
+/** Reads, overrides, validates and resolves the single-document config at `file` (YAML or JSON). */
 export function loadConfig(file: string, overrides: readonly string[] = []): ExperimentConfig {
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(file);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : String(code ?? error);
-    throw new ConfigError({ file, detail: `cannot read the config: ${reason}` });
-  }
-  return parseConfig(bytes, file, overrides);
+  return parseConfig(readConfigBytes(file), file, overrides);
 }
 
 /**
  * Validates config text or bytes as if read from `file` (named in errors; relative trace paths
  * resolve against its folder). Overrides' relative trace paths resolve against the working directory.
+ * The text must hold one YAML document (see `parseConfigs` for several).
  */
 export function parseConfig(source: Uint8Array | string, file: string, overrides: readonly string[] = []): ExperimentConfig {
   const text = typeof source === 'string' ? source : decodeUtf8(source, file);
   const parsedOverrides = parseOverrides(overrides, file);
   const lineCounter = new LineCounter();
-  const document = parseDocument(text.startsWith('\uFEFF') ? text.slice(1) : text, {
+  const document = parseDocument(stripBom(text), {
     lineCounter,
     uniqueKeys: true,
     prettyErrors: false,
   });
-  const locate = (offset: number): { line: number; column: number } => {
+  return validateDocument(document, file, parsedOverrides, locator(lineCounter));
+}
+
+/**
+ * Reads the config at `file`, which may hold several YAML documents separated by `---`, each one
+ * experiment with its own `name`. `overrides` apply to every document; errors name the line and
+ * column of the right document (line numbers count from the top of the file).
+ */
+export function loadConfigs(file: string, overrides: readonly string[] = []): ExperimentConfig[] {
+  return parseConfigs(readConfigBytes(file), file, overrides);
+}
+
+/** `loadConfigs` on text or bytes read from `file`. Empty documents (a trailing `---`) are skipped. */
+export function parseConfigs(source: Uint8Array | string, file: string, overrides: readonly string[] = []): ExperimentConfig[] {
+  const text = typeof source === 'string' ? source : decodeUtf8(source, file);
+  const parsedOverrides = parseOverrides(overrides, file);
+  const lineCounter = new LineCounter();
+  const locate = locator(lineCounter);
+  const all = parseAllDocuments(stripBom(text), { lineCounter, uniqueKeys: true, prettyErrors: false });
+  const documents = Array.from(all as Iterable<Document.Parsed>);
+  const isEmpty = (document: Document.Parsed): boolean =>
+    document.errors.length === 0 && (document.contents === null || (isScalar(document.contents) && document.contents.value === null));
+  const nonEmpty = documents.filter((document) => !isEmpty(document));
+  // An empty file is reported like an empty single document (`expected a mapping …, got null`).
+  const chosen = nonEmpty.length > 0 ? nonEmpty : documents.slice(0, 1);
+  if (chosen.length === 0) return [parseConfig(text, file, overrides)];
+  const configs: ExperimentConfig[] = [];
+  const firstLineOfName = new Map<string, number>();
+  for (const document of chosen) {
+    const config = validateDocument(document, file, parsedOverrides, locate);
+    const earlier = firstLineOfName.get(config.name);
+    const nameOffset = offsetOf(document, ['name'], false);
+    if (earlier !== undefined) {
+      const detail = `${JSON.stringify(config.name)} is already the name of the experiment at line ${earlier}; names must be unique (each names an output folder)`;
+      const override = overrideFor(['name'], parsedOverrides);
+      throw override
+        ? new ConfigError({ file, override: override.text, field: 'name', detail })
+        : new ConfigError({ file, ...locate(nameOffset), field: 'name', detail });
+    }
+    firstLineOfName.set(config.name, locate(nameOffset).line);
+    configs.push(config);
+  }
+  return configs;
+}
+
+function readConfigBytes(file: string): Uint8Array {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : String(code ?? error);
+    throw new ConfigError({ file, detail: `cannot read the config: ${reason}` });
+  }
+}
+
+function stripBom(text: string): string {
+  return text.startsWith('\uFEFF') ? text.slice(1) : text;
+}
+
+type Locate = (offset: number) => { line: number; column: number };
+
+function locator(lineCounter: LineCounter): Locate {
+  return (offset) => {
     const { line, col } = lineCounter.linePos(offset);
     return { line, column: col };
   };
+}
 
+/** One parsed YAML document → overrides applied → validated → resolved. */
+function validateDocument(
+  document: Document,
+  file: string,
+  parsedOverrides: readonly ConfigOverride[],
+  locate: Locate,
+): ExperimentConfig {
   if (document.errors.length > 0) {
     const error = document.errors[0];
     const field = fieldAt(document.contents, error.pos[0], []).join('.');
-    const detail = error.code === 'DUPLICATE_KEY' ? 'duplicate key (keys must be unique)' : yamlMessage(error.message);
+    const detail =
+      error.code === 'DUPLICATE_KEY'
+        ? 'duplicate key (keys must be unique)'
+        : error.code === 'MULTIPLE_DOCS'
+          ? 'the file holds multiple documents (---); `eofd run` reads them all, this reads one'
+          : yamlMessage(error.message);
     throw new ConfigError({ file, ...locate(error.pos[0]), field, detail });
   }
 

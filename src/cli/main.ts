@@ -1,0 +1,72 @@
+/**
+ * The `eofd` command: a commander program whose subcommands are thin skins over the library.
+ * `main` never exits the process; it returns the exit code (bin/eofd.js sets it):
+ * 0 done, 1 runtime failure, 2 usage or config error, 130 interrupted.
+ */
+import { Command, CommanderError } from 'commander';
+import { packageInfo } from '../experiment/manifest.js';
+import { registerReport } from './commands/report.js';
+import { processIo, registerRun, type CliIo } from './commands/run.js';
+
+export type { CliIo } from './commands/run.js';
+
+const EXAMPLES = `Examples:
+  $ eofd run configs/quick.yaml                  # the three paper settings, small (npm start)
+  $ eofd run configs/synthetic-k4.yaml --jobs 2  # one full setting, two units at a time
+  $ eofd run configs/mnist.yaml --resume         # finish an interrupted run
+  $ eofd report results                          # tables, the paper's claims, figures, report.html
+`;
+
+/** commander's error text ("error: …\\n(Did you mean …?)") as one line after the command's name. */
+function oneLineError(command: string): (text: string, write: (text: string) => void) => void {
+  return (text, write) => {
+    const line = text.trim().replace(/\s*\n\s*/g, ' ');
+    write(`${command}: ${line} (see '${command} --help')\n`);
+  };
+}
+
+export function createProgram(io: CliIo = processIo()): Command {
+  const program = new Command();
+  program
+    .name('eofd')
+    .description(
+      'EOFD-MLogB and OFUL-MLogB, the multinomial logistic bandits of "Efficient Multinomial Logistic ' +
+        'Bandit via Frequent Directions": run the paper\'s experiments (Section 4) and report on them.',
+    )
+    .version(packageInfo().version, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'print help')
+    .addHelpText('before', EXAMPLES)
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => void io.stdout.write(text),
+      writeErr: (text) => void io.stderr.write(text),
+      outputError: oneLineError('eofd'),
+    });
+  registerRun(program, io);
+  registerReport(program);
+  // registerBench(program);  // src/cli/commands/bench.ts, when it lands
+  for (const command of program.commands) {
+    command.configureOutput({ ...program.configureOutput(), outputError: oneLineError(`eofd ${command.name()}`) });
+  }
+  return program;
+}
+
+/** Parses `argv` (as process.argv: node, script, args…), runs the command, returns the exit code. */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  const program = createProgram(io);
+  const saved = process.exitCode;
+  process.exitCode = undefined;
+  try {
+    await program.parseAsync(argv);
+    return Number(process.exitCode ?? 0);
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    const err = error instanceof Error ? error : new Error(String(error));
+    io.stderr.write(`eofd: ${err.message.split('\n')[0]}\n`);
+    if (io.env.EOFD_DEBUG === '1' && err.stack) io.stderr.write(err.stack + '\n');
+    return 1;
+  } finally {
+    process.exitCode = saved;
+  }
+}

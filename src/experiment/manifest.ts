@@ -1,0 +1,143 @@
+/**
+ * `<out>/<name>/manifest.json`: what ran (the resolved config), with which derived values and seeds,
+ * from which code (package version, git commit) on which machine. `src/report/read.ts` reads it.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { DerivedValues, ResolvedEnvironment, ResolvedExperiment } from './setup.js';
+import { unitSeeds } from './setup.js';
+
+/** The package's folder (this file is `src/experiment/` or `dist/experiment/` under it). */
+export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface PackageInfo {
+  name: string;
+  version: string;
+}
+
+let packageCache: PackageInfo | undefined;
+
+/** name and version from the package's package.json. */
+export function packageInfo(): PackageInfo {
+  if (packageCache === undefined) {
+    const json = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as Partial<PackageInfo>;
+    packageCache = { name: String(json.name ?? 'eofd'), version: String(json.version ?? '0.0.0') };
+  }
+  return packageCache;
+}
+
+/** The commit checked out in the package's folder, or null (not a git checkout, no git). */
+export function gitCommit(): string | null {
+  try {
+    const out = execFileSync('git', ['rev-parse', 'HEAD'], {
+      cwd: PACKAGE_ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout: 5000,
+    });
+    const hash = out.trim();
+    return /^[0-9a-f]{40}$/.test(hash) ? hash : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The manifest's `config`: the resolved config (every default filled in). */
+export interface ManifestConfig {
+  name: string;
+  environment: ResolvedEnvironment;
+  horizon: number;
+  trials: number;
+  seed: number;
+  policies: string[];
+  params: Record<string, unknown>;
+}
+
+export interface Manifest {
+  name: string;
+  /** The config file it was read from (absolute; not part of the comparison on --resume). */
+  config_file: string;
+  config: ManifestConfig;
+  derived: DerivedValues;
+  seeds: {
+    /** seed = SHA-256 of JSON ["eofd-seed-v1", name, trial, purpose, split, config seed]. */
+    scheme: string;
+    split: string;
+    seed: number;
+    /** Per trial index, the seed of each stream: `environment`, and `policy:Random` when it runs. */
+    trials: Record<string, Record<string, string>>;
+  };
+  package: PackageInfo;
+  git: string | null;
+  node: string;
+  host: { cpu: string; cores: number; platform: string };
+  /** When the run started (ISO 8601). */
+  started: string;
+}
+
+export function manifestConfig(experiment: ResolvedExperiment): ManifestConfig {
+  const { config } = experiment;
+  return {
+    name: config.name,
+    environment: experiment.environment,
+    horizon: config.horizon,
+    trials: config.trials,
+    seed: config.seed,
+    policies: [...config.policies],
+    params: { ...config.params },
+  };
+}
+
+export function buildManifest(experiment: ResolvedExperiment): Manifest {
+  const { config } = experiment;
+  const trials: Record<string, Record<string, string>> = {};
+  for (let trial = 0; trial < config.trials; trial++) {
+    const seeds = unitSeeds(config, trial, experiment.split);
+    const entry: Record<string, string> = { environment: seeds.environment };
+    for (const policy of config.policies) if (policy === 'Random') entry[`policy:${policy}`] = seeds.policy(policy);
+    trials[String(trial)] = entry;
+  }
+  return {
+    name: config.name,
+    config_file: config.source,
+    config: manifestConfig(experiment),
+    derived: experiment.derived,
+    seeds: {
+      scheme: 'sha256(JSON ["eofd-seed-v1", name, trial, purpose, split, seed]) as hex',
+      split: experiment.split,
+      seed: config.seed,
+      trials,
+    },
+    package: packageInfo(),
+    git: gitCommit(),
+    node: process.version,
+    host: { cpu: os.cpus()[0]?.model?.trim() ?? 'unknown', cores: os.availableParallelism(), platform: `${process.platform}-${process.arch}` },
+    started: new Date().toISOString(),
+  };
+}
+
+/**
+ * The first place where two manifest configs differ, as `field: old vs new`, or null when they are
+ * the same (compared as JSON values, key order ignored).
+ */
+export function configDifference(previous: unknown, current: unknown, field = ''): string | null {
+  const show = (v: unknown): string => (v === undefined ? 'absent' : JSON.stringify(v));
+  if (previous === current) return null;
+  const bothObjects =
+    typeof previous === 'object' && previous !== null && typeof current === 'object' && current !== null;
+  if (!bothObjects || Array.isArray(previous) !== Array.isArray(current)) {
+    return `${field || '(config)'}: ${show(previous)} vs ${show(current)}`;
+  }
+  const a = previous as Record<string, unknown>;
+  const b = current as Record<string, unknown>;
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])];
+  if (Array.isArray(a) && a.length !== (b as unknown as unknown[]).length) return `${field}: ${show(a)} vs ${show(b)}`;
+  for (const key of keys) {
+    const difference = configDifference(a[key], b[key], field ? `${field}.${key}` : key);
+    if (difference !== null) return difference;
+  }
+  return null;
+}

@@ -1,0 +1,69 @@
+/**
+ * One unit of a run: (experiment, policy, trial) → `<policy>/trial-<i>.csv` and its summary file.
+ * The same function runs in-process (`--jobs 1`) and inside a worker thread (worker.ts).
+ */
+import fs from 'node:fs';
+import { createPolicy } from '../policies/registry.js';
+import { completeUnit, TrialCsvWriter, unitFiles } from './output.js';
+import { createTrialEnvironment, policySpecFor, type ResolvedExperiment } from './setup.js';
+import { runTrial, type TrialSummary } from './trial.js';
+
+export interface UnitTask {
+  /** Index of the unit in the run (for progress messages). */
+  id: number;
+  experiment: ResolvedExperiment;
+  /** `<out>/<name>` */
+  dir: string;
+  policy: string;
+  trial: number;
+}
+
+export interface UnitResult {
+  summary: TrialSummary;
+  /** Byte length of the finished CSV. */
+  bytes: number;
+}
+
+/** How often a running unit reports its progress, ms. */
+export const PROGRESS_INTERVAL_MS = 100;
+
+/**
+ * Runs the unit and writes its files. `onProgress(rounds)` is called at most every
+ * PROGRESS_INTERVAL_MS with the rounds done so far. On failure the partial CSV is removed and the
+ * error (a TrialError for a policy failure) is rethrown.
+ */
+export function executeUnit(task: UnitTask, onProgress?: (rounds: number) => void): UnitResult {
+  const { experiment, policy, trial } = task;
+  const horizon = experiment.config.horizon;
+  const files = unitFiles(task.dir, policy, trial);
+  fs.mkdirSync(files.folder, { recursive: true });
+  const environment = createTrialEnvironment(experiment, trial);
+  const instance = createPolicy(policy, policySpecFor(experiment, policy, trial));
+  const writer = new TrialCsvWriter(files.partial, policy, trial);
+  let last = performance.now();
+  let summary: TrialSummary;
+  try {
+    summary = runTrial(environment, instance, horizon, trial, (record) => {
+      writer.add(record);
+      if (onProgress !== undefined) {
+        const now = performance.now();
+        if (now - last >= PROGRESS_INTERVAL_MS) {
+          last = now;
+          onProgress(record.t);
+        }
+      }
+    });
+    writer.close();
+  } catch (error) {
+    writer.discard();
+    throw error;
+  }
+  try {
+    completeUnit(files, { policy, trial, horizon, bytes: writer.bytes, summary });
+  } catch (error) {
+    writer.discard();
+    throw error;
+  }
+  onProgress?.(horizon);
+  return { summary, bytes: writer.bytes };
+}

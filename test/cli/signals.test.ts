@@ -1,0 +1,87 @@
+/**
+ * Nothing lost: a run killed part-way resumes to the same result without rewriting finished units,
+ * and Ctrl-C (SIGINT) stops cleanly with exit 130, no partial file under a final name and a resume hint.
+ * These spawn `node bin/eofd.js` (the compiled CLI), as a user would.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exitOf, listFiles, runCli, sha256, spawnCli, tempDir, tinyConfig, trialCsvs, waitFor, withoutTimings, writeFile } from '../experiment/fixtures.js';
+
+let root: string;
+let config: string;
+const HORIZON = 2000;
+beforeAll(() => {
+  root = tempDir('eofd-signals-');
+  // Six units of a few hundred ms each: slow enough to interrupt between them.
+  config = writeFile(root, 'slow.yaml', tinyConfig('slow', { d: 30, horizon: HORIZON, trials: 3, policies: '[EOFD-MLogB, OFUL-MLogB]' }));
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+const finalCsvs = (dir: string): string[] =>
+  fs.existsSync(dir) ? listFiles(dir).filter((f) => /trial-\d+\.csv$/.test(f)) : [];
+
+/** Every trial CSV under its final name is complete: T rows, and its summary file beside it. */
+function expectOnlyCompleteFiles(dir: string): void {
+  expect(listFiles(dir).filter((f) => f.endsWith('.partial') || /\.tmp-\d+$/.test(f))).toEqual([]);
+  for (const file of finalCsvs(dir)) {
+    expect(fs.readFileSync(path.join(dir, file), 'utf8').trimEnd().split('\n')).toHaveLength(HORIZON + 1);
+    expect(fs.existsSync(path.join(dir, file.replace(/\.csv$/, '.summary.json')))).toBe(true);
+  }
+}
+
+describe('eofd run: killed and interrupted runs', () => {
+  it('after SIGKILL, --resume gives the uninterrupted result and leaves finished units untouched', async () => {
+    const killedOut = path.join(root, 'killed');
+    const dir = path.join(killedOut, 'slow');
+    const child = spawnCli(['run', config, '--out', killedOut, '--jobs', '1'], root);
+    await waitFor(() => finalCsvs(dir).length >= 1);
+    child.kill('SIGKILL');
+    expect((await exitOf(child)).signal).toBe('SIGKILL');
+    const finished = finalCsvs(dir);
+    expect(finished.length).toBeGreaterThanOrEqual(1);
+    expect(finished.length).toBeLessThan(6);
+    expect(fs.existsSync(path.join(dir, 'summary.csv'))).toBe(false);
+    const before = new Map(finished.map((f) => {
+      const stat = fs.statSync(path.join(dir, f));
+      return [f, { ino: stat.ino, mtime: stat.mtimeMs, hash: sha256(path.join(dir, f)) }];
+    }));
+
+    const resumed = await runCli(['run', config, '--out', killedOut, '--jobs', '2', '--resume']);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr).toMatch(new RegExp(`resuming .*: ${finished.length} of 6 units already finished`));
+    for (const [file, was] of before) {
+      const stat = fs.statSync(path.join(dir, file));
+      expect({ ino: stat.ino, mtime: stat.mtimeMs, hash: sha256(path.join(dir, file)) }).toEqual(was);
+    }
+
+    const cleanOut = path.join(root, 'clean');
+    expect((await runCli(['run', config, '--out', cleanOut, '--jobs', '2', '--quiet'])).code).toBe(0);
+    const clean = trialCsvs(path.join(cleanOut, 'slow'));
+    const after = trialCsvs(dir);
+    expect([...after.keys()]).toEqual([...clean.keys()]);
+    for (const [file, text] of clean) expect(withoutTimings(after.get(file) as string)).toBe(withoutTimings(text));
+    const regrets = (file: string) =>
+      fs.readFileSync(file, 'utf8').split('\n').map((line) => line.split(',').slice(0, 3).join(','));
+    expect(regrets(path.join(dir, 'summary.csv'))).toEqual(regrets(path.join(cleanOut, 'slow', 'summary.csv')));
+  });
+
+  it.each([['2'], ['1']])('SIGINT (--jobs %s) exits 130 with a resume hint and no partial file under a final name', async (jobs) => {
+    const out = path.join(root, `interrupted-${jobs}`);
+    const dir = path.join(out, 'slow');
+    const child = spawnCli(['run', config, '--out', out, '--jobs', jobs], root);
+    await waitFor(() => finalCsvs(dir).length >= 1);
+    child.kill('SIGINT');
+    const { code } = await exitOf(child);
+    expect(code).toBe(130);
+    const stderr = child.output.stderr;
+    expect(stderr).toMatch(/^eofd run: interrupted: \d+ units are finished and kept; resume with: eofd run .*slow\.yaml --out .*--resume$/m);
+    expect(stderr).not.toMatch(/\n\s+at /);
+    expect(finalCsvs(dir).length).toBeLessThan(6);
+    expectOnlyCompleteFiles(dir);
+    expect(fs.existsSync(path.join(out, '.slow.lock'))).toBe(false);
+    const resumed = await runCli(['run', config, '--out', out, '--jobs', '2', '--quiet', '--resume']);
+    expect(resumed.code).toBe(0);
+    expect(finalCsvs(dir)).toHaveLength(6);
+  });
+});
