@@ -35,7 +35,7 @@ export interface PolicyOptions {
   horizon?: number;
   /** m (default ⌊Kd/10⌋). */
   sketchSize?: number;
-  /** β mode (default 'theory'). */
+  /** β mode (default 'order', eq. (27)). */
   beta?: BetaMode;
   betaScale?: number;
   /** λ and η directly, or through the (l, e) scaling of Section 4. */
@@ -73,7 +73,7 @@ export function policySpec(options: PolicyOptions): PolicySpec {
     regularization: hp.regularization,
     stepSize: hp.stepSize,
     sketchSize: hp.sketchSize,
-    beta: options.beta ?? 'theory',
+    beta: options.beta ?? 'order',
     betaScale: options.betaScale ?? 1,
     delta: hp.delta,
     maxActionNorm,

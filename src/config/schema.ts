@@ -157,7 +157,7 @@ const paramsSchema = strictObject(
     /** β mode (DESIGN §2). */
     beta: z
       .union([z.enum(BETA_MODES, { error: betaError }), positive(betaError)], { error: betaError })
-      .default('theory'),
+      .default('order'),
     beta_scale: positive().default(1),
     /** δ: confidence level. */
     delta: z
@@ -216,4 +216,17 @@ export interface ExperimentConfig extends Omit<ExperimentConfigDocument, 'enviro
   readonly environment: EnvironmentConfig;
   /** Absolute path of the config file it was loaded from. */
   readonly source: string;
+  /**
+   * Name the trial seeds are derived from, when not `name` (the grid's variants `l=…,e=…` share the
+   * seeds of their base experiment, so every grid point sees the same instances).
+   */
+  readonly seedName?: string;
+  /** Per-policy (l, e) overriding params.l/params.e for that policy (`eofd run --params best.json`). */
+  readonly policyParams?: Readonly<Record<string, PolicyExponents>>;
+}
+
+/** The (l, e) exponents of λ = (√K d)^l λ0 and η = (√K d)^e η0 for one policy. */
+export interface PolicyExponents {
+  readonly l: number;
+  readonly e: number;
 }

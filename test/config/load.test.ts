@@ -215,7 +215,7 @@ describe('loadConfig', () => {
       path.join(dir, 'b.yaml'),
     );
     expect(config.seed).toBe(0);
-    expect(config.params).toEqual({ S: 1, l: 0.75, e: 0.75, m: 'auto', beta: 'theory', beta_scale: 1, delta: 'auto' });
+    expect(config.params).toEqual({ S: 1, l: 0.75, e: 0.75, m: 'auto', beta: 'order', beta_scale: 1, delta: 'auto' });
     expect(config.environment).toMatchObject({ S_star: 1 });
     const withS = parseConfig(
       'name: b\nenvironment: {type: synthetic, d: 4, K: 1, reward: [0, 1], actions: [1, 1]}\nhorizon: 5\ntrials: 1\npolicies: [Random]\nparams: {S: 5, lambda: 2, eta: 0.5, beta: 3, m: 7, delta: 0.01}\n',
