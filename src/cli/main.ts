@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { packageInfo } from '../experiment/manifest.js';
+import { registerGrid } from './commands/grid.js';
 import { registerReport } from './commands/report.js';
 import { processIo, registerRun, type CliIo } from './commands/run.js';
 
@@ -14,6 +15,7 @@ const EXAMPLES = `Examples:
   $ eofd run configs/quick.yaml                  # the three paper settings, small (npm start)
   $ eofd run configs/synthetic-k4.yaml --jobs 2  # one full setting, two units at a time
   $ eofd run configs/mnist.yaml --resume         # finish an interrupted run
+  $ eofd grid configs/quick.yaml --jobs 4        # the (l, e) search; then run --params <out>/<name>-grid/best.json
   $ eofd report results                          # tables, the paper's claims, figures, report.html
 `;
 
@@ -44,6 +46,7 @@ export function createProgram(io: CliIo = processIo()): Command {
       outputError: oneLineError('eofd'),
     });
   registerRun(program, io);
+  registerGrid(program, io);
   registerReport(program);
   // registerBench(program);  // src/cli/commands/bench.ts, when it lands
   for (const command of program.commands) {

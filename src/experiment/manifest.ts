@@ -54,6 +54,10 @@ export interface ManifestConfig {
   seed: number;
   policies: string[];
   params: Record<string, unknown>;
+  /** The name the seeds come from, when not `name` (grid variants). */
+  seed_name?: string;
+  /** Per-policy (l, e) from `eofd run --params`. */
+  policy_params?: Record<string, { l: number; e: number }>;
 }
 
 export interface Manifest {
@@ -88,6 +92,8 @@ export function manifestConfig(experiment: ResolvedExperiment): ManifestConfig {
     seed: config.seed,
     policies: [...config.policies],
     params: { ...config.params },
+    ...(config.seedName === undefined ? {} : { seed_name: config.seedName }),
+    ...(config.policyParams === undefined ? {} : { policy_params: { ...config.policyParams } }),
   };
 }
 

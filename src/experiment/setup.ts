@@ -42,6 +42,16 @@ export interface DerivedValues {
   D: number;
   /** S: the radius of the parameter domain. */
   S: number;
+  /** Per-policy (l, e, λ, η) overriding the shared ones (only with `eofd run --params`). */
+  policies?: Record<string, PolicyHyperparameters>;
+}
+
+/** One policy's own λ and η (from its own l and e). */
+export interface PolicyHyperparameters {
+  l: number;
+  e: number;
+  lambda: number;
+  eta: number;
 }
 
 /** The environment as the manifest states it: the config's fields plus d, K and r_0..r_K. */
@@ -74,8 +84,8 @@ export interface ResolveOptions {
 /** The seeds of one trial, from its identity (DESIGN §4). */
 export function unitSeeds(config: ExperimentConfig, trial: number, split: SeedSplit): { environment: string; policy: (name: string) => string } {
   return {
-    environment: trialSeed(config.name, trial, 'environment', split, config.seed),
-    policy: (name) => trialSeed(config.name, trial, `policy:${name}`, split, config.seed),
+    environment: trialSeed(config.seedName ?? config.name, trial, 'environment', split, config.seed),
+    policy: (name) => trialSeed(config.seedName ?? config.name, trial, `policy:${name}`, split, config.seed),
   };
 }
 
@@ -122,6 +132,16 @@ export function resolveExperiment(config: ExperimentConfig, options: ResolveOpti
     delta: params.delta,
   });
   const { type, ...rest } = config.environment;
+  let policies: Record<string, PolicyHyperparameters> | undefined;
+  if (config.policyParams !== undefined) {
+    policies = {};
+    for (const policy of config.policies) {
+      const own = config.policyParams[policy];
+      if (own === undefined || policy === 'Random') continue;
+      const scale = Math.sqrt(environment.K) * environment.d;
+      policies[policy] = { l: own.l, e: own.e, lambda: scale ** own.l * hp.baseRegularization, eta: scale ** own.e * hp.baseStepSize };
+    }
+  }
   return {
     config,
     environment: { type, ...rest, d: environment.d, K: environment.K, reward: [0, ...environment.reward] },
@@ -139,6 +159,7 @@ export function resolveExperiment(config: ExperimentConfig, options: ResolveOpti
       e: hp.e,
       D,
       S: params.S,
+      ...(policies === undefined ? {} : { policies }),
     },
     split,
     mnistDataRoot: options.mnistDataRoot,
@@ -153,8 +174,8 @@ export function policySpecFor(experiment: ResolvedExperiment, policy: string, tr
     K: env.K,
     reward: nonNullRewards(env.reward),
     radius: derived.S,
-    regularization: derived.lambda,
-    stepSize: derived.eta,
+    regularization: derived.policies?.[policy]?.lambda ?? derived.lambda,
+    stepSize: derived.policies?.[policy]?.eta ?? derived.eta,
     sketchSize: derived.m,
     beta: derived.beta,
     betaScale: derived.beta_scale,
@@ -177,6 +198,9 @@ export function describeResolved(experiment: ResolvedExperiment): string {
     `${config.name}: ${env.type}, d = ${env.d}, K = ${env.K}, T = ${config.horizon}, ${config.trials} trial${config.trials === 1 ? '' : 's'}, ` +
     `policies ${config.policies.join(', ')}; S = ${short(v.S)}, D = ${short(v.D)}, α = ${short(v.alpha)}, ` +
     `λ0 = ${short(v.lambda0)}, η0 = ${short(v.eta0)}, l = ${v.l ?? '–'}, e = ${v.e ?? '–'}, λ = ${short(v.lambda)}, ` +
-    `η = ${short(v.eta)}, m = ${v.m}, δ = ${short(v.delta)}, β = ${beta} × ${short(v.beta_scale)}`
+    `η = ${short(v.eta)}, m = ${v.m}, δ = ${short(v.delta)}, β = ${beta} × ${short(v.beta_scale)}` +
+    Object.entries(v.policies ?? {})
+      .map(([policy, p]) => `; ${policy}: l = ${p.l}, e = ${p.e}, λ = ${short(p.lambda)}, η = ${short(p.eta)}`)
+      .join('')
   );
 }

@@ -8,6 +8,7 @@ import os from 'node:os';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ConfigError } from '../../config/errors.js';
 import { loadConfigs } from '../../config/load.js';
+import { readBestFile, withPolicyParams } from '../../experiment/grid.js';
 import { createProgress, progressMode } from '../../experiment/progress.js';
 import { RunError, runExperiments } from '../../experiment/runner.js';
 import { formatRunSummary, summarizeRun } from '../../experiment/summary.js';
@@ -44,6 +45,8 @@ export interface RunCommandOptions {
   force?: boolean;
   quiet?: boolean;
   json?: boolean;
+  /** best.json from `eofd grid`: per-policy (l, e). */
+  params?: string;
 }
 
 /** Exit codes of `eofd run`. */
@@ -82,6 +85,7 @@ export function resumeCommand(configFile: string, options: RunCommandOptions): s
   const words = ['eofd', 'run', configFile, '--out', options.out];
   for (const s of options.set ?? []) words.push('--set', s);
   if (options.trials !== undefined) words.push('--trials', String(options.trials));
+  if (options.params !== undefined) words.push('--params', options.params);
   words.push('--resume');
   return words.map(shellWord).join(' ');
 }
@@ -111,7 +115,16 @@ export async function runCommand(configFile: string, options: RunCommandOptions,
   try {
     const sets = options.set ?? [];
     const overrides = options.trials === undefined ? sets : [...sets, `trials=${options.trials}`];
-    const configs = loadConfigs(configFile, overrides);
+    let configs = loadConfigs(configFile, overrides);
+    if (options.params !== undefined) {
+      const best = readBestFile(options.params);
+      configs = configs.map((config) => withPolicyParams(config, best.policies));
+      for (const config of configs) {
+        if (best.experiment !== null && best.experiment !== config.name) {
+          reporter.log(`eofd run: note: ${options.params} was tuned on experiment ${best.experiment}, applied to ${config.name}`);
+        }
+      }
+    }
     const result = await runExperiments(configs, {
       out: options.out,
       jobs: options.jobs ?? os.availableParallelism(),
@@ -184,6 +197,7 @@ export function registerRun(program: Command, io: CliIo = processIo()): void {
     .option('--jobs <n>', `units run at once on worker threads; 1 runs in this process (default: CPU cores, here ${cores})`, positiveInteger('a job count', 1024))
     .addOption(new Option('--resume', 'finish an existing experiment folder: keep finished units, redo the others (same config required)').conflicts('force'))
     .addOption(new Option('--force', 'delete an existing experiment folder and start over'))
+    .option('--params <best.json>', "per-policy (l, e) from `eofd grid`'s best.json (λ, η recomputed per policy; recorded in the manifest's derived.policies)")
     .option('--quiet', 'print no progress and no summary (errors still go to stderr)')
     .option('--json', 'print the summary as one JSON document on stdout')
     .addHelpText('before', examplesText())

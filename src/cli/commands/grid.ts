@@ -1,0 +1,151 @@
+/**
+ * `eofd grid <config> [--l list] [--e list] [--trials N] [--set key=value]... [--jobs N] [--out dir]
+ * [--resume] [--force] [--quiet]`: Section 4's (l, e) search on validation seeds; the work is in
+ * src/experiment/grid.ts. Exit codes as `eofd run`.
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { ConfigError } from '../../config/errors.js';
+import { loadConfigs } from '../../config/load.js';
+import { DEFAULT_GRID, gridPoints, parseExponentList, runGrid } from '../../experiment/grid.js';
+import { createProgress, progressMode } from '../../experiment/progress.js';
+import { RunError } from '../../experiment/runner.js';
+import { EXIT, processIo, type CliIo } from './run.js';
+
+export interface GridCommandOptions {
+  out: string;
+  l?: string;
+  e?: string;
+  trials?: number;
+  set?: string[];
+  jobs?: number;
+  resume?: boolean;
+  force?: boolean;
+  quiet?: boolean;
+}
+
+function positiveInteger(what: string, max: number) {
+  return (text: string): number => {
+    const value = Number(text);
+    if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(value) || value < 1 || value > max) {
+      throw new InvalidArgumentError(`expected ${what}: an integer from 1 to ${max}, got ${JSON.stringify(text)}`);
+    }
+    return value;
+  };
+}
+
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./=:@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}
+
+function resumeCommand(configFile: string, options: GridCommandOptions): string {
+  const words = ['eofd', 'grid', configFile, '--out', options.out];
+  if (options.l !== undefined) words.push('--l', options.l);
+  if (options.e !== undefined) words.push('--e', options.e);
+  for (const s of options.set ?? []) words.push('--set', s);
+  if (options.trials !== undefined) words.push('--trials', String(options.trials));
+  words.push('--resume');
+  return words.map(shellWord).join(' ');
+}
+
+export async function gridCommand(configFile: string, options: GridCommandOptions, io: CliIo): Promise<number> {
+  const error = (message: string): void => void io.stderr.write(`eofd grid: ${message.split('\n')[0]}\n`);
+  const controller = new AbortController();
+  let signalled: NodeJS.Signals | null = null;
+  const reporter = createProgress(progressMode(io.stderr, options.quiet === true), io.stderr);
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (signalled !== null) process.exit(signal === 'SIGINT' ? EXIT.interrupted : EXIT.terminated);
+    signalled = signal;
+    reporter.log(`eofd grid: ${signal === 'SIGINT' ? 'interrupted' : 'terminated'}; stopping the running units…`);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const ls = options.l === undefined ? DEFAULT_GRID : parseExponentList(options.l, '--l');
+    const es = options.e === undefined ? DEFAULT_GRID : parseExponentList(options.e, '--e');
+    const sets = options.set ?? [];
+    const configs = loadConfigs(configFile, options.trials === undefined ? sets : [...sets, `trials=${options.trials}`]);
+    let failed = 0;
+    for (const config of configs) {
+      const result = await runGrid(config, {
+        out: options.out,
+        l: ls,
+        e: es,
+        jobs: options.jobs ?? os.availableParallelism(),
+        resume: options.resume,
+        force: options.force,
+        configFile,
+        signal: controller.signal,
+        events: reporter.events,
+      });
+      if (result.run.interrupted || signalled !== null) {
+        reporter.stop();
+        error(`${signalled === 'SIGTERM' ? 'terminated' : 'interrupted'}: finished units are kept; resume with: ${resumeCommand(configFile, options)}`);
+        return signalled === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
+      }
+      failed += result.run.unitsFailed;
+      if (result.best === null) {
+        reporter.log(`eofd grid: ${config.name}: the grid is incomplete (${result.run.unitsFailed} units failed); no best.json written`);
+        continue;
+      }
+      if (options.quiet !== true) {
+        const points = gridPoints(ls, es).length;
+        const lines = [`${config.name}: ${points} grid points × ${config.trials} validation trials → ${path.relative(process.cwd(), result.dir) || result.dir}`];
+        for (const [policy, b] of Object.entries(result.best.policies)) {
+          lines.push(`  ${policy}: l = ${b.l}, e = ${b.e} (λ = ${b.lambda.toPrecision(4)}, η = ${b.eta.toPrecision(4)}), mean final regret ${b.mean_final_regret.toPrecision(4)}`);
+        }
+        reporter.log(lines.join('\n'));
+      }
+    }
+    reporter.stop();
+    if (failed > 0) {
+      error(`${failed} units failed (messages above); after fixing the cause, ${resumeCommand(configFile, options)} reruns only those`);
+      return EXIT.failure;
+    }
+    return EXIT.ok;
+  } catch (caught) {
+    reporter.stop();
+    if (caught instanceof ConfigError || caught instanceof RunError) {
+      error(caught.message);
+      return caught.exitCode;
+    }
+    const err = caught instanceof Error ? caught : new Error(String(caught));
+    error(err.message);
+    if (io.env.EOFD_DEBUG === '1' && err.stack) io.stderr.write(err.stack + '\n');
+    return EXIT.failure;
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+  }
+}
+
+export function registerGrid(program: Command, io: CliIo = processIo()): void {
+  program
+    .command('grid')
+    .summary("Section 4's (l, e) hyperparameter search on validation seeds → grid.csv, heatmaps, best.json")
+    .description(
+      'For every experiment in the config and every policy except Random, run each grid point ' +
+        '(l, e), with λ = (√K d)^l λ0 and η = (√K d)^e η0, on validation seeds (disjoint from the trials ' +
+        '`eofd run` reports). Grid point folders go to <out>/<name>-grid/l=<l>,e=<e>/ (as `eofd run` ' +
+        'writes them); then <out>/<name>-grid/ gets grid.csv, heatmap-<policy>.svg and best.json (per ' +
+        'policy the (l, e) with the lowest mean final regret; ties: smaller parameter error, smaller l, ' +
+        'smaller e). Use it with `eofd run <config> --params <out>/<name>-grid/best.json`.',
+    )
+    .argument('<config>', 'experiment config file (YAML or JSON)')
+    .option('--l <list>', `exponents l of λ, comma-separated (default ${DEFAULT_GRID.join(',')})`)
+    .option('--e <list>', `exponents e of η, comma-separated (default ${DEFAULT_GRID.join(',')})`)
+    .option('--out <dir>', 'parent folder of the <name>-grid folders', 'results')
+    .option('--trials <n>', 'validation trials per grid point and policy (overrides `trials`)', positiveInteger('a trial count', 1_000_000))
+    .option('--set <key=value>', 'override a config key in every experiment; the value is YAML (repeatable)', collect)
+    .option('--jobs <n>', 'units run at once on worker threads; 1 runs in this process (default: CPU cores)', positiveInteger('a job count', 1024))
+    .addOption(new Option('--resume', 'finish an existing grid: keep finished units, redo the others').conflicts('force'))
+    .addOption(new Option('--force', 'delete existing grid point folders and start over'))
+    .option('--quiet', 'print no progress and no summary (errors still go to stderr)')
+    .action(async (config: string, options: GridCommandOptions) => {
+      process.exitCode = await gridCommand(config, options, io);
+    });
+}

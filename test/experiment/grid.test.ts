@@ -1,0 +1,189 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfigs } from '../../src/config/load.js';
+import type { ExperimentConfig } from '../../src/config/schema.js';
+import {
+  DEFAULT_GRID,
+  gridPoints,
+  parseExponentList,
+  pointName,
+  runGrid,
+  selectBest,
+  variantConfig,
+  withPolicyParams,
+  type GridRow,
+} from '../../src/experiment/grid.js';
+import { RunError } from '../../src/experiment/runner.js';
+import { policySpecFor, resolveExperiment, unitSeeds } from '../../src/experiment/setup.js';
+import { gridHeatmapSvg } from '../../src/report/heatmap.js';
+import { descendants, parseXml } from '../report/xml.js';
+import { tempDir, trialCsvs, withoutTimings, writeFile } from './fixtures.js';
+
+/** Synthetic d = 5, K = 2, T = 20, 2 trials. */
+function gridConfigText(name: string, policies = '[EOFD-MLogB, OFUL-MLogB, Random]'): string {
+  return [
+    `name: ${name}`,
+    'environment: {type: synthetic, d: 5, K: 2, reward: [0, 0.5, 1], actions: [3, 5]}',
+    'horizon: 20',
+    'trials: 2',
+    'seed: 0',
+    `policies: ${policies}`,
+    'params: {S: 2, m: 3, beta: order}',
+    '',
+  ].join('\n');
+}
+
+let root: string;
+let config: ExperimentConfig;
+beforeAll(() => {
+  root = tempDir('eofd-grid-');
+  config = loadConfigs(writeFile(root, 'g.yaml', gridConfigText('g')))[0] as ExperimentConfig;
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+/** Tests may point the pool at a fresh build (EOFD_TEST_WORKER); `npm test` builds dist first. */
+const workerScript = process.env.EOFD_TEST_WORKER;
+
+function row(over: Partial<GridRow>): GridRow {
+  return { l: 0, e: 0, lambda: 1, eta: 1, policy: 'EOFD-MLogB', trials: 2, meanFinalRegret: 1, stdFinalRegret: 0, meanParameterError: null, meanRoundMs: 0.1, ...over };
+}
+
+describe('grid enumeration and λ, η', () => {
+  it('the default grid has exactly 49 points with λ = (√K d)^l λ0 and η = (√K d)^e η0', () => {
+    const points = gridPoints(DEFAULT_GRID, DEFAULT_GRID);
+    expect(points).toHaveLength(49);
+    expect(new Set(points.map(pointName)).size).toBe(49);
+    const values = [-0.5, -0.25, 0, 0.25, 0.5, 0.75, 1];
+    for (const l of values) for (const e of values) expect(points).toContainEqual({ l, e });
+    // Independently: d = 5, K = 2, S = 2, D = max action norm of the instance.
+    const base = resolveExperiment(config);
+    const { d, K } = base.environment;
+    const D = base.derived.D;
+    const S = 2;
+    const alpha = 2 * (1 + S * D) + Math.log(K + 1);
+    const lambda0 = Math.sqrt(K) * alpha * S;
+    const eta0 = S / 2 + Math.log(K + 1) / 4;
+    const scale = Math.sqrt(2) * 5;
+    expect(d).toBe(5);
+    for (const point of points) {
+      const variant = resolveExperiment(variantConfig(config, point), { split: 'validation' });
+      expect(variant.derived.lambda).toBeCloseTo(scale ** point.l * lambda0, 10);
+      expect(variant.derived.eta).toBeCloseTo(scale ** point.e * eta0, 10);
+      expect(variant.config.policies).toEqual(['EOFD-MLogB', 'OFUL-MLogB']);
+    }
+  });
+
+  it('parses exponent lists and refuses bad ones (exit code 2)', () => {
+    expect(parseExponentList('-0.5, 0,1', '--l')).toEqual([-0.5, 0, 1]);
+    for (const bad of ['', 'a', '0,,1', '1,1']) {
+      expect(() => parseExponentList(bad, '--l')).toThrow(RunError);
+    }
+  });
+
+  it('grid variants use validation seeds of the base name, disjoint from the report seeds', () => {
+    const variant = variantConfig(config, { l: 0, e: 0.5 });
+    for (let trial = 0; trial < 2; trial++) {
+      const validation = unitSeeds(variant, trial, 'validation').environment;
+      expect(validation).toBe(unitSeeds(config, trial, 'validation').environment);
+      expect(validation).not.toBe(unitSeeds(config, trial, 'report').environment);
+    }
+  });
+});
+
+describe('selection rule', () => {
+  it('lowest mean final regret, then smaller parameter error, then smaller l, then smaller e', () => {
+    const rows = [
+      row({ l: 0, e: 0, meanFinalRegret: 3 }),
+      row({ l: 0.5, e: 0, meanFinalRegret: 2, meanParameterError: 0.9 }),
+      row({ l: 0.25, e: 1, meanFinalRegret: 2, meanParameterError: 0.4 }),
+      row({ l: 1, e: 1, meanFinalRegret: 2, meanParameterError: 0.4 }),
+      row({ l: 0.25, e: 0.5, meanFinalRegret: 2, meanParameterError: 0.4 }),
+      row({ policy: 'OFUL-MLogB', l: 1, e: 0, meanFinalRegret: 5 }),
+      row({ policy: 'OFUL-MLogB', l: -0.5, e: 0, meanFinalRegret: 5 }),
+    ];
+    const best = selectBest(rows);
+    expect(best.get('EOFD-MLogB')).toMatchObject({ l: 0.25, e: 0.5 });
+    expect(best.get('OFUL-MLogB')).toMatchObject({ l: -0.5, e: 0 });
+    // A known parameter error beats an unknown one at equal regret.
+    expect(selectBest([row({ l: -1 }), row({ l: 1, meanParameterError: 5 })]).get('EOFD-MLogB')).toMatchObject({ l: 1 });
+  });
+});
+
+describe('heatmap', () => {
+  it('is well-formed SVG with one cell per grid point, labelled axes and a colour legend', () => {
+    const ls = [-0.5, 0, 1];
+    const es = [0, 0.75];
+    const rows = gridPoints(ls, es).map((p, i) => row({ ...p, meanFinalRegret: 10 + i }));
+    const svg = gridHeatmapSvg({ experiment: 'g<&>', policy: 'EOFD-MLogB', ls, es, rows });
+    const tree = parseXml(svg);
+    expect(tree.name).toBe('svg');
+    const all = descendants(tree);
+    const cells = all.filter((el) => el.name === 'rect' && el.attributes.has('data-l'));
+    expect(cells).toHaveLength(6);
+    expect(all.filter((el) => el.attributes.has('data-best'))).toHaveLength(1);
+    expect(all.some((el) => el.attributes.has('data-legend'))).toBe(true);
+    expect(svg).toContain('l (exponent of λ)');
+    expect(svg).toContain('e (exponent of η)');
+    expect(svg).toContain('>15<'); // a printed cell value
+  });
+});
+
+describe('runGrid', () => {
+  it('writes grid.csv, one heatmap per tuned policy and best.json; resumable; --jobs-independent', async () => {
+    const out = path.join(root, 'run1');
+    const result = await runGrid(config, { out, l: [0, 0.5], e: [0.25, 1], jobs: 1 });
+    expect(result.run.unitsFailed).toBe(0);
+    const dir = path.join(out, 'g-grid');
+    expect(result.dir).toBe(dir);
+    const csv = fs.readFileSync(path.join(dir, 'grid.csv'), 'utf8').trim().split('\n');
+    expect(csv[0]).toBe('l,e,lambda,eta,policy,trials,mean_final_regret,std_final_regret,mean_parameter_error,mean_round_ms');
+    expect(csv).toHaveLength(1 + 4 * 2);
+    for (const line of csv.slice(1)) expect(line.split(',')[8]).not.toBe(''); // W* known on synthetic data
+    expect(fs.existsSync(path.join(dir, 'heatmap-EOFD-MLogB.svg'))).toBe(true);
+    expect(fs.existsSync(path.join(dir, 'heatmap-OFUL-MLogB.svg'))).toBe(true);
+    expect(fs.existsSync(path.join(dir, 'heatmap-Random.svg'))).toBe(false);
+    const best = JSON.parse(fs.readFileSync(path.join(dir, 'best.json'), 'utf8'));
+    expect(Object.keys(best.policies).sort()).toEqual(['EOFD-MLogB', 'OFUL-MLogB']);
+    const expected = selectBest(result.rows);
+    for (const [policy, r] of expected) expect(best.policies[policy]).toMatchObject({ l: r.l, e: r.e, lambda: r.lambda, eta: r.eta });
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'l=0,e=0.25', 'manifest.json'), 'utf8'));
+    expect(manifest.seeds.split).toBe('validation');
+    expect(manifest.config.policies).toEqual(['EOFD-MLogB', 'OFUL-MLogB']);
+
+    // --resume runs nothing more; without it the folder is refused.
+    const again = await runGrid(config, { out, l: [0, 0.5], e: [0.25, 1], jobs: 1, resume: true });
+    expect(again.run.unitsRun).toBe(0);
+    expect(again.run.unitsSkipped).toBe(16);
+    await expect(runGrid(config, { out, l: [0, 0.5], e: [0.25, 1], jobs: 1 })).rejects.toThrow(/--resume/);
+
+    // Same bytes (timings aside) with a pool of workers.
+    const out2 = path.join(root, 'run2');
+    await runGrid(config, { out: out2, l: [0, 0.5], e: [0.25, 1], jobs: 2, workerScript });
+    const a = trialCsvs(dir);
+    const b = trialCsvs(path.join(out2, 'g-grid'));
+    expect([...b.keys()]).toEqual([...a.keys()]);
+    for (const [file, text] of a) expect(withoutTimings(b.get(file) as string)).toBe(withoutTimings(text));
+  });
+
+  it('refuses a config whose only policy is Random', async () => {
+    const only = loadConfigs(writeFile(root, 'r.yaml', gridConfigText('r', '[Random]')))[0] as ExperimentConfig;
+    await expect(runGrid(only, { out: path.join(root, 'r'), l: [0], e: [0] })).rejects.toThrow(/no policy to tune/);
+  });
+});
+
+describe('per-policy hyperparameters', () => {
+  it('policySpecFor uses each policy its own λ and η', () => {
+    const tuned = resolveExperiment(withPolicyParams(config, { 'EOFD-MLogB': { l: 0, e: 1 }, 'OFUL-MLogB': { l: 1, e: -0.5 } }));
+    const base = resolveExperiment(config);
+    const scale = Math.sqrt(2) * 5;
+    const eofd = policySpecFor(tuned, 'EOFD-MLogB', 0);
+    const oful = policySpecFor(tuned, 'OFUL-MLogB', 0);
+    expect(eofd.regularization).toBeCloseTo(base.derived.lambda0, 10);
+    expect(eofd.stepSize).toBeCloseTo(scale * base.derived.eta0, 10);
+    expect(oful.regularization).toBeCloseTo(scale * base.derived.lambda0, 10);
+    expect(oful.stepSize).toBeCloseTo(scale ** -0.5 * base.derived.eta0, 10);
+    expect(tuned.derived.policies?.['OFUL-MLogB']).toMatchObject({ l: 1, e: -0.5 });
+    expect(tuned.derived.policies?.Random).toBeUndefined();
+  });
+});
