@@ -74,7 +74,7 @@ describe('eofd report', () => {
     const program = new Command('eofd');
     registerReport(program);
     const command = program.commands.find((c) => c.name() === 'report')!;
-    expect(command.options.map((o) => o.long)).toEqual(['--out', '--json']);
+    expect(command.options.map((o) => o.long)).toEqual(['--out', '--json', '--check']);
     let help = '';
     command.configureOutput({ writeOut: (s) => (help += s) });
     command.outputHelp();

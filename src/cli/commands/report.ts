@@ -1,9 +1,11 @@
 /**
- * `eofd report <results-dir...> [--out dir] [--json]`: argv and exit codes only; the work is in
- * src/report/. Exit codes: 0 done; 2 bad usage or bad input data; 1 anything else.
+ * `eofd report <results-dir...> [--out dir] [--json] [--check baseline-dir]`: argv and exit codes only; the work is in
+ * src/report/. Exit codes: 0 done; 2 bad usage or bad input data; 1 anything else; 3 `--check` found a
+ * regression against the baseline.
  */
 import path from 'node:path';
 import type { Command } from 'commander';
+import { checkAgainstBaseline, formatRegressions } from '../../report/check.js';
 import { ReportError, buildReport, renderTerminal, shouldColour, writeReport } from '../../report/index.js';
 
 const EXAMPLE = 'eofd report results/mnist results/synthetic-multinomial results/synthetic-binary';
@@ -13,9 +15,12 @@ export interface ReportCommandOptions {
   out?: string;
   /** Print the report as one JSON document on stdout instead of the tables. */
   json?: boolean;
-  // Extension point: `--check <baseline-dir>` (compare with a baseline report, fail on regressions)
-  // belongs to the CI-regression issue. Add the option in registerReport and a `check?: string` here,
-  // and run the comparison in runReport after buildReport; it is deliberately absent until then.
+  /**
+   * `--check <baseline-dir>`: compare the results with `<baseline-dir>/baseline.json` (mean regret
+   * curves at 20 checkpoints, trace decisions exactly; src/report/check.ts) instead of writing a report.
+   * Exit 0 when nothing regressed, 3 with a diff table on stdout when something did.
+   */
+  check?: string;
 }
 
 export interface ReportCommandIo {
@@ -29,6 +34,21 @@ export function runReport(dirs: string[], options: ReportCommandOptions, io: Rep
   try {
     const first = dirs[0];
     if (first === undefined) throw new ReportError('give at least one results folder');
+    if (options.check !== undefined) {
+      const result = checkAgainstBaseline(options.check, dirs);
+      if (result.exitCode === 0) {
+        io.stdout.write(
+          `check passed: ${result.settings} settings, ${result.policies} policy curves match ${options.check}\n`,
+        );
+      } else {
+        io.stdout.write(formatRegressions(result.regressions));
+        io.stderr.write(
+          `eofd report: ${result.regressions.length} regression${result.regressions.length === 1 ? '' : 's'} against ` +
+            `${options.check} (if the change is intended, run scripts/update-baselines and say why in the commit)\n`,
+        );
+      }
+      return result.exitCode;
+    }
     const out = options.out ?? path.join(first, 'report');
     const report = buildReport(dirs, { out });
     const files = writeReport(report, out);
@@ -58,10 +78,15 @@ export function registerReport(program: Command): void {
     .argument('<results-dir...>', 'experiment folders written by `eofd run`, or folders holding several')
     .option('--out <dir>', 'folder for the report files (default: <first results dir>/report)')
     .option('--json', 'print the numbers as one JSON document on stdout instead of the tables')
+    .option(
+      '--check <baseline-dir>',
+      'compare with <baseline-dir>/baseline.json (regret curves, trace decisions) instead of writing a report; exit 3 on a regression',
+    )
     .addHelpText(
       'after',
       `\nExamples:\n  $ ${EXAMPLE}\n  $ eofd report results --out results/report --json > report.json\n\n` +
-        'Exit codes: 0 done, 2 bad usage or bad input data (the message names file and line), 1 other errors.',
+        'Exit codes: 0 done, 2 bad usage or bad input data (the message names file and line), 1 other errors,\n' +
+        '3 --check found a regression (the diff table is on stdout).',
     )
     .action((dirs: string[], options: ReportCommandOptions) => {
       process.exitCode = runReport(dirs, options, { stdout: process.stdout, stderr: process.stderr, env: process.env });
