@@ -92,8 +92,9 @@ export function gemvT(
 }
 
 /**
- * C (m×n) = A (m×k) · Bᵀ for B n×k: C[i][j] = ⟨row i of A, row j of B⟩. Register-blocked 2×4
- * (8 accumulators), k split into panels of GEMM_NT_KC so the B panel stays in cache.
+ * C (m×n) = A (m×k) · Bᵀ for B n×k: C[i][j] = ⟨row i of A, row j of B⟩. Register-blocked 4×4
+ * (16 accumulators; 2×4 and 1×4 for the last rows), k split into panels of GEMM_NT_KC so the B panel
+ * stays in cache.
  */
 export function gemmNT(
   m: number,
@@ -119,7 +120,7 @@ export function gemmNT(
   }
 }
 
-/** C (=, or += when accumulate) A[:, p0..p1) · B[:, p0..p1)ᵀ: the 2×4 register-blocked body of gemmNT. */
+/** C (=, or += when accumulate) A[:, p0..p1) · B[:, p0..p1)ᵀ: the register-blocked body of gemmNT. */
 function gemmNTPanel(
   m: number,
   n: number,
@@ -138,6 +139,127 @@ function gemmNTPanel(
 ): void {
   const len = p1 - p0;
   let i = 0;
+  // Four rows of A against four rows of B: 16 accumulators, 8 loads per 16 multiply-adds.
+  for (; i + 3 < m; i += 4) {
+    const ra0 = aOff + i * lda + p0;
+    const ra1 = ra0 + lda;
+    const ra2 = ra1 + lda;
+    const ra3 = ra2 + lda;
+    const rc0 = cOff + i * ldc;
+    const rc1 = rc0 + ldc;
+    const rc2 = rc1 + ldc;
+    const rc3 = rc2 + ldc;
+    let j = 0;
+    for (; j + 3 < n; j += 4) {
+      const rb0 = bOff + j * ldb + p0;
+      const rb1 = rb0 + ldb;
+      const rb2 = rb1 + ldb;
+      const rb3 = rb2 + ldb;
+      let s00 = 0;
+      let s01 = 0;
+      let s02 = 0;
+      let s03 = 0;
+      let s10 = 0;
+      let s11 = 0;
+      let s12 = 0;
+      let s13 = 0;
+      let s20 = 0;
+      let s21 = 0;
+      let s22 = 0;
+      let s23 = 0;
+      let s30 = 0;
+      let s31 = 0;
+      let s32 = 0;
+      let s33 = 0;
+      for (let p = 0; p < len; p++) {
+        const y0 = b[rb0 + p];
+        const y1 = b[rb1 + p];
+        const y2 = b[rb2 + p];
+        const y3 = b[rb3 + p];
+        const x0 = a[ra0 + p];
+        s00 += x0 * y0;
+        s01 += x0 * y1;
+        s02 += x0 * y2;
+        s03 += x0 * y3;
+        const x1 = a[ra1 + p];
+        s10 += x1 * y0;
+        s11 += x1 * y1;
+        s12 += x1 * y2;
+        s13 += x1 * y3;
+        const x2 = a[ra2 + p];
+        s20 += x2 * y0;
+        s21 += x2 * y1;
+        s22 += x2 * y2;
+        s23 += x2 * y3;
+        const x3 = a[ra3 + p];
+        s30 += x3 * y0;
+        s31 += x3 * y1;
+        s32 += x3 * y2;
+        s33 += x3 * y3;
+      }
+      if (accumulate) {
+        c[rc0 + j] += s00;
+        c[rc0 + j + 1] += s01;
+        c[rc0 + j + 2] += s02;
+        c[rc0 + j + 3] += s03;
+        c[rc1 + j] += s10;
+        c[rc1 + j + 1] += s11;
+        c[rc1 + j + 2] += s12;
+        c[rc1 + j + 3] += s13;
+        c[rc2 + j] += s20;
+        c[rc2 + j + 1] += s21;
+        c[rc2 + j + 2] += s22;
+        c[rc2 + j + 3] += s23;
+        c[rc3 + j] += s30;
+        c[rc3 + j + 1] += s31;
+        c[rc3 + j + 2] += s32;
+        c[rc3 + j + 3] += s33;
+      } else {
+        c[rc0 + j] = s00;
+        c[rc0 + j + 1] = s01;
+        c[rc0 + j + 2] = s02;
+        c[rc0 + j + 3] = s03;
+        c[rc1 + j] = s10;
+        c[rc1 + j + 1] = s11;
+        c[rc1 + j + 2] = s12;
+        c[rc1 + j + 3] = s13;
+        c[rc2 + j] = s20;
+        c[rc2 + j + 1] = s21;
+        c[rc2 + j + 2] = s22;
+        c[rc2 + j + 3] = s23;
+        c[rc3 + j] = s30;
+        c[rc3 + j + 1] = s31;
+        c[rc3 + j + 2] = s32;
+        c[rc3 + j + 3] = s33;
+      }
+    }
+    for (; j < n; j++) {
+      const rb0 = bOff + j * ldb + p0;
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      for (let p = 0; p < len; p++) {
+        const y0 = b[rb0 + p];
+        s0 += a[ra0 + p] * y0;
+        s1 += a[ra1 + p] * y0;
+        s2 += a[ra2 + p] * y0;
+        s3 += a[ra3 + p] * y0;
+      }
+      if (accumulate) {
+        c[rc0 + j] += s0;
+        c[rc1 + j] += s1;
+        c[rc2 + j] += s2;
+        c[rc3 + j] += s3;
+      } else {
+        c[rc0 + j] = s0;
+        c[rc1 + j] = s1;
+        c[rc2 + j] = s2;
+        c[rc3 + j] = s3;
+      }
+    }
+  }
+  // Two rows, then one, for the last m mod 4.
   for (; i + 1 < m; i += 2) {
     const ra0 = aOff + i * lda + p0;
     const ra1 = ra0 + lda;
@@ -251,10 +373,7 @@ function gemmNTPanel(
   }
 }
 
-/**
- * C (m×n) = A (m×k) · B (k×n): each row of C is Σ_p A[i,p]·(row p of B), two rows of C per sweep over
- * B so every loaded element of B feeds two outputs.
- */
+/** C (m×n) = A (m×k) · B (k×n): C is zeroed, then `gemmNNUpdate` with α = 1. */
 export function gemmNN(
   m: number,
   n: number,
@@ -269,33 +388,108 @@ export function gemmNN(
   cOff: number,
   ldc: number,
 ): void {
+  for (let i = 0; i < m; i++) c.fill(0, cOff + i * ldc, cOff + i * ldc + n);
+  gemmNNUpdate(m, n, k, 1, a, aOff, lda, b, bOff, ldb, c, cOff, ldc);
+}
+
+/**
+ * C (m×n) += α·A (m×k) · B (k×n): each row of C gains Σ_p α·A[i,p]·(row p of B). Register-blocked 4×4:
+ * one sweep along j updates four rows of C from four rows of B (16 multiply-adds per 8 loads and 4
+ * stores, where one row at a time would need 3 memory operations per multiply-add).
+ */
+export function gemmNNUpdate(
+  m: number,
+  n: number,
+  k: number,
+  alpha: number,
+  a: Float64Array,
+  aOff: number,
+  lda: number,
+  b: Float64Array,
+  bOff: number,
+  ldb: number,
+  c: Float64Array,
+  cOff: number,
+  ldc: number,
+): void {
   let i = 0;
-  for (; i + 1 < m; i += 2) {
+  for (; i + 3 < m; i += 4) {
     const ra0 = aOff + i * lda;
     const ra1 = ra0 + lda;
+    const ra2 = ra1 + lda;
+    const ra3 = ra2 + lda;
     const rc0 = cOff + i * ldc;
     const rc1 = rc0 + ldc;
-    c.fill(0, rc0, rc0 + n);
-    c.fill(0, rc1, rc1 + n);
-    for (let p = 0; p < k; p++) {
-      const x0 = a[ra0 + p];
-      const x1 = a[ra1 + p];
+    const rc2 = rc1 + ldc;
+    const rc3 = rc2 + ldc;
+    let p = 0;
+    for (; p + 3 < k; p += 4) {
+      const a00 = alpha * a[ra0 + p];
+      const a01 = alpha * a[ra0 + p + 1];
+      const a02 = alpha * a[ra0 + p + 2];
+      const a03 = alpha * a[ra0 + p + 3];
+      const a10 = alpha * a[ra1 + p];
+      const a11 = alpha * a[ra1 + p + 1];
+      const a12 = alpha * a[ra1 + p + 2];
+      const a13 = alpha * a[ra1 + p + 3];
+      const a20 = alpha * a[ra2 + p];
+      const a21 = alpha * a[ra2 + p + 1];
+      const a22 = alpha * a[ra2 + p + 2];
+      const a23 = alpha * a[ra2 + p + 3];
+      const a30 = alpha * a[ra3 + p];
+      const a31 = alpha * a[ra3 + p + 1];
+      const a32 = alpha * a[ra3 + p + 2];
+      const a33 = alpha * a[ra3 + p + 3];
+      const rb0 = bOff + p * ldb;
+      const rb1 = rb0 + ldb;
+      const rb2 = rb1 + ldb;
+      const rb3 = rb2 + ldb;
+      for (let j = 0; j < n; j++) {
+        const y0 = b[rb0 + j];
+        const y1 = b[rb1 + j];
+        const y2 = b[rb2 + j];
+        const y3 = b[rb3 + j];
+        c[rc0 + j] += a00 * y0 + a01 * y1 + a02 * y2 + a03 * y3;
+        c[rc1 + j] += a10 * y0 + a11 * y1 + a12 * y2 + a13 * y3;
+        c[rc2 + j] += a20 * y0 + a21 * y1 + a22 * y2 + a23 * y3;
+        c[rc3 + j] += a30 * y0 + a31 * y1 + a32 * y2 + a33 * y3;
+      }
+    }
+    for (; p < k; p++) {
+      const x0 = alpha * a[ra0 + p];
+      const x1 = alpha * a[ra1 + p];
+      const x2 = alpha * a[ra2 + p];
+      const x3 = alpha * a[ra3 + p];
       const rb = bOff + p * ldb;
       for (let j = 0; j < n; j++) {
         const y = b[rb + j];
         c[rc0 + j] += x0 * y;
         c[rc1 + j] += x1 * y;
+        c[rc2 + j] += x2 * y;
+        c[rc3 + j] += x3 * y;
       }
     }
   }
-  if (i < m) {
-    const ra0 = aOff + i * lda;
-    const rc0 = cOff + i * ldc;
-    c.fill(0, rc0, rc0 + n);
-    for (let p = 0; p < k; p++) {
-      const x0 = a[ra0 + p];
+  // The last m mod 4 rows, one at a time, four rows of B per sweep.
+  for (; i < m; i++) {
+    const ra = aOff + i * lda;
+    const rc = cOff + i * ldc;
+    let p = 0;
+    for (; p + 3 < k; p += 4) {
+      const x0 = alpha * a[ra + p];
+      const x1 = alpha * a[ra + p + 1];
+      const x2 = alpha * a[ra + p + 2];
+      const x3 = alpha * a[ra + p + 3];
+      const rb0 = bOff + p * ldb;
+      const rb1 = rb0 + ldb;
+      const rb2 = rb1 + ldb;
+      const rb3 = rb2 + ldb;
+      for (let j = 0; j < n; j++) c[rc + j] += x0 * b[rb0 + j] + x1 * b[rb1 + j] + x2 * b[rb2 + j] + x3 * b[rb3 + j];
+    }
+    for (; p < k; p++) {
+      const x0 = alpha * a[ra + p];
       const rb = bOff + p * ldb;
-      for (let j = 0; j < n; j++) c[rc0 + j] += x0 * b[rb + j];
+      for (let j = 0; j < n; j++) c[rc + j] += x0 * b[rb + j];
     }
   }
 }

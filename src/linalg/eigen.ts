@@ -1,14 +1,26 @@
 /**
- * Full eigendecomposition of a real symmetric matrix: Householder tridiagonalisation followed by the
- * implicit QL iteration with Wilkinson shifts — the EISPACK tred2/tql2 pair as transcribed in JAMA,
- * rewritten for row-major storage.
+ * Full eigendecomposition of a real symmetric matrix: Householder tridiagonalisation, then
+ * - below order DIVIDE_AND_CONQUER_MIN_ORDER: the implicit QL iteration with Wilkinson shifts — the
+ *   EISPACK tred2/tql2 pair as transcribed in JAMA, rewritten for row-major storage;
+ * - from that order on: divide and conquer on the tridiagonal matrix (`TridiagonalEigen`, arrowhead
+ *   merges whose cost is matrix products), and the Householder reflections applied to its
+ *   eigenvectors in blocks of BACK_TRANSFORM_BLOCK (compact WY form, LAPACK's dlarft/dlarfb), which
+ *   replaces both tred2's accumulation of the reflections and QL's rotations of them.
+ * `decomposeFactored` stops short of the back-transformation (V = Q·Z stays factored) for callers
+ * that only multiply vectors by V and Vᵀ.
  *
  * JAMA keeps the orthogonal matrix V in columns and walks down them; here the working copy holds
  * W = Vᵀ, so each Householder update, each accumulation step and each Givens rotation of the QL sweep
  * runs along a row of W (contiguous memory). W is transposed into the caller's `vectors` at the end.
  */
+import { gemmNN, gemmNNUpdate, gemv, gemvT } from './blas.js';
+import { TridiagonalEigen } from './tridiagonal.js';
 
 const EPS = 2 ** -52;
+/** Smallest order decomposed by divide and conquer (below it QL is as fast and needs no extra workspace). */
+export const DIVIDE_AND_CONQUER_MIN_ORDER = 96;
+/** Householder reflections applied together in the divide-and-conquer path's back-transformation. */
+const BACK_TRANSFORM_BLOCK = 32;
 
 /** Reusable workspace for the eigendecomposition of symmetric matrices of order ≤ maxN. */
 export class SymmetricEigen {
@@ -25,6 +37,19 @@ export class SymmetricEigen {
   private readonly rotS: Float64Array;
   /** Permutation putting the eigenvalues in descending order. */
   private readonly order: Int32Array;
+  /** `decomposeFactored`: Z (or V itself), the order, and whether V = Q·Z with the reflections in W. */
+  private factors = new Float64Array(0);
+  private factoredOrder = 0;
+  private factoredWithReflections = false;
+  /** Divide and conquer and the blocked back-transformation (null when maxN is below their order). */
+  private readonly tridiagonal: TridiagonalEigen | null;
+  private readonly tridiagonalOff: Float64Array;
+  /** The block's reflectors as rows (BACK_TRANSFORM_BLOCK × maxN) and as columns (maxN × BACK_TRANSFORM_BLOCK). */
+  private readonly reflectorRows: Float64Array;
+  private readonly reflectorColumns: Float64Array;
+  /** The triangular factor T of the block's compact WY form, and Y = T·(reflector rows)·Z. */
+  private readonly blockFactor: Float64Array;
+  private readonly blockProducts: Float64Array;
 
   /** Allocates all workspace for matrices of order up to maxN. */
   constructor(maxN: number) {
@@ -38,6 +63,28 @@ export class SymmetricEigen {
     this.rotC = new Float64Array(maxN);
     this.rotS = new Float64Array(maxN);
     this.order = new Int32Array(maxN);
+    const large = maxN >= DIVIDE_AND_CONQUER_MIN_ORDER;
+    const nb = BACK_TRANSFORM_BLOCK;
+    this.tridiagonal = large ? new TridiagonalEigen(maxN) : null;
+    this.tridiagonalOff = new Float64Array(large ? maxN : 0);
+    this.reflectorRows = new Float64Array(large ? nb * maxN : 0);
+    this.reflectorColumns = new Float64Array(large ? maxN * nb : 0);
+    this.blockFactor = new Float64Array(large ? nb * nb : 0);
+    this.blockProducts = new Float64Array(large ? nb * maxN : 0);
+  }
+
+  /** Bytes of workspace this solver holds. */
+  get byteLength(): number {
+    return (
+      this.w.byteLength +
+      5 * this.d.byteLength +
+      (this.tridiagonal?.byteLength ?? 0) +
+      this.reflectorRows.byteLength +
+      this.reflectorColumns.byteLength +
+      this.blockFactor.byteLength +
+      this.blockProducts.byteLength +
+      this.factors.byteLength
+    );
   }
 
   /**
@@ -60,16 +107,98 @@ export class SymmetricEigen {
       throw new Error(`SymmetricEigen: order n = ${n} exceeds the workspace's maxN = ${this.maxN}`);
     }
     if (n === 0) return;
+    this.checkInput(n, a, aOff, lda);
+    if (values.length < n || vectors.length < n * n) {
+      throw new Error(`SymmetricEigen: output arrays too short for order ${n}`);
+    }
+    this.load(n, a, aOff, lda);
+    if (n === 1) {
+      values[0] = this.w[0];
+      vectors[0] = 1;
+      return;
+    }
+    this.reduce(n);
+    if (this.tridiagonal !== null && n >= DIVIDE_AND_CONQUER_MIN_ORDER) {
+      this.divideAndConquer(n, values, vectors);
+      for (let first = 1; first < n; first += BACK_TRANSFORM_BLOCK) {
+        this.applyReflections(n, first, Math.min(n, first + BACK_TRANSFORM_BLOCK), vectors);
+      }
+      return;
+    }
+    this.accumulate(n);
+    this.diagonalize(n);
+    this.writeSorted(n, values, vectors);
+  }
+
+  /**
+   * Like `decompose`, but the eigenvectors stay inside, V = Q·Z with Q the reduction's Householder
+   * reflections and Z the tridiagonal matrix's eigenvectors (from order DIVIDE_AND_CONQUER_MIN_ORDER
+   * on; below it V itself): the O(n³) back-transformation Q·Z is never formed, and `applyVectors` /
+   * `applyVectorsTransposed` multiply by V and Vᵀ in O(n²) instead. For callers that need V only
+   * against a few vectors (OFUL-MLogB's projection). Valid until the next decomposition.
+   */
+  decomposeFactored(n: number, a: Float64Array, aOff: number, lda: number, values: Float64Array): void {
+    if (!Number.isInteger(n) || n < 1 || n > this.maxN) {
+      throw new Error(`SymmetricEigen: order n must be an integer in 1..${this.maxN}, got ${n}`);
+    }
+    if (this.factors.length < n * n) this.factors = new Float64Array(this.maxN * this.maxN);
+    this.factoredOrder = n;
+    this.factoredWithReflections = this.tridiagonal !== null && n >= DIVIDE_AND_CONQUER_MIN_ORDER;
+    if (!this.factoredWithReflections) {
+      this.decompose(n, a, aOff, lda, values, this.factors);
+      return;
+    }
+    this.checkInput(n, a, aOff, lda);
+    this.load(n, a, aOff, lda);
+    this.reduce(n);
+    this.divideAndConquer(n, values, this.factors);
+  }
+
+  /** out = Vᵀx for the last `decomposeFactored` (x and out of length n, distinct arrays). */
+  applyVectorsTransposed(x: Float64Array, out: Float64Array): void {
+    const n = this.factoredOrder;
+    if (!this.factoredWithReflections) {
+      gemvT(n, n, this.factors, 0, n, x, 0, out, 0);
+      return;
+    }
+    // Qᵀx = P_1 P_2 ··· P_{n−1} x, then Zᵀ(Qᵀx).
+    const t = this.tridiagonalOff;
+    for (let k = 0; k < n; k++) t[k] = x[k];
+    for (let i = n - 1; i >= 1; i--) this.reflect(n, i, t);
+    gemvT(n, n, this.factors, 0, n, t, 0, out, 0);
+  }
+
+  /** out = V c for the last `decomposeFactored` (c and out of length n, distinct arrays). */
+  applyVectors(c: Float64Array, out: Float64Array): void {
+    const n = this.factoredOrder;
+    gemv(n, n, this.factors, 0, n, c, 0, out, 0);
+    if (!this.factoredWithReflections) return;
+    // Q(Zc) = P_{n−1} ··· P_1 (Zc).
+    for (let i = 1; i < n; i++) this.reflect(n, i, out);
+  }
+
+  /** x[0..i) ← P_i x = x − u (uᵀx)/h with u in row i of W before the diagonal and h = d[i] (h = 0: identity). */
+  private reflect(n: number, i: number, x: Float64Array): void {
+    const h = this.d[i];
+    if (h === 0) return;
+    const ri = i * n;
+    let s = 0;
+    for (let k = 0; k < i; k++) s += this.w[ri + k] * x[k];
+    const f = s / h;
+    for (let k = 0; k < i; k++) x[k] -= f * this.w[ri + k];
+  }
+
+  private checkInput(n: number, a: Float64Array, aOff: number, lda: number): void {
     if (lda < n || aOff < 0 || aOff + (n - 1) * lda + n > a.length) {
       throw new Error(
         `SymmetricEigen: matrix of order ${n} at offset ${aOff}, lda ${lda} does not fit in an array of length ${a.length}`,
       );
     }
-    if (values.length < n || vectors.length < n * n) {
-      throw new Error(`SymmetricEigen: output arrays too short for order ${n}`);
-    }
+  }
+
+  /** W ← A (symmetric, from the lower triangle), checking every entry read. */
+  private load(n: number, a: Float64Array, aOff: number, lda: number): void {
     const w = this.w;
-    // W ← A (symmetric, from the lower triangle), checking every entry read.
     for (let i = 0; i < n; i++) {
       const ra = aOff + i * lda;
       for (let j = 0; j <= i; j++) {
@@ -81,18 +210,14 @@ export class SymmetricEigen {
         w[j * n + i] = v;
       }
     }
-    if (n === 1) {
-      values[0] = w[0];
-      vectors[0] = 1;
-      return;
-    }
-    this.tridiagonalize(n);
-    this.diagonalize(n);
-    this.writeSorted(n, values, vectors);
   }
 
-  /** Householder reduction to tridiagonal form, accumulating W = Vᵀ (EISPACK tred2). */
-  private tridiagonalize(n: number): void {
+  /**
+   * Householder reduction to tridiagonal form (EISPACK tred2, first half). Leaves the reflection of
+   * step i (P_i = I − u uᵀ/h, u supported on 0..i−1) with u in row i of W before the diagonal and h in
+   * d[i]; the tridiagonal matrix's diagonal on W's diagonal and its subdiagonal in e[1..n).
+   */
+  private reduce(n: number): void {
     const w = this.w;
     const d = this.d;
     const e = this.e;
@@ -124,19 +249,36 @@ export class SymmetricEigen {
         d[i - 1] = f - g;
         for (let j = 0; j < i; j++) e[j] = 0;
 
-        // e ← (trailing block) · u, reading the block's upper triangle of W row by row.
+        // e ← (trailing block) · u, reading the block's upper triangle of W two rows at a time (each
+        // load of e[k] and d[k] serves both rows).
         const ri = i * n;
-        for (let j = 0; j < i; j++) {
-          const rj = j * n;
+        let j = 0;
+        for (; j + 1 < i; j += 2) {
+          const r0 = j * n;
+          const r1 = r0 + n;
+          const f0 = d[j];
+          const f1 = d[j + 1];
+          w[ri + j] = f0;
+          w[ri + j + 1] = f1;
+          const w01 = w[r0 + j + 1];
+          let g0 = e[j] + w[r0 + j] * f0 + w01 * f1;
+          e[j + 1] += w01 * f0;
+          let g1 = e[j + 1] + w[r1 + j + 1] * f1;
+          for (let k = j + 2; k < i; k++) {
+            const a0 = w[r0 + k];
+            const a1 = w[r1 + k];
+            const dk = d[k];
+            g0 += a0 * dk;
+            g1 += a1 * dk;
+            e[k] += a0 * f0 + a1 * f1;
+          }
+          e[j] = g0;
+          e[j + 1] = g1;
+        }
+        if (j < i) {
           f = d[j];
           w[ri + j] = f;
-          g = e[j] + w[rj + j] * f;
-          for (let k = j + 1; k < i; k++) {
-            const wjk = w[rj + k];
-            g += wjk * d[k];
-            e[k] += wjk * f;
-          }
-          e[j] = g;
+          e[j] += w[j * n + j] * f;
         }
         f = 0;
         for (let j = 0; j < i; j++) {
@@ -146,20 +288,44 @@ export class SymmetricEigen {
         const hh = f / (h + h);
         for (let j = 0; j < i; j++) e[j] -= hh * d[j];
 
-        // Rank-2 update of the trailing block: B ← B − u·eᵀ − e·uᵀ.
-        for (let j = 0; j < i; j++) {
-          const rj = j * n;
-          f = d[j];
-          g = e[j];
-          for (let k = j; k < i; k++) w[rj + k] -= f * e[k] + g * d[k];
-          d[j] = w[rj + i - 1];
-          w[rj + i] = 0;
+        // Rank-2 update of the trailing block, B ← B − u·eᵀ − e·uᵀ, two rows at a time; d[j] then takes
+        // row j's entry in column i−1 (the next step's Householder vector).
+        for (j = 0; j + 1 < i; j += 2) {
+          const r0 = j * n;
+          const r1 = r0 + n;
+          const f0 = d[j];
+          const g0 = e[j];
+          const f1 = d[j + 1];
+          const g1 = e[j + 1];
+          w[r0 + j] -= f0 * e[j] + g0 * d[j];
+          for (let k = j + 1; k < i; k++) {
+            const ek = e[k];
+            const dk = d[k];
+            w[r0 + k] -= f0 * ek + g0 * dk;
+            w[r1 + k] -= f1 * ek + g1 * dk;
+          }
+          d[j] = w[r0 + i - 1];
+          w[r0 + i] = 0;
+          d[j + 1] = w[r1 + i - 1];
+          w[r1 + i] = 0;
+        }
+        if (j < i) {
+          const r0 = j * n;
+          w[r0 + j] -= 2 * d[j] * e[j];
+          d[j] = w[r0 + i - 1];
+          w[r0 + i] = 0;
         }
       }
       d[i] = h;
     }
+  }
 
-    // Accumulate the Householder reflections into W.
+  /** tred2's second half: accumulates the reflections of `reduce` into W = Vᵀ; d, e become the tridiagonal matrix. */
+  private accumulate(n: number): void {
+    const w = this.w;
+    const d = this.d;
+    const e = this.e;
+    const last = (n - 1) * n;
     for (let i = 0; i < n - 1; i++) {
       const ri = i * n;
       const ri1 = ri + n;
@@ -284,6 +450,74 @@ export class SymmetricEigen {
         throw new Error(`SymmetricEigen: non-finite eigenvalue (overflow) for order ${n}`);
       }
     }
+  }
+
+  /** Eigenvalues (descending) and eigenvectors Z of the tridiagonal matrix T of `reduce` (A = Q T Qᵀ) by divide and conquer. */
+  private divideAndConquer(n: number, values: Float64Array, vectors: Float64Array): void {
+    const w = this.w;
+    const diagonal = this.rotC; // free until the QL path needs it again
+    const off = this.tridiagonalOff;
+    for (let i = 0; i < n; i++) {
+      diagonal[i] = w[i * n + i];
+      off[i] = this.e[i];
+    }
+    this.tridiagonal!.decompose(n, diagonal, off, values, vectors);
+    for (let i = 0; i < n; i++) {
+      if (!Number.isFinite(values[i])) throw new Error(`SymmetricEigen: non-finite eigenvalue (overflow) for order ${n}`);
+    }
+  }
+
+  /**
+   * Z ← P_{last−1}···P_first·Z on rows 0..last−2 of Z (= vectors, n×n) in compact WY form: with
+   * H_q = P_{last−1−q} (q = 0..count−1) and v_q its vector, H_0···H_{count−1} = I − V T Vᵀ where T is
+   * upper triangular, T_qq = τ_q = 1/h, T_{0:q,q} = −τ_q T_{0:q,0:q} V_{:,0:q}ᵀ v_q (LAPACK dlarft).
+   * Then Z ← Z − V (T (Vᵀ Z)): two matrix products.
+   */
+  private applyReflections(n: number, first: number, last: number, z: Float64Array): void {
+    const w = this.w;
+    const count = last - first;
+    const rows = last - 1;
+    const vRows = this.reflectorRows; // count × rows (ld = rows)
+    const vColumns = this.reflectorColumns; // rows × count (ld = count)
+    const t = this.blockFactor; // count × count (ld = count)
+    const y = this.blockProducts; // count × n (ld = n)
+    for (let q = 0; q < count; q++) {
+      const i = last - 1 - q;
+      const h = this.d[i];
+      const rv = q * rows;
+      // u_i lives in row i of W before the diagonal; a zero h (nothing to reflect) is an identity.
+      for (let k = 0; k < rows; k++) vRows[rv + k] = h !== 0 && k < i ? w[i * n + k] : 0;
+      for (let k = 0; k < rows; k++) vColumns[k * count + q] = vRows[rv + k];
+      const tau = h !== 0 ? 1 / h : 0;
+      // T_{0:q,q} = −τ T_{0:q,0:q} (V_{:,0:q}ᵀ v_q); the dots first, into column q of T.
+      for (let p = 0; p < q; p++) {
+        let s = 0;
+        const rp = p * rows;
+        for (let k = 0; k < i; k++) s += vRows[rp + k] * vRows[rv + k];
+        t[p * count + q] = s;
+      }
+      for (let p = 0; p < q; p++) {
+        let s = 0;
+        for (let r = p; r < q; r++) s += t[p * count + r] * t[r * count + q];
+        t[p * count + q] = -tau * s;
+      }
+      t[q * count + q] = tau;
+      for (let p = q + 1; p < count; p++) t[p * count + q] = 0;
+    }
+    // Y = Vᵀ Z, Y ← T Y (upper triangular, in place row by row), Z −= V Y.
+    gemmNN(count, n, rows, vRows, 0, rows, z, 0, n, y, 0, n);
+    for (let q = 0; q < count; q++) {
+      const rq = q * n;
+      const tqq = t[q * count + q];
+      for (let j = 0; j < n; j++) y[rq + j] *= tqq;
+      for (let p = q + 1; p < count; p++) {
+        const tqp = t[q * count + p];
+        if (tqp === 0) continue;
+        const rp = p * n;
+        for (let j = 0; j < n; j++) y[rq + j] += tqp * y[rp + j];
+      }
+    }
+    gemmNNUpdate(rows, n, count, -1, vColumns, 0, count, y, 0, n, z, 0, n);
   }
 
   /** Eigenvalues in descending order into values, and Wᵀ with columns permuted alike into vectors. */

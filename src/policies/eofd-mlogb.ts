@@ -5,11 +5,10 @@
  */
 import type { ActionSet } from '../environments/environment.js';
 import { axpy, dot, gemmNT } from '../linalg/blas.js';
-import { SymmetricEigen } from '../linalg/eigen.js';
 import { ConfidenceRadius } from '../model/beta.js';
 import { LocalModel } from '../model/local-model.js';
 import { secularRoot } from '../model/projection.js';
-import { FrequentDirections, lemma1Matrix } from '../sketch/frequent-directions.js';
+import { AugmentedGramEigen, FrequentDirections, lemma1Matrix } from '../sketch/frequent-directions.js';
 import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
 import { OptimisticSelector } from './optimistic-selector.js';
 import type { Policy, PolicyStats } from './policy.js';
@@ -35,10 +34,8 @@ export class EofdMLogB implements Policy {
   /** W', then W_{t+1}. */
   private candidate: Float64Array;
   private readonly difference: Float64Array;
-  private readonly eigen: SymmetricEigen;
-  private readonly gram: Float64Array;
-  private readonly gramValues: Float64Array;
-  private readonly gramVectors: Float64Array;
+  /** Eigendecomposition of the Gram matrix of C̃ = [VΛ^{1/2}, P(ηD)^{1/2} ⊗ x] (eqs. (20)–(22)). */
+  private readonly gramEigen: AugmentedGramEigen;
   private readonly projection: Float64Array;
   private readonly transposed: Float64Array;
   private readonly rotated: Float64Array;
@@ -85,10 +82,7 @@ export class EofdMLogB implements Policy {
     this.candidate = new Float64Array(this.dimension);
     this.difference = new Float64Array(this.dimension);
     const n = m + K;
-    this.eigen = new SymmetricEigen(n);
-    this.gram = new Float64Array(n * n);
-    this.gramValues = new Float64Array(n);
-    this.gramVectors = new Float64Array(n * n);
+    this.gramEigen = new AugmentedGramEigen(m, K);
     this.projection = new Float64Array(m * K);
     this.transposed = new Float64Array(n);
     this.rotated = new Float64Array(n);
@@ -139,9 +133,8 @@ export class EofdMLogB implements Policy {
     local.evaluate(this.current, x, outcome);
     const factor = local.hessianFactor(eta);
     const projection = sketch.project(x, 0, this.projection);
-    const n = sketch.augmentedGram(projection, factor, xNormSq, this.gram);
-    this.eigen.decompose(n, this.gram, 0, n, this.gramValues, this.gramVectors);
-    const values = this.gramValues;
+    const n = this.gramEigen.decompose(sketch, projection, factor, xNormSq);
+    const values = this.gramEigen.values;
     for (let i = 0; i < n; i++) if (values[i] < 0) values[i] = 0;
 
     // eq. (8) by Woodbury: Z̃⁻¹g = (g − C̃ (λI + C̃ᵀC̃)⁻¹ C̃ᵀ g)/λ with g = (σ − e_y) ⊗ x.
@@ -190,14 +183,15 @@ export class EofdMLogB implements Policy {
     this.current = next;
     assertFiniteState(this.name, this.current);
 
-    // Alg. 2, last line: Alg. 1 with ∇²ℓ_t(W_{t+1}).
+    // Alg. 2, last line: Alg. 1 with ∇²ℓ_t(W_{t+1}); the sketch has not moved since P(x) was taken.
     local.evaluate(this.current, x, outcome);
-    sketch.update(x, local.hessianFactor(1));
+    sketch.update(x, local.hessianFactor(1), projection);
   }
 
   /** rotated = Q diag(middle) Qᵀ · transposed (the (r+K)-dimensional middle of a Woodbury product). */
   private rotateScaleBack(n: number): void {
-    const { gramVectors: vectors, transposed, rotated, middle } = this;
+    const { transposed, rotated, middle } = this;
+    const vectors = this.gramEigen.vectors;
     const coords = this.coordinates;
     for (let j = 0; j < n; j++) {
       let s = 0;
@@ -215,7 +209,8 @@ export class EofdMLogB implements Policy {
   private project(n: number, normSq: number, factor: Float64Array, x: Float64Array, next: Float64Array): void {
     const lambda = this.regularization;
     const S = this.radius;
-    const { gramValues: values, gramVectors: vectors, sketch, secularA: a, secularB: b } = this;
+    const { sketch, secularA: a, secularB: b } = this;
+    const { values, vectors } = this.gramEigen;
     sketch.augmentedTranspose(next, factor, x, this.transposed);
     // ṽ_iᵀW' = q_iᵀ C̃ᵀ W' / √Λ̃_i; directions with Λ̃_i at rounding level behave like the λ-complement.
     const noise = 8 * n * Number.EPSILON * Math.max(values[0], 0);
@@ -243,12 +238,16 @@ export class EofdMLogB implements Policy {
     sketch.augmentedApply(this.rotated, factor, x, next);
   }
 
+  /** Rounds in which the projection of eq. (9) was taken so far (a cheap counter for the bench). */
+  get projectionsTaken(): number {
+    return this.projections;
+  }
+
   stats(): PolicyStats {
     const bytes =
       this.sketch.stateBytes +
       (this.current.byteLength + this.candidate.byteLength + this.difference.byteLength) +
-      this.gram.byteLength +
-      this.gramVectors.byteLength +
+      this.gramEigen.byteLength +
       this.actionProjections.byteLength;
     return { stateBytes: bytes, sketchError: this.sketch.sketchError, projections: this.projections, beta: this.lastBeta };
   }

@@ -6,7 +6,7 @@
  * taken only in rounds where the projection of eq. (9) is needed. O(K²d²) memory.
  */
 import type { ActionSet } from '../environments/environment.js';
-import { axpy, dot, gemmNT, gemv, gemvT } from '../linalg/blas.js';
+import { axpy, dot, gemmNT, gemv } from '../linalg/blas.js';
 import { cholesky, choleskySolve, spdInverse } from '../linalg/cholesky.js';
 import { SymmetricEigen } from '../linalg/eigen.js';
 import { ConfidenceRadius } from '../model/beta.js';
@@ -56,7 +56,7 @@ export class OfulMLogB implements Policy {
   private roundFeatures: Float64Array = new Float64Array(0);
   private readonly curvatureOfAction: (index: number, out: Float64Array) => void;
   /** Buffers of the exact projection, allocated on its first use. */
-  private projectionWork: { matrix: Float64Array; values: Float64Array; vectors: Float64Array; eigen: SymmetricEigen; coordinates: Float64Array; a: Float64Array } | null = null;
+  private projectionWork: { matrix: Float64Array; values: Float64Array; eigen: SymmetricEigen; coordinates: Float64Array; a: Float64Array } | null = null;
   private projections = 0;
   private updates = 0;
   private lastBeta = NaN;
@@ -259,13 +259,12 @@ export class OfulMLogB implements Policy {
       this.projectionWork = {
         matrix: new Float64Array(n * n),
         values: new Float64Array(n),
-        vectors: new Float64Array(n * n),
         eigen: new SymmetricEigen(n),
         coordinates: new Float64Array(n),
         a: new Float64Array(n),
       };
     }
-    const { matrix, values, vectors, eigen, coordinates, a } = this.projectionWork;
+    const { matrix, values, eigen, coordinates, a } = this.projectionWork;
     matrix.set(this.hessian);
     for (let i = 0; i < K; i++) {
       for (let j = 0; j < K; j++) {
@@ -274,12 +273,18 @@ export class OfulMLogB implements Policy {
         for (let r = 0; r < d; r++) axpy(d, g * x[r], x, 0, matrix, (i * d + r) * n + j * d);
       }
     }
-    eigen.decompose(n, matrix, 0, n, values, vectors);
-    gemvT(n, n, vectors, 0, n, next, 0, coordinates, 0);
+    // The eigenvectors are needed only against W' and back: kept factored (no O(n³) back-transformation).
+    eigen.decomposeFactored(n, matrix, 0, n, values);
+    eigen.applyVectorsTransposed(next, coordinates);
     for (let i = 0; i < n; i++) a[i] = coordinates[i] * coordinates[i] * values[i] * values[i];
     const nu = secularRoot(n, a, values, this.radius * this.radius);
     for (let i = 0; i < n; i++) coordinates[i] *= values[i] / (values[i] + nu);
-    gemv(n, n, vectors, 0, n, coordinates, 0, next, 0);
+    eigen.applyVectors(coordinates, next);
+  }
+
+  /** Rounds in which the projection of eq. (9) was taken so far (a cheap counter for the bench). */
+  get projectionsTaken(): number {
+    return this.projections;
   }
 
   stats(): PolicyStats {
@@ -292,7 +297,7 @@ export class OfulMLogB implements Policy {
       this.columns.byteLength +
       this.lowRank.byteLength +
       this.actionColumns.byteLength +
-      (work ? work.matrix.byteLength + work.vectors.byteLength + 3 * work.values.byteLength : 0);
+      (work ? work.matrix.byteLength + 3 * work.values.byteLength + work.eigen.byteLength : 0);
     return { stateBytes: bytes, sketchError: 0, projections: this.projections, beta: this.lastBeta };
   }
 

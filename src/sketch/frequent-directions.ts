@@ -7,8 +7,10 @@
  *
  * Nothing Kd×Kd is ever formed. The SVD of [V Λ^{1/2}, B] (eq. (14)) is taken through its Gram matrix
  * [[Λ, Λ^{1/2}VᵀB], [BᵀVΛ^{1/2}, BᵀB]], which costs O(Kd·m·K) because V is orthonormal; the new basis
- * V' = [V Λ^{1/2}, B] Q Σ̄^{-1} is the only O(Kd·m·(m+K)) product of a round.
+ * V' = [V Λ^{1/2}, B] Q Σ̄^{-1} is the only O(Kd·m·(m+K)) product of a round. For K = 1 the Gram
+ * matrix is an arrowhead (diag Λ bordered by one row), decomposed in O(m²) (`AugmentedGramEigen`).
  */
+import { ArrowheadEigen } from '../linalg/arrowhead.js';
 import { axpy, dot, gemmNN, gemmNT, gemv } from '../linalg/blas.js';
 import { SymmetricEigen } from '../linalg/eigen.js';
 
@@ -39,10 +41,7 @@ export class FrequentDirections {
   reorthonormalisations = 0;
 
   private spareBasis: Float64Array;
-  private readonly eigen: SymmetricEigen;
-  private readonly gramMatrix: Float64Array;
-  private readonly gramValues: Float64Array;
-  private readonly gramVectors: Float64Array;
+  private readonly gramEigen: AugmentedGramEigen;
   private readonly projection: Float64Array;
   private readonly oldCoefficients: Float64Array;
   private readonly xCoefficients: Float64Array;
@@ -60,14 +59,10 @@ export class FrequentDirections {
     // V has orthonormal columns in R^{Kd}: at most Kd of them.
     this.sketchSize = Math.min(sketchSize, this.dimension);
     const m = this.sketchSize;
-    const n = m + K;
     this.basis = new Float64Array(m * this.dimension);
     this.spareBasis = new Float64Array(m * this.dimension);
     this.weights = new Float64Array(m);
-    this.eigen = new SymmetricEigen(n);
-    this.gramMatrix = new Float64Array(n * n);
-    this.gramValues = new Float64Array(n);
-    this.gramVectors = new Float64Array(n * n);
+    this.gramEigen = new AugmentedGramEigen(m, K);
     this.projection = new Float64Array(m * K);
     this.oldCoefficients = new Float64Array(m * m);
     this.xCoefficients = new Float64Array(m * K);
@@ -81,9 +76,7 @@ export class FrequentDirections {
       this.basis.byteLength +
       this.spareBasis.byteLength +
       this.weights.byteLength +
-      this.gramMatrix.byteLength +
-      this.gramValues.byteLength +
-      this.gramVectors.byteLength +
+      this.gramEigen.byteLength +
       this.projection.byteLength +
       this.oldCoefficients.byteLength +
       this.xCoefficients.byteLength +
@@ -172,16 +165,15 @@ export class FrequentDirections {
   /**
    * Alg. 1: adds the rank-K update (F ⊗ x)(F ⊗ x)ᵀ = ∇σ ⊗ x xᵀ (eq. (13), F from `hessianFactor`)
    * and keeps the top m directions, shrinking them by σ̄²_{m+1} (eq. (15)); ρ += σ̄²_{m+1}.
+   * `knownProjection`: P(x) from `project`, when the caller already has it for this x and this sketch.
    */
-  update(x: Float64Array, factor: Float64Array): void {
+  update(x: Float64Array, factor: Float64Array, knownProjection?: Float64Array): void {
     const { rank: r, K, d, dimension, sketchSize: m } = this;
-    const projection = this.project(x, 0, this.projection);
+    const projection = knownProjection ?? this.project(x, 0, this.projection);
     const xNormSq = dot(d, x, 0, x, 0);
     // Alg. 1, line 3: SVD of [V Λ^{1/2}, B]ᵀ through the eigendecomposition of its Gram matrix.
-    const n = this.augmentedGram(projection, factor, xNormSq, this.gramMatrix);
-    const values = this.gramValues;
-    const vectors = this.gramVectors;
-    this.eigen.decompose(n, this.gramMatrix, 0, n, values, vectors);
+    const n = this.gramEigen.decompose(this, projection, factor, xNormSq);
+    const { values, vectors } = this.gramEigen;
     const noise = NOISE_FACTOR * n * Number.EPSILON * Math.max(values[0], 0);
     // Alg. 1, lines 4–7. With m ≥ Kd the (m+1)-th singular value of a Kd-row matrix is exactly 0.
     let shrink = 0;
@@ -249,6 +241,61 @@ export class FrequentDirections {
       }
     }
     this.reorthonormalisations++;
+  }
+}
+
+/**
+ * Eigendecomposition of the Gram matrix of C = [V Λ^{1/2}, F ⊗ x] ((r+K)×(r+K)), eigenvalues in
+ * descending order into `values`, eigenvectors into the columns of `vectors` (row-major, ld = r+K).
+ * For K = 1 the Gram matrix is the arrowhead [[Λ, w], [wᵀ, F²‖x‖²]] with w_k = √μ_k F ⟨v_k, x⟩,
+ * solved by its secular equation in O(r²) (`ArrowheadEigen`); for K ≥ 2 it is formed and decomposed
+ * densely in O((r+K)³).
+ */
+export class AugmentedGramEigen {
+  readonly values: Float64Array;
+  readonly vectors: Float64Array;
+  private readonly K: number;
+  private readonly gram: Float64Array;
+  /** K = 1: the arrowhead's diagonal (Λ, then the corner F²‖x‖²) and border. */
+  private readonly diagonal: Float64Array;
+  private readonly border: Float64Array;
+  private readonly dense: SymmetricEigen | null;
+  private readonly arrowhead: ArrowheadEigen | null;
+
+  /** Workspace for sketches of at most m directions and K outcomes. */
+  constructor(m: number, K: number) {
+    const n = m + K;
+    this.K = K;
+    this.values = new Float64Array(n);
+    this.vectors = new Float64Array(n * n);
+    this.gram = new Float64Array(K === 1 ? 0 : n * n);
+    this.diagonal = new Float64Array(K === 1 ? m + 1 : 0);
+    this.border = new Float64Array(K === 1 ? m : 0);
+    this.dense = K === 1 ? null : new SymmetricEigen(n);
+    this.arrowhead = K === 1 ? new ArrowheadEigen(n) : null;
+  }
+
+  get byteLength(): number {
+    return this.values.byteLength + this.vectors.byteLength + this.gram.byteLength + this.diagonal.byteLength + this.border.byteLength;
+  }
+
+  /** Decomposes the Gram matrix of [V Λ^{1/2}, F ⊗ x] for `sketch`, given P(x) and ‖x‖²; returns its order. */
+  decompose(sketch: FrequentDirections, projection: Float64Array, factor: Float64Array, xNormSq: number): number {
+    if (this.arrowhead !== null) {
+      const r = sketch.rank;
+      const f = factor[0];
+      for (let k = 0; k < r; k++) {
+        const mu = sketch.weights[k];
+        this.diagonal[k] = mu;
+        this.border[k] = Math.sqrt(mu) * f * projection[k];
+      }
+      this.diagonal[r] = f * f * xNormSq;
+      this.arrowhead.decompose(r, this.diagonal, 0, this.border, 0, this.values, this.vectors);
+      return r + 1;
+    }
+    const n = sketch.augmentedGram(projection, factor, xNormSq, this.gram);
+    this.dense!.decompose(n, this.gram, 0, n, this.values, this.vectors);
+    return n;
   }
 }
 

@@ -1,0 +1,236 @@
+/**
+ * One benchmark point: a fresh policy driven directly (no runner) on a synthetic problem like DESIGN §3
+ * (`BenchWorkload`: ‖W*‖_F = S = 1, a fixed number of unit-sphere actions per round), hyperparameters
+ * from Section 4 (`deriveHyperparameters`), β in 'theory' mode (eq. (36): the costlier mode, its
+ * running sum needs ‖ΔW‖_Z every round). `warmup` untimed rounds, then `rounds` timed ones with
+ * `process.hrtime.bigint()` around select and update separately.
+ *
+ * OFUL-MLogB's projection (eq. (9), a full Kd×Kd eigendecomposition) is rare in a short run, so it is
+ * also measured by a probe: a fresh policy with a radius so small that every update projects (its
+ * state is then early, H̃ = λI + a few rank-one terms; the eigensolver's cost hardly depends on that).
+ *
+ * The loop allocates nothing of its own after warm-up (the workload, the played copy and the timing
+ * arrays exist before it starts) and the timed rounds start on an empty young generation when `gc` is
+ * exposed, so garbage collections during them, counted through a PerformanceObserver, are the
+ * policy's own doing (or hrtime's few-byte BigInts).
+ */
+import { PerformanceObserver, performance } from 'node:perf_hooks';
+import { deriveHyperparameters } from '../model/hyperparameters.js';
+import { EofdMLogB } from '../policies/eofd-mlogb.js';
+import { OfulMLogB } from '../policies/oful-mlogb.js';
+import type { PolicySpec } from '../policies/spec.js';
+import { BenchWorkload } from './workload.js';
+
+/** The policies the bench measures, spelled as the paper spells them. */
+export const BENCH_POLICIES = ['EOFD-MLogB', 'OFUL-MLogB'] as const;
+export type BenchPolicy = (typeof BENCH_POLICIES)[number];
+
+export interface BenchPoint {
+  policy: BenchPolicy;
+  /** d */
+  d: number;
+  /** K */
+  K: number;
+  /** m (EOFD-MLogB, capped at Kd; OFUL-MLogB keeps Kd, reported as such). */
+  sketchSize: number;
+  /** The m asked for: a number, 'auto' (⌊Kd/10⌋), or 'exact' for OFUL-MLogB. */
+  sketchRequest: number | 'auto' | 'exact';
+  /** |A_t|, every round. */
+  actions: number;
+  /** Untimed rounds before the timed ones. */
+  warmup: number;
+  /** Timed rounds. */
+  rounds: number;
+  /** Seed of the workload's stream (W*, actions, outcomes). */
+  seed: number;
+}
+
+/** Median and 90th percentile of a sample, ms (NaN for an empty sample). */
+export interface Quantiles {
+  median: number;
+  p90: number;
+}
+
+export interface PointMeasurement {
+  select: Quantiles;
+  update: Quantiles;
+  /** select + update of the same round. */
+  round: Quantiles;
+  /** Timed rounds in which the projection of eq. (9) was taken, and their update times. */
+  projectionRounds: number;
+  projectionUpdate: Quantiles;
+  /** select + update of the timed rounds without a projection. */
+  plainRound: Quantiles;
+  /** The projection probe's update times (every update projects), or null without a probe. */
+  probeUpdate: Quantiles | null;
+  /** policy.stats().stateBytes after the last round. */
+  stateBytes: number;
+  /** Garbage collections that started during the timed rounds. */
+  gcDuringTimed: number;
+  /** Wall time of the whole point (warm-up and probe included), s. */
+  wallSeconds: number;
+}
+
+export interface MeasureOptions {
+  /** Timed rounds of the projection probe (0: none). */
+  probeRounds: number;
+  /** Writes a line to stderr where the timed rounds start and end (for reading `--trace-gc` output). */
+  markTimedRounds?: boolean;
+}
+
+/**
+ * The radius of the projection probe: small enough that every update leaves the ball, so every
+ * probe round takes the projection of eq. (9) (its cost hardly depends on the data).
+ */
+const PROBE_RADIUS = 1e-6;
+
+/** The policy spec of a point: S = D = 1, T = warm-up + timed rounds, β 'theory' (DESIGN §2). */
+export function benchSpec(point: BenchPoint): PolicySpec {
+  const { d, K } = point;
+  const hp = deriveHyperparameters({
+    d,
+    K,
+    radius: 1,
+    maxActionNorm: 1,
+    horizon: point.warmup + point.rounds,
+    sketchSize: point.sketchSize,
+  });
+  return {
+    d,
+    K,
+    reward: benchReward(K),
+    radius: 1,
+    regularization: hp.regularization,
+    stepSize: hp.stepSize,
+    sketchSize: hp.sketchSize,
+    beta: 'theory',
+    betaScale: 1,
+    delta: hp.delta,
+    maxActionNorm: 1,
+  };
+}
+
+/** r_k = k/K (K = 4: the paper's [0.25, 0.5, 0.75, 1]; K = 1: [1]). */
+export function benchReward(K: number): Float64Array {
+  return Float64Array.from({ length: K }, (_, k) => (k + 1) / K);
+}
+
+/** Median and p90 by linear interpolation between order statistics (R's type 7). */
+export function quantiles(values: ArrayLike<number>): Quantiles {
+  const sorted = Float64Array.from(values).sort();
+  return { median: quantile(sorted, 0.5), p90: quantile(sorted, 0.9) };
+}
+
+function quantile(sorted: Float64Array, q: number): number {
+  const n = sorted.length;
+  if (n === 0) return NaN;
+  const h = (n - 1) * q;
+  const lo = Math.floor(h);
+  const hi = Math.min(n - 1, lo + 1);
+  return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
+}
+
+type MeasuredPolicy = EofdMLogB | OfulMLogB;
+
+function createBenchPolicy(point: BenchPoint, spec: PolicySpec): MeasuredPolicy {
+  return point.policy === 'EOFD-MLogB' ? new EofdMLogB(spec) : new OfulMLogB(spec);
+}
+
+/** Runs one point in this process and measures it. */
+export async function measurePoint(point: BenchPoint, options: MeasureOptions): Promise<PointMeasurement> {
+  const started = performance.now();
+  const { d, K, warmup, rounds } = point;
+  const spec = benchSpec(point);
+  const workload = new BenchWorkload(d, K, point.actions, 1, point.seed);
+  const policy = createBenchPolicy(point, spec);
+  const times = new RoundTimes(rounds);
+
+  const gcStarts: number[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcStarts.push(entry.startTime);
+  });
+  observer.observe({ entryTypes: ['gc'] });
+
+  playRounds(policy, workload, 1, warmup, null);
+  // Start the timed rounds on an empty young generation (`gc` exists when node runs with --expose-gc).
+  (globalThis as { gc?: () => void }).gc?.();
+  if (options.markTimedRounds === true) process.stderr.write(`[eofd bench] ${describePoint(point)}: timed rounds start\n`);
+  const timedStart = performance.now();
+  playRounds(policy, workload, warmup + 1, rounds, times);
+  const timedEnd = performance.now();
+  if (options.markTimedRounds === true) process.stderr.write(`[eofd bench] ${describePoint(point)}: timed rounds end\n`);
+  const stateBytes = policy.stats().stateBytes;
+
+  let probeUpdate: Quantiles | null = null;
+  if (options.probeRounds > 0) {
+    // A fresh policy with a tiny radius: its first update allocates the projection's buffers, the rest are timed.
+    const probe = createBenchPolicy(point, { ...spec, radius: PROBE_RADIUS });
+    const probeTimes = new RoundTimes(options.probeRounds);
+    const probeWorkload = new BenchWorkload(d, K, point.actions, 1, point.seed);
+    playRounds(probe, probeWorkload, 1, 1, null);
+    playRounds(probe, probeWorkload, 2, options.probeRounds, probeTimes);
+    probeUpdate = quantiles(probeTimes.updateMs.filter((_, i) => probeTimes.projected[i] === 1));
+  }
+
+  // GC entries are delivered asynchronously: let the observer catch up before counting.
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  observer.disconnect();
+
+  const { selectMs, updateMs, projected } = times;
+  const roundMs = selectMs.map((s, i) => s + updateMs[i]);
+  return {
+    select: quantiles(selectMs),
+    update: quantiles(updateMs),
+    round: quantiles(roundMs),
+    projectionRounds: projected.reduce((sum, p) => sum + p, 0),
+    projectionUpdate: quantiles(updateMs.filter((_, i) => projected[i] === 1)),
+    plainRound: quantiles(roundMs.filter((_, i) => projected[i] === 0)),
+    probeUpdate,
+    stateBytes,
+    gcDuringTimed: gcStarts.filter((start) => start >= timedStart && start <= timedEnd).length,
+    wallSeconds: (performance.now() - started) / 1000,
+  };
+}
+
+/** "EOFD-MLogB d=785 K=1 m=78" */
+export function describePoint(point: BenchPoint): string {
+  return `${point.policy} d=${point.d} K=${point.K} m=${point.sketchSize}`;
+}
+
+/** Per-round timings of the timed rounds, allocated before they start. */
+class RoundTimes {
+  readonly selectMs: Float64Array;
+  readonly updateMs: Float64Array;
+  /** 1 where the round's update took the projection of eq. (9). */
+  readonly projected: Uint8Array;
+  constructor(rounds: number) {
+    this.selectMs = new Float64Array(rounds);
+    this.updateMs = new Float64Array(rounds);
+    this.projected = new Uint8Array(rounds);
+  }
+}
+
+/** Rounds first..first+count−1 of the bench loop; times them into `times` when given. */
+function playRounds(policy: MeasuredPolicy, workload: BenchWorkload, first: number, count: number, times: RoundTimes | null): void {
+  const d = workload.d;
+  const played = new Float64Array(d);
+  for (let i = 0; i < count; i++) {
+    const t = first + i;
+    const actions = workload.nextActions();
+    const projectionsBefore = policy.projectionsTaken;
+    const t0 = process.hrtime.bigint();
+    const index = policy.select(actions, t);
+    const t1 = process.hrtime.bigint();
+    const outcome = workload.outcome(index);
+    const base = index * d;
+    for (let j = 0; j < d; j++) played[j] = actions.features[base + j];
+    const t2 = process.hrtime.bigint();
+    policy.update(played, outcome);
+    const t3 = process.hrtime.bigint();
+    if (times !== null) {
+      times.selectMs[i] = Number(t1 - t0) / 1e6;
+      times.updateMs[i] = Number(t3 - t2) / 1e6;
+      times.projected[i] = policy.projectionsTaken > projectionsBefore ? 1 : 0;
+    }
+  }
+}

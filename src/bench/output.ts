@@ -1,0 +1,196 @@
+/**
+ * The bench's results as rows: bench.csv (one row per planned point, units in the column names), the
+ * stderr table, and the log-log slopes of per-round time against d, one per series (policy, K, m rule).
+ */
+import { stringify } from 'csv-stringify/sync';
+import { formatBytes } from '../report/format.js';
+import { formatTable } from '../report/table.js';
+import type { PointMeasurement } from './measure.js';
+import type { PlannedPoint } from './plan.js';
+
+export interface BenchRow {
+  plan: PlannedPoint;
+  /** null when the point was skipped or failed. */
+  measurement: PointMeasurement | null;
+  /** Peak resident set size, bytes (process.resourceUsage().maxRSS). */
+  peakRssBytes: number | null;
+  /** 'child': a fresh process ran only this point; 'process': the whole bench process so far. */
+  rssScope: 'child' | 'process' | null;
+  /** Why the point has no measurement ('skipped: …', 'failed: …'), or ''. */
+  note: string;
+}
+
+export const BENCH_COLUMNS = [
+  'policy',
+  'd',
+  'K',
+  'm',
+  'm_requested',
+  'Kd',
+  'actions',
+  'warmup_rounds',
+  'timed_rounds',
+  'select_median_ms',
+  'select_p90_ms',
+  'update_median_ms',
+  'update_p90_ms',
+  'round_median_ms',
+  'round_p90_ms',
+  'plain_round_median_ms',
+  'projection_rounds',
+  'projection_update_median_ms',
+  'probe_projection_update_median_ms',
+  'state_bytes',
+  'peak_rss_mb',
+  'rss_scope',
+  'gc_during_timed',
+  'wall_s',
+  'note',
+] as const;
+
+/** A series of the plot and of the slopes: one policy, one K, one way of choosing m. */
+export function seriesKey(row: BenchRow): string {
+  const { policy, K, sketchRequest } = row.plan.point;
+  if (policy === 'OFUL-MLogB') return `${policy} K=${K}`;
+  return `${policy} K=${K} m=${sketchRequest === 'auto' ? 'Kd/10' : sketchRequest}`;
+}
+
+export interface SeriesSlope {
+  series: string;
+  /** Least-squares slope of ln(round median ms) against ln d; NaN with fewer than two points. */
+  slope: number;
+  /** The d range the fit used. */
+  fromD: number;
+  toD: number;
+}
+
+/** Per series, the log-log slope over its measured points with d ≥ fromD (all of them if fewer than two). */
+export function fitSlopes(rows: readonly BenchRow[], fromD: number): SeriesSlope[] {
+  const bySeries = new Map<string, { d: number; ms: number }[]>();
+  for (const row of rows) {
+    const key = seriesKey(row);
+    if (!bySeries.has(key)) bySeries.set(key, []);
+    const ms = row.measurement?.round.median;
+    if (ms !== undefined && ms > 0) bySeries.get(key)!.push({ d: row.plan.point.d, ms });
+  }
+  const slopes: SeriesSlope[] = [];
+  for (const [series, all] of bySeries) {
+    const upper = all.filter((p) => p.d >= fromD);
+    const points = upper.length >= 2 ? upper : all;
+    const ds = points.map((p) => p.d);
+    slopes.push({
+      series,
+      slope: leastSquaresSlope(points.map((p) => Math.log(p.d)), points.map((p) => Math.log(p.ms))),
+      fromD: ds.length > 0 ? Math.min(...ds) : NaN,
+      toD: ds.length > 0 ? Math.max(...ds) : NaN,
+    });
+  }
+  return slopes;
+}
+
+/** Slope of the least-squares line through (x_i, y_i); NaN for fewer than two distinct x. */
+export function leastSquaresSlope(x: readonly number[], y: readonly number[]): number {
+  const n = x.length;
+  if (n < 2) return NaN;
+  const mx = x.reduce((s, v) => s + v, 0) / n;
+  const my = y.reduce((s, v) => s + v, 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  for (let i = 0; i < n; i++) {
+    sxy += (x[i] - mx) * (y[i] - my);
+    sxx += (x[i] - mx) ** 2;
+  }
+  return sxx === 0 ? NaN : sxy / sxx;
+}
+
+/** A number with `decimals` decimals, '' when absent or not finite. */
+function num(x: number | null | undefined, decimals: number): string {
+  return x === null || x === undefined || !Number.isFinite(x) ? '' : x.toFixed(decimals);
+}
+
+export function benchCsv(rows: readonly BenchRow[]): string {
+  const lines: string[][] = [[...BENCH_COLUMNS]];
+  for (const row of rows) {
+    const p = row.plan.point;
+    const m = row.measurement;
+    lines.push([
+      p.policy,
+      String(p.d),
+      String(p.K),
+      String(p.sketchSize),
+      String(p.sketchRequest),
+      String(p.K * p.d),
+      String(p.actions),
+      String(p.warmup),
+      String(p.rounds),
+      num(m?.select.median, 4),
+      num(m?.select.p90, 4),
+      num(m?.update.median, 4),
+      num(m?.update.p90, 4),
+      num(m?.round.median, 4),
+      num(m?.round.p90, 4),
+      num(m?.plainRound.median, 4),
+      m ? String(m.projectionRounds) : '',
+      num(m?.projectionUpdate.median, 4),
+      num(m?.probeUpdate?.median, 4),
+      m ? String(m.stateBytes) : '',
+      num(row.peakRssBytes === null ? null : row.peakRssBytes / 2 ** 20, 1),
+      row.rssScope ?? '',
+      m ? String(m.gcDuringTimed) : '',
+      num(m?.wallSeconds, 2),
+      row.note,
+    ]);
+  }
+  return stringify(lines);
+}
+
+function ms(x: number | undefined | null): string {
+  if (x === undefined || x === null || !Number.isFinite(x)) return '–';
+  return x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(3);
+}
+
+const TABLE_HEADERS = [
+  'policy',
+  'd',
+  'K',
+  'm',
+  'select ms',
+  'update ms',
+  'round ms (p90)',
+  'projection ms',
+  'state',
+  'peak RSS',
+  'GCs',
+  'note',
+] as const;
+
+/** The stderr table: medians (p90 of the round), projection cost, memory, then the fitted slopes. */
+export function benchTable(rows: readonly BenchRow[], slopes: readonly SeriesSlope[]): string {
+  const body = rows.map((row) => {
+    const p = row.plan.point;
+    const m = row.measurement;
+    const projection = m?.probeUpdate?.median ?? m?.projectionUpdate.median;
+    return [
+      p.policy,
+      String(p.d),
+      String(p.K),
+      p.policy === 'OFUL-MLogB' ? '–' : String(p.sketchSize),
+      ms(m?.select.median),
+      ms(m?.update.median),
+      m ? `${ms(m.round.median)} (${ms(m.round.p90)})` : '–',
+      ms(projection),
+      m ? formatBytes(m.stateBytes) : '–',
+      row.peakRssBytes === null ? '–' : `${(row.peakRssBytes / 2 ** 20).toFixed(0)} MB${row.rssScope === 'process' ? '*' : ''}`,
+      m ? String(m.gcDuringTimed) : '–',
+      row.note,
+    ];
+  });
+  const align = TABLE_HEADERS.map((h) => (h === 'policy' || h === 'note' ? 'left' : 'right') as 'left' | 'right');
+  let text = formatTable([...TABLE_HEADERS], body, { align });
+  if (rows.some((r) => r.rssScope === 'process')) text += '* peak RSS of the whole bench process (no fresh child per point)\n';
+  text += '\nlog-log slope of per-round time against d:\n';
+  for (const s of slopes) {
+    text += `  ${s.series}: ${Number.isFinite(s.slope) ? s.slope.toFixed(2) : '–'} (d ${s.fromD}–${s.toD})\n`;
+  }
+  return text;
+}

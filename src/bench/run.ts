@@ -1,0 +1,131 @@
+/**
+ * `eofd bench` as a library: plan the grid, measure each point in a fresh child process (clean peak
+ * RSS; `--expose-gc` so the timed rounds start on an empty young generation), then write bench.csv and
+ * bench.svg atomically and print a table on stderr.
+ *
+ * The child is the compiled child.js next to this module; when it is absent (running from the
+ * TypeScript sources, as the tests do) points run in this process and peak RSS is the whole process's
+ * (column rss_scope says which).
+ */
+import { fork } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { benchCsv, benchTable, fitSlopes, type BenchRow } from './output.js';
+import { describePoint, measurePoint, type MeasureOptions, type PointMeasurement } from './measure.js';
+import { planPoints, type BenchOptions, type PlannedPoint } from './plan.js';
+import { renderBenchSvg } from './svg.js';
+
+/** What a child process sends back. */
+export type ChildReply =
+  | { ok: true; measurement: PointMeasurement; peakRssBytes: number }
+  | { ok: false; message: string };
+
+export interface BenchIo {
+  stderr: { write(text: string): unknown };
+}
+
+export interface BenchResult {
+  rows: BenchRow[];
+  files: string[];
+  /** Points that failed (their rows carry the message). */
+  failures: number;
+}
+
+/** A failure to write the output folder (exit code 1 at the CLI). */
+export class BenchError extends Error {
+  readonly exitCode = 1;
+}
+
+export const BENCH_FILES = ['bench.csv', 'bench.svg'] as const;
+
+const CHILD_SCRIPT = fileURLToPath(new URL('./child.js', import.meta.url));
+
+/** Runs the grid, writes `outDir`/bench.csv and bench.svg, and reports progress and the table on io.stderr. */
+export async function runBench(options: BenchOptions, outDir: string, io: BenchIo): Promise<BenchResult> {
+  const planned = planPoints(options);
+  const isolated = fs.existsSync(CHILD_SCRIPT);
+  const markTimedRounds = process.execArgv.includes('--trace-gc');
+  const rows: BenchRow[] = [];
+  const runnable = planned.filter((p) => p.skip === null).length;
+  let done = 0;
+  for (const plan of planned) {
+    if (plan.skip !== null) {
+      io.stderr.write(`[eofd bench] ${describePoint(plan.point)}: ${plan.skip}\n`);
+      rows.push({ plan, measurement: null, peakRssBytes: null, rssScope: null, note: plan.skip });
+      continue;
+    }
+    done++;
+    const measureOptions: MeasureOptions = { probeRounds: plan.probe ? options.projectionRounds : 0, markTimedRounds };
+    const row = await runPoint(plan, measureOptions, isolated);
+    rows.push(row);
+    const summary = row.measurement === null ? row.note : `${row.measurement.round.median.toFixed(3)} ms/round (median)`;
+    io.stderr.write(`[eofd bench] ${done}/${runnable} ${describePoint(plan.point)}: ${summary}\n`);
+  }
+  const slopes = fitSlopes(rows, options.fitFromD);
+  const contents: Record<(typeof BENCH_FILES)[number], string> = {
+    'bench.csv': benchCsv(rows),
+    'bench.svg': renderBenchSvg(rows, slopes, options),
+  };
+  const files: string[] = [];
+  try {
+    fs.mkdirSync(outDir, { recursive: true });
+    for (const name of BENCH_FILES) {
+      const file = path.join(outDir, name);
+      writeAtomic(file, contents[name]);
+      files.push(file);
+    }
+  } catch (err) {
+    const code = (err as { code?: string }).code;
+    throw new BenchError(`cannot write the bench results to ${outDir}${code ? ` (${code})` : ''}`);
+  }
+  io.stderr.write('\n' + benchTable(rows, slopes));
+  io.stderr.write(`\nwrote ${files.join(', ')}\n`);
+  return { rows, files, failures: rows.filter((r) => r.note.startsWith('failed')).length };
+}
+
+async function runPoint(plan: PlannedPoint, options: MeasureOptions, isolated: boolean): Promise<BenchRow> {
+  try {
+    if (!isolated) {
+      const measurement = await measurePoint(plan.point, options);
+      return { plan, measurement, peakRssBytes: process.resourceUsage().maxRSS * 1024, rssScope: 'process', note: '' };
+    }
+    const reply = await measureInChild(plan, options);
+    if (!reply.ok) throw new Error(reply.message);
+    return { plan, measurement: reply.measurement, peakRssBytes: reply.peakRssBytes, rssScope: 'child', note: '' };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return { plan, measurement: null, peakRssBytes: null, rssScope: null, note: `failed: ${message.split('\n')[0]}` };
+  }
+}
+
+function measureInChild(plan: PlannedPoint, options: MeasureOptions): Promise<ChildReply> {
+  return new Promise((resolve, reject) => {
+    const child = fork(CHILD_SCRIPT, [], {
+      execArgv: [...process.execArgv, '--expose-gc'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
+    let reply: ChildReply | null = null;
+    child.once('message', (message) => {
+      reply = message as ChildReply;
+    });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      if (reply !== null) resolve(reply);
+      else reject(new Error(`child process exited (${signal ?? `code ${code}`}) without a result`));
+    });
+    child.send({ point: plan.point, options });
+  });
+}
+
+/** Writes `text` to `file` atomically: to `file.tmp-<pid>` first, then renamed over `file`. */
+function writeAtomic(file: string, text: string): void {
+  const tmp = `${file}.tmp-${process.pid}`;
+  try {
+    fs.writeFileSync(tmp, text);
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+}

@@ -1,0 +1,105 @@
+/**
+ * bench.svg: median per-round time (select + update, ms) against d on log-log axes, one line per series
+ * (policy, K, m rule) with its fitted slope in the legend. Hand-written SVG, deterministic (two-decimal
+ * coordinates, no timestamps). EOFD-MLogB in blues and greens, OFUL-MLogB in oranges and dashed.
+ */
+import { decadeLabel, escapeXml } from '../report/svg.js';
+import { fixed } from '../report/format.js';
+import { seriesKey, type BenchRow, type SeriesSlope } from './output.js';
+import type { BenchOptions } from './plan.js';
+
+const WIDTH = 760;
+const HEIGHT = 480;
+const MARGIN = { left: 70, right: 250, top: 56, bottom: 52 };
+const PLOT_WIDTH = WIDTH - MARGIN.left - MARGIN.right;
+const PLOT_HEIGHT = HEIGHT - MARGIN.top - MARGIN.bottom;
+const EOFD_COLOURS = ['#0072B2', '#56B4E9', '#009E73', '#000000', '#CC79A7'];
+const OFUL_COLOURS = ['#D55E00', '#E69F00', '#7F3F00'];
+const GRID = '#e4e4e4';
+const INK = '#222222';
+const MUTED = '#555555';
+
+/** A coordinate with two decimals, never "-0.00". */
+function c(x: number): string {
+  return fixed(x, 2);
+}
+
+interface Series {
+  key: string;
+  colour: string;
+  dashed: boolean;
+  points: { d: number; ms: number }[];
+  slope: SeriesSlope | undefined;
+}
+
+export function renderBenchSvg(rows: readonly BenchRow[], slopes: readonly SeriesSlope[], options: Pick<BenchOptions, 'actions'>): string {
+  const series: Series[] = [];
+  let eofd = 0;
+  let oful = 0;
+  for (const row of rows) {
+    const key = seriesKey(row);
+    let s = series.find((x) => x.key === key);
+    if (s === undefined) {
+      const isOful = row.plan.point.policy === 'OFUL-MLogB';
+      const colour = isOful ? OFUL_COLOURS[oful++ % OFUL_COLOURS.length] : EOFD_COLOURS[eofd++ % EOFD_COLOURS.length];
+      s = { key, colour: colour as string, dashed: isOful, points: [], slope: slopes.find((x) => x.series === key) };
+      series.push(s);
+    }
+    const ms = row.measurement?.round.median;
+    if (ms !== undefined && ms > 0) s.points.push({ d: row.plan.point.d, ms });
+  }
+  for (const s of series) s.points.sort((a, b) => a.d - b.d);
+
+  const all = series.flatMap((s) => s.points);
+  const ds = all.map((p) => p.d);
+  const times = all.map((p) => p.ms);
+  const xLo = Math.floor(Math.log10(all.length > 0 ? Math.min(...ds) : 10));
+  const xHi = Math.max(xLo + 1, Math.ceil(Math.log10(all.length > 0 ? Math.max(...ds) : 100)));
+  const yLo = Math.floor(Math.log10(all.length > 0 ? Math.min(...times) : 0.1));
+  const yHi = Math.max(yLo + 1, Math.ceil(Math.log10(all.length > 0 ? Math.max(...times) : 1)));
+  const x = (d: number) => MARGIN.left + ((Math.log10(d) - xLo) / (xHi - xLo)) * PLOT_WIDTH;
+  const y = (ms: number) => MARGIN.top + PLOT_HEIGHT - ((Math.log10(ms) - yLo) / (yHi - yLo)) * PLOT_HEIGHT;
+
+  const out: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="sans-serif" font-size="12" role="img">`,
+    '<title>eofd bench: per-round time against d</title>',
+    `<rect x="0" y="0" width="${WIDTH}" height="${HEIGHT}" fill="#ffffff"/>`,
+    `<text x="${c(MARGIN.left + PLOT_WIDTH / 2)}" y="22" text-anchor="middle" font-size="14" font-weight="bold" fill="${INK}">Per-round time (select + update, median) against d</text>`,
+    `<text x="${c(MARGIN.left + PLOT_WIDTH / 2)}" y="40" text-anchor="middle" fill="${MUTED}">${escapeXml(`log-log; ${options.actions} actions per round; slopes fitted by least squares`)}</text>`,
+  ];
+  // Grid and decade ticks.
+  for (let k = xLo; k <= xHi; k++) {
+    const px = c(x(10 ** k));
+    out.push(`<line x1="${px}" y1="${c(MARGIN.top)}" x2="${px}" y2="${c(MARGIN.top + PLOT_HEIGHT)}" stroke="${GRID}"/>`);
+    out.push(`<text x="${px}" y="${c(MARGIN.top + PLOT_HEIGHT + 18)}" text-anchor="middle" fill="${INK}">${decadeLabel(k)}</text>`);
+  }
+  for (let k = yLo; k <= yHi; k++) {
+    const py = c(y(10 ** k));
+    out.push(`<line x1="${c(MARGIN.left)}" y1="${py}" x2="${c(MARGIN.left + PLOT_WIDTH)}" y2="${py}" stroke="${GRID}"/>`);
+    out.push(`<text x="${c(MARGIN.left - 8)}" y="${py}" dy="4" text-anchor="end" fill="${INK}">${decadeLabel(k)}</text>`);
+  }
+  out.push(
+    `<rect x="${c(MARGIN.left)}" y="${c(MARGIN.top)}" width="${c(PLOT_WIDTH)}" height="${c(PLOT_HEIGHT)}" fill="none" stroke="${INK}"/>`,
+    `<text x="${c(MARGIN.left + PLOT_WIDTH / 2)}" y="${c(HEIGHT - 12)}" text-anchor="middle" fill="${INK}">d (feature dimension)</text>`,
+    `<text transform="translate(18 ${c(MARGIN.top + PLOT_HEIGHT / 2)}) rotate(-90)" text-anchor="middle" fill="${INK}">ms per round</text>`,
+  );
+  // Series, then the legend.
+  for (const s of series) {
+    if (s.points.length === 0) continue;
+    const dash = s.dashed ? ' stroke-dasharray="6 4"' : '';
+    const path = s.points.map((p, i) => `${i === 0 ? 'M' : 'L'}${c(x(p.d))} ${c(y(p.ms))}`).join(' ');
+    out.push(`<path data-series="${escapeXml(s.key)}" d="${path}" fill="none" stroke="${s.colour}" stroke-width="2"${dash}/>`);
+    for (const p of s.points) out.push(`<circle cx="${c(x(p.d))}" cy="${c(y(p.ms))}" r="3" fill="${s.colour}"/>`);
+  }
+  const legendX = MARGIN.left + PLOT_WIDTH + 16;
+  series.forEach((s, i) => {
+    const ly = MARGIN.top + 10 + i * 34;
+    const dash = s.dashed ? ' stroke-dasharray="6 4"' : '';
+    const slope = s.slope !== undefined && Number.isFinite(s.slope.slope) ? `slope ${s.slope.slope.toFixed(2)} (d ${s.slope.fromD}–${s.slope.toD})` : 'slope –';
+    out.push(`<line x1="${c(legendX)}" y1="${c(ly)}" x2="${c(legendX + 24)}" y2="${c(ly)}" stroke="${s.colour}" stroke-width="2"${dash}/>`);
+    out.push(`<text x="${c(legendX + 30)}" y="${c(ly + 4)}" fill="${INK}">${escapeXml(s.key)}</text>`);
+    out.push(`<text x="${c(legendX + 30)}" y="${c(ly + 19)}" fill="${MUTED}">${escapeXml(s.points.length === 0 ? 'not measured' : slope)}</text>`);
+  });
+  out.push('</svg>');
+  return out.join('\n') + '\n';
+}

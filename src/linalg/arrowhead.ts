@@ -1,0 +1,362 @@
+/**
+ * Eigendecomposition of a real symmetric arrowhead matrix in O(n²):
+ *
+ *     A = [ diag(δ)  z ]     δ, z ∈ R^r, α ∈ R, order n = r + 1.
+ *         [   zᵀ     α ]
+ *
+ * With distinct δ_i and every z_i ≠ 0 the eigenvalues interlace the δ's (λ_0 > δ_(0) > λ_1 > … >
+ * δ_(r−1) > λ_r) and are the roots of the secular equation g(λ) = λ − α − Σ z_i²/(λ − δ_i) = 0; the
+ * eigenvector of λ is (z_i/(λ − δ_i) …, 1) normalised. The steps, after Jakovčević Stor, Slapničar and
+ * Barlow, "Accurate eigenvalue decomposition of real symmetric arrowhead matrices" (LAA 2015), with
+ * the deflation of LAPACK's dlaed2:
+ * 1. Deflation: a z_i at rounding level leaves (δ_i, e_i) as an eigenpair; two δ's closer than
+ *    rounding level are rotated so that one z vanishes (the rotations are applied to the vectors last).
+ * 2. Each root is found relative to its nearer pole (λ = δ_p + τ, so that λ − δ_i = τ − (δ_i − δ_p)
+ *    keeps its relative accuracy) by Newton's method on h(τ) = τ·g(δ_p + τ), which has no pole at
+ *    τ = 0, safeguarded by bisection of the bracket that the interlacing gives.
+ * 3. Gu–Eisenstat: ẑ with |ẑ_i|² = −Π_j(λ_j − δ_i) / Π_{k≠i}(δ_k − δ_i) makes the computed λ's the
+ *    exact eigenvalues of a nearby arrowhead; vectors built from ẑ are orthogonal to working accuracy.
+ * The caller's arrays are not modified; all workspace is allocated once, in the constructor.
+ */
+
+const EPS = 2 ** -52;
+/** Rounding-level tolerance of the deflation, in units of ε·‖A‖ (dlaed2 uses 8). */
+const DEFLATION_FACTOR = 8;
+const MAX_ITERATIONS = 200;
+
+/** Reusable workspace for arrowhead eigendecompositions of order ≤ maxN. */
+export class ArrowheadEigen {
+  readonly maxN: number;
+  /** Sorted (descending) order of the diagonal: slot numbers (indices into the caller's δ). */
+  private readonly order: Int32Array;
+  /** Non-deflated part: diagonal, border and slot of each entry (diagonal strictly decreasing). */
+  private readonly activeDiagonal: Float64Array;
+  private readonly activeBorder: Float64Array;
+  private readonly activeSlot: Int32Array;
+  /** Deflated eigenpairs: value and slot (the eigenvector is the slot's unit vector). */
+  private readonly deflatedValue: Float64Array;
+  private readonly deflatedSlot: Int32Array;
+  /** Rotations of the deflation of close δ's: slots (p, i) and (c, s), applied in reverse order. */
+  private readonly rotationP: Int32Array;
+  private readonly rotationI: Int32Array;
+  private readonly rotationC: Float64Array;
+  private readonly rotationS: Float64Array;
+  /** Roots λ_j = activeDiagonal[origin_j] + offset_j of the secular equation. */
+  private readonly rootOrigin: Int32Array;
+  private readonly rootOffset: Float64Array;
+  /** Gu–Eisenstat border ẑ. */
+  private readonly correctedBorder: Float64Array;
+  /** Every eigenvalue before sorting, its source (≥ 0: root j; < 0: deflated −1−k), and the sort order. */
+  private readonly unsortedValue: Float64Array;
+  private readonly source: Int32Array;
+  private readonly sorted: Int32Array;
+  /** Sizes found by `deflate`. */
+  private activeCount = 0;
+  private deflatedCount = 0;
+  private rotationCount = 0;
+  // Scalars of the current decomposition live in fields, not arguments or return values: V8 boxes a
+  // double that crosses a call it does not inline, and this solver runs hundreds of times per
+  // divide-and-conquer eigendecomposition.
+  /** 1/σ: the problem is solved for A/σ. */
+  private inverseScale = 1;
+  /** Deflation tolerance, corner α and ‖z‖ of A/σ. */
+  private tolerance = 0;
+  private corner = 0;
+  private borderNorm = 0;
+  /** The Newton iteration's point τ, bracket (lo, hi), and g, g′ at τ. */
+  private tau = 0;
+  private lo = 0;
+  private hi = 0;
+  private g = 0;
+  private dg = 0;
+
+  constructor(maxN: number) {
+    if (!Number.isInteger(maxN) || maxN < 0) {
+      throw new Error(`ArrowheadEigen: maxN must be a non-negative integer, got ${maxN}`);
+    }
+    this.maxN = maxN;
+    this.order = new Int32Array(maxN);
+    this.activeDiagonal = new Float64Array(maxN);
+    this.activeBorder = new Float64Array(maxN);
+    this.activeSlot = new Int32Array(maxN);
+    this.deflatedValue = new Float64Array(maxN);
+    this.deflatedSlot = new Int32Array(maxN);
+    this.rotationP = new Int32Array(maxN);
+    this.rotationI = new Int32Array(maxN);
+    this.rotationC = new Float64Array(maxN);
+    this.rotationS = new Float64Array(maxN);
+    this.rootOrigin = new Int32Array(maxN);
+    this.rootOffset = new Float64Array(maxN);
+    this.correctedBorder = new Float64Array(maxN);
+    this.unsortedValue = new Float64Array(maxN);
+    this.source = new Int32Array(maxN);
+    this.sorted = new Int32Array(maxN);
+  }
+
+  /**
+   * Eigendecomposition of the arrowhead with diagonal (δ, α) = diagonal[dOff..dOff+r] (the corner α
+   * last) and border z = border[zOff..+r): values[0..n) in descending order and `vectors` row-major n×n
+   * (ld = n) with column j the unit eigenvector of values[j]; rows 0..r−1 belong to δ_0..δ_{r−1},
+   * row r to the corner — the layout of SymmetricEigen.decompose on the dense matrix.
+   */
+  decompose(r: number, diagonal: Float64Array, dOff: number, border: Float64Array, zOff: number, values: Float64Array, vectors: Float64Array): void {
+    const n = r + 1;
+    if (!Number.isInteger(r) || r < 0 || n > this.maxN) {
+      throw new Error(`ArrowheadEigen: order r + 1 = ${n} must be an integer in 1..${this.maxN}`);
+    }
+    if (values.length < n || vectors.length < n * n) throw new Error(`ArrowheadEigen: output arrays too short for order ${n}`);
+    const corner = diagonal[dOff + r];
+    let scale = Math.abs(corner);
+    let borderSq = 0;
+    for (let i = 0; i < r; i++) {
+      const di = diagonal[dOff + i];
+      const zi = border[zOff + i];
+      if (!Number.isFinite(di) || !Number.isFinite(zi)) throw new Error(`ArrowheadEigen: non-finite entry at index ${i}`);
+      scale = Math.max(scale, Math.abs(di));
+      borderSq += zi * zi;
+    }
+    if (!Number.isFinite(corner)) throw new Error('ArrowheadEigen: non-finite corner');
+    // Work on A/σ with σ a power of two near ‖A‖ (exact): the products of step 3 then neither
+    // underflow nor overflow for entries anywhere in the double range.
+    const norm = scale + Math.sqrt(borderSq);
+    const sigma = norm > 0 ? 2 ** Math.round(Math.log2(norm)) : 1;
+    const inverse = 1 / sigma;
+    this.inverseScale = inverse;
+    this.borderNorm = Math.sqrt(borderSq) * inverse;
+    this.tolerance = DEFLATION_FACTOR * EPS * norm * inverse;
+    this.corner = corner * inverse;
+
+    this.deflate(r, diagonal, dOff, border, zOff);
+    const { activeCount: active, deflatedCount: deflated, rotationCount: rotations } = this;
+    this.solveRoots(active);
+    this.correctBorder(active);
+    vectors.fill(0, 0, n * n);
+    this.writeSorted(n, active, deflated, values, vectors);
+    for (let j = 0; j < n; j++) values[j] *= sigma;
+    // Undo the deflation rotations, last first: slot p held u = c·e_p + s·e_i, slot i held w = −s·e_p + c·e_i.
+    for (let k = rotations - 1; k >= 0; k--) {
+      const rp = this.rotationP[k] * n;
+      const ri = this.rotationI[k] * n;
+      const c = this.rotationC[k];
+      const s = this.rotationS[k];
+      for (let col = 0; col < n; col++) {
+        const u = vectors[rp + col];
+        const w = vectors[ri + col];
+        vectors[rp + col] = c * u - s * w;
+        vectors[ri + col] = s * u + c * w;
+      }
+    }
+  }
+
+  /** Step 1 on A/σ: fills the active (non-deflated) arrays in descending order, the deflated pairs and the rotations. */
+  private deflate(r: number, diagonal: Float64Array, dOff: number, border: Float64Array, zOff: number): void {
+    const { order, inverseScale: inverse, tolerance } = this;
+    // Insertion sort of the slots by descending δ (stable; the sketch's weights arrive sorted).
+    for (let i = 0; i < r; i++) {
+      const di = diagonal[dOff + i];
+      let j = i - 1;
+      while (j >= 0 && diagonal[dOff + order[j]] < di) {
+        order[j + 1] = order[j];
+        j--;
+      }
+      order[j + 1] = i;
+    }
+    const ad = this.activeDiagonal;
+    const az = this.activeBorder;
+    const slots = this.activeSlot;
+    let active = 0;
+    let deflated = 0;
+    let rotations = 0;
+    for (let k = 0; k < r; k++) {
+      const slot = order[k];
+      const d = diagonal[dOff + slot] * inverse;
+      const z = border[zOff + slot] * inverse;
+      if (Math.abs(z) <= tolerance) {
+        this.deflatedValue[deflated] = d;
+        this.deflatedSlot[deflated++] = slot;
+        continue;
+      }
+      // |c·s| ≤ ½ below, so only δ's within 2·tolerance of the previous one can deflate.
+      if (active > 0 && ad[active - 1] - d <= 2 * tolerance) {
+        // Rotate (p, slot) so that slot's border vanishes: u = (z_p e_p + z e_slot)/ρ keeps ρ, w = (−z e_p + z_p e_slot)/ρ gets 0.
+        const p = active - 1;
+        const zp = az[p];
+        const big = Math.max(Math.abs(zp), Math.abs(z));
+        const rho = big * Math.sqrt((zp / big) ** 2 + (z / big) ** 2);
+        const c = zp / rho;
+        const s = z / rho;
+        const dp = ad[p];
+        if (Math.abs((dp - d) * c * s) <= tolerance) {
+          ad[p] = c * c * dp + s * s * d;
+          az[p] = rho;
+          this.deflatedValue[deflated] = s * s * dp + c * c * d;
+          this.deflatedSlot[deflated++] = slot;
+          this.rotationP[rotations] = slots[p];
+          this.rotationI[rotations] = slot;
+          this.rotationC[rotations] = c;
+          this.rotationS[rotations++] = s;
+          continue;
+        }
+      }
+      ad[active] = d;
+      az[active] = z;
+      slots[active++] = slot;
+    }
+    this.activeCount = active;
+    this.deflatedCount = deflated;
+    this.rotationCount = rotations;
+  }
+
+  /** g and g′ at λ = δ_origin + τ (τ = this.tau), every difference λ − δ_i formed as τ − (δ_i − δ_origin). */
+  private secular(active: number, origin: number): void {
+    const ad = this.activeDiagonal;
+    const az = this.activeBorder;
+    const tau = this.tau;
+    const sigma = ad[origin];
+    let sum = 0;
+    let dsum = 0;
+    for (let i = 0; i < active; i++) {
+      const inv = 1 / (tau - (ad[i] - sigma));
+      const t = az[i] * inv;
+      sum += az[i] * t;
+      dsum += t * t;
+    }
+    this.g = tau + (sigma - this.corner) - sum;
+    this.dg = 1 + dsum;
+  }
+
+  /** Step 2: the active + 1 roots, in descending order, each relative to its nearer pole. */
+  private solveRoots(active: number): void {
+    const ad = this.activeDiagonal;
+    const { corner, borderNorm } = this;
+    if (active === 0) {
+      this.rootOrigin[0] = -1;
+      this.rootOffset[0] = corner;
+      return;
+    }
+    for (let j = 0; j <= active; j++) {
+      let origin: number;
+      if (j === 0) {
+        // Above δ_0: Weyl's bound λ_max ≤ max(δ_0, α) + ‖z‖.
+        origin = 0;
+        this.lo = 0;
+        this.hi = Math.max(ad[0], corner) + borderNorm - ad[0];
+      } else if (j === active) {
+        origin = active - 1;
+        this.lo = Math.min(ad[active - 1], corner) - borderNorm - ad[active - 1];
+        this.hi = 0;
+      } else {
+        // Between δ_j and δ_{j−1}: g is increasing, so the sign of g at the midpoint says which half holds the root.
+        const half = 0.5 * (ad[j - 1] - ad[j]);
+        this.tau = half;
+        this.secular(active, j);
+        if (this.g >= 0) {
+          origin = j;
+          this.lo = 0;
+          this.hi = half;
+        } else {
+          origin = j - 1;
+          this.lo = -half;
+          this.hi = 0;
+        }
+      }
+      this.rootOrigin[j] = origin;
+      this.newtonOnH(active, origin);
+      this.rootOffset[j] = this.tau;
+    }
+  }
+
+  /** this.tau ← the root τ ∈ (lo, hi) of g(δ_origin + τ), by Newton on h(τ) = τ·g with bisection when a step leaves the bracket. */
+  private newtonOnH(active: number, origin: number): void {
+    let lo = this.lo;
+    let hi = this.hi;
+    let tau = 0.5 * (lo + hi);
+    for (let iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
+      this.tau = tau;
+      this.secular(active, origin);
+      const g = this.g;
+      if (g === 0) return;
+      if (g < 0) lo = tau;
+      else hi = tau;
+      const h = tau * g;
+      const dh = g + tau * this.dg;
+      let next = tau - h / dh;
+      if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+      if (Math.abs(next - tau) <= 2 * EPS * Math.abs(next) || hi - lo <= 2 * EPS * Math.max(Math.abs(lo), Math.abs(hi))) {
+        this.tau = next;
+        return;
+      }
+      tau = next;
+    }
+    this.tau = tau;
+  }
+
+  /** Step 3: ẑ_i² = −(λ_i − δ_i)(λ_{i+1} − δ_i) Π_{k<i} (λ_k − δ_i)/(δ_k − δ_i) Π_{k>i} (λ_{k+1} − δ_i)/(δ_k − δ_i). */
+  private correctBorder(active: number): void {
+    const ad = this.activeDiagonal;
+    const origin = this.rootOrigin;
+    const offset = this.rootOffset;
+    // λ_j − δ_i = offset_j − (δ_i − δ_origin(j)), relative to λ_j's own pole.
+    for (let i = 0; i < active; i++) {
+      const di = ad[i];
+      let product = -(offset[i] - (di - ad[origin[i]])) * (offset[i + 1] - (di - ad[origin[i + 1]]));
+      for (let k = 0; k < i; k++) product *= (offset[k] - (di - ad[origin[k]])) / (ad[k] - di);
+      for (let k = i + 1; k < active; k++) product *= (offset[k + 1] - (di - ad[origin[k + 1]])) / (ad[k] - di);
+      const magnitude = Math.sqrt(Math.max(0, product));
+      this.correctedBorder[i] = this.activeBorder[i] < 0 ? -magnitude : magnitude;
+    }
+  }
+
+  /** Eigenvalues in descending order, and the eigenvectors (before the deflation rotations) into their columns. */
+  private writeSorted(n: number, active: number, deflated: number, values: Float64Array, vectors: Float64Array): void {
+    const ad = this.activeDiagonal;
+    const unsorted = this.unsortedValue;
+    const source = this.source;
+    let count = 0;
+    for (let j = 0; j <= active; j++) {
+      unsorted[count] = this.rootOrigin[j] < 0 ? this.rootOffset[j] : ad[this.rootOrigin[j]] + this.rootOffset[j];
+      source[count++] = j;
+    }
+    for (let k = 0; k < deflated; k++) {
+      unsorted[count] = this.deflatedValue[k];
+      source[count++] = -1 - k;
+    }
+    const sorted = this.sorted;
+    for (let i = 0; i < n; i++) {
+      const v = unsorted[i];
+      let j = i - 1;
+      while (j >= 0 && unsorted[sorted[j]] < v) {
+        sorted[j + 1] = sorted[j];
+        j--;
+      }
+      sorted[j + 1] = i;
+    }
+    const last = n - 1;
+    for (let col = 0; col < n; col++) {
+      const entry = sorted[col];
+      values[col] = unsorted[entry];
+      const src = source[entry];
+      if (src < 0) {
+        vectors[this.deflatedSlot[-1 - src] * n + col] = 1;
+        continue;
+      }
+      if (active === 0) {
+        vectors[last * n + col] = 1;
+        continue;
+      }
+      // (ẑ_i/(λ_j − δ_i) …, 1), normalised.
+      const offset = this.rootOffset[src];
+      const pole = ad[this.rootOrigin[src]];
+      let normSq = 1;
+      for (let i = 0; i < active; i++) {
+        const v = this.correctedBorder[i] / (offset - (ad[i] - pole));
+        vectors[this.activeSlot[i] * n + col] = v;
+        normSq += v * v;
+      }
+      vectors[last * n + col] = 1;
+      const inv = 1 / Math.sqrt(normSq);
+      for (let i = 0; i < active; i++) vectors[this.activeSlot[i] * n + col] *= inv;
+      vectors[last * n + col] = inv;
+    }
+  }
+}

@@ -1,0 +1,217 @@
+/**
+ * `eofd bench`: argument errors (exit 2), the plan of the grid, the workload, the statistics, and a tiny
+ * grid run end to end into a well-formed bench.csv and bench.svg. A benchmark is not a test: nothing
+ * here asserts how long anything takes.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { Command, CommanderError } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { BENCH_COLUMNS, DEFAULT_BENCH_OPTIONS, fitSlopes, leastSquaresSlope, planPoints, quantiles, type BenchOptions, type BenchRow } from '../../src/bench/index.js';
+import { BenchWorkload } from '../../src/bench/workload.js';
+import { registerBench, runBenchCommand, type BenchCommandOptions } from '../../src/cli/commands/bench.js';
+import { descendants, parseXml } from '../report/xml.js';
+
+function tempDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'eofd-bench-'));
+}
+
+/** Parses `eofd bench <args>` with a program that throws instead of exiting; returns the error, stderr and the options. */
+async function parseBench(args: string[]): Promise<{ error: CommanderError | null; stderr: string; options: BenchCommandOptions | null }> {
+  const program = new Command('eofd').exitOverride();
+  registerBench(program);
+  const bench = program.commands.find((c) => c.name() === 'bench')!;
+  let stderr = '';
+  let options: BenchCommandOptions | null = null;
+  bench.configureOutput({ writeErr: (s) => (stderr += s), writeOut: () => undefined });
+  bench.action((opts: BenchCommandOptions) => {
+    options = opts;
+  });
+  try {
+    await program.parseAsync(['node', 'eofd', 'bench', ...args]);
+    return { error: null, stderr, options };
+  } catch (err) {
+    return { error: err as CommanderError, stderr, options };
+  }
+}
+
+function options(overrides: Partial<BenchOptions> = {}): BenchOptions {
+  return { ...DEFAULT_BENCH_OPTIONS, ...overrides };
+}
+
+describe('eofd bench: bad usage is exit code 2 with one line on stderr', () => {
+  for (const args of [
+    ['--d', '100,x'],
+    ['--d', '0'],
+    ['--K', '1.5'],
+    ['--m', 'auto,-3'],
+    ['--rounds', '0'],
+    ['--warmup', 'soon'],
+    ['--actions', ''],
+    ['--policy', 'Random'],
+    ['--max-oful-mb', '-1'],
+    ['--nope'],
+    ['extra-argument'],
+  ]) {
+    it(`eofd bench ${args.join(' ')}`, async () => {
+      const { error, stderr } = await parseBench(args);
+      expect(error).toBeInstanceOf(CommanderError);
+      expect(error!.exitCode).toBe(2);
+      expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+    });
+  }
+
+  it('--help exits 0, and the help leads with an example', async () => {
+    const { error } = await parseBench(['--help']);
+    expect(error!.exitCode).toBe(0);
+    const program = new Command('eofd');
+    registerBench(program);
+    const bench = program.commands.find((c) => c.name() === 'bench')!;
+    const help = bench.helpInformation();
+    expect(help.split('\n').slice(0, 4).join('\n')).toContain('Example: eofd bench --d');
+  });
+
+  it('an unwritable --out is exit code 1 with one line on stderr', async () => {
+    const blocker = path.join(tempDir(), 'file');
+    fs.writeFileSync(blocker, '');
+    let stderr = '';
+    const parsed = (await parseBench(['--d', '8', '--K', '1', '--m', '2', '--rounds', '1', '--warmup', '1', '--policy', 'EOFD-MLogB'])).options!;
+    const code = await runBenchCommand({ ...parsed, out: path.join(blocker, 'out') }, { stderr: { write: (s: string) => (stderr += s) } });
+    expect(code).toBe(1);
+    expect(stderr.split('\n').filter((l) => l.startsWith('eofd bench:'))).toEqual([expect.stringMatching(/cannot write the bench results to .* \(E[A-Z]+\)$/)]);
+  });
+});
+
+describe('eofd bench: options', () => {
+  it('parses lists, "auto" and the defaults', async () => {
+    const { error, options: parsed } = await parseBench(['--d', '100,200,100', '--K', '4', '--m', 'auto,30', '--warmup', 'auto', '--policy', 'OFUL-MLogB']);
+    expect(error).toBeNull();
+    expect(parsed).toMatchObject({ d: [100, 200], K: [4], m: ['auto', 30], warmup: 'auto', policy: ['OFUL-MLogB'], actions: 20, out: 'results/bench', maxOfulMb: 2048 });
+    const defaults = (await parseBench([])).options!;
+    expect(defaults.d).toEqual([100, 200, 400, 785, 1600, 3200, 12800]);
+    expect(defaults.K).toEqual([1, 4]);
+  });
+});
+
+describe('bench plan', () => {
+  it('one OFUL-MLogB point and one EOFD-MLogB point per m per (d, K); m = auto is ⌊Kd/10⌋, capped at Kd', () => {
+    const plan = planPoints(options({ d: [20, 785], K: [1], m: ['auto', 50] }));
+    expect(plan.map((p) => [p.point.policy, p.point.d, p.point.sketchSize, p.point.sketchRequest])).toEqual([
+      ['EOFD-MLogB', 20, 2, 'auto'],
+      ['EOFD-MLogB', 20, 20, 50],
+      ['OFUL-MLogB', 20, 20, 'exact'],
+      ['EOFD-MLogB', 785, 78, 'auto'],
+      ['EOFD-MLogB', 785, 50, 50],
+      ['OFUL-MLogB', 785, 785, 'exact'],
+    ]);
+    // Automatic warm-up fills the sketch: m + 10 rounds for EOFD-MLogB, 10 for OFUL-MLogB.
+    expect(plan.map((p) => p.point.warmup)).toEqual([12, 30, 10, 88, 60, 10]);
+    expect(plan.every((p) => p.skip === null)).toBe(true);
+    expect(plan.map((p) => p.probe)).toEqual([false, false, true, false, false, true]);
+  });
+
+  it('skips OFUL-MLogB over the memory cap and anything over the compute cap, saying why', () => {
+    const plan = planPoints(options({ d: [12800], K: [1], m: [50, 'auto'] }));
+    expect(plan.map((p) => p.skip)).toEqual([
+      null,
+      expect.stringMatching(/^skipped: ≈ .* GFLOP per round > --max-gflop 2$/),
+      expect.stringMatching(/^skipped: Kd×Kd state ≈ \d+ MB > --max-oful-mb 2048$/),
+    ]);
+    expect(planPoints(options({ d: [400], K: [1], maxOfulMb: 5 }))[2].skip).toMatch(/> --max-oful-mb 5$/);
+  });
+});
+
+describe('bench statistics and workload', () => {
+  it('median and p90 interpolate between order statistics', () => {
+    expect(quantiles([5, 1, 3, 2, 4])).toEqual({ median: 3, p90: 4.6 });
+    expect(quantiles([7])).toEqual({ median: 7, p90: 7 });
+    expect(Number.isNaN(quantiles([]).median)).toBe(true);
+  });
+
+  it('the log-log slope of ms = c·d^1.5 is 1.5, fitted from the given d on', () => {
+    expect(leastSquaresSlope([0, 1, 2], [1, 3, 5])).toBeCloseTo(2, 12);
+    const rows = [100, 400, 1600, 6400].map((d) => ({
+      plan: planPoints(options({ d: [d], K: [1], m: [50], policies: ['EOFD-MLogB'] }))[0],
+      measurement: { round: { median: d === 100 ? 50 : 1e-3 * d ** 1.5 } },
+      peakRssBytes: null,
+      rssScope: null,
+      note: '',
+    })) as unknown as BenchRow[];
+    const [slope] = fitSlopes(rows, 400);
+    expect(slope.series).toBe('EOFD-MLogB K=1 m=50');
+    expect(slope.slope).toBeCloseTo(1.5, 12);
+    expect([slope.fromD, slope.toD]).toEqual([400, 6400]);
+  });
+
+  it('unit-norm actions, and the same seed gives the same problem', () => {
+    const a = new BenchWorkload(30, 2, 5, 1, 9);
+    const b = new BenchWorkload(30, 2, 5, 1, 9);
+    const first = Float64Array.from(a.nextActions().features);
+    expect(Array.from(b.nextActions().features)).toEqual(Array.from(first));
+    for (let i = 0; i < 5; i++) {
+      let s = 0;
+      for (let j = 0; j < 30; j++) s += first[i * 30 + j] ** 2;
+      expect(Math.abs(s - 1)).toBeLessThan(1e-12);
+    }
+    let norm = 0;
+    for (const w of a.trueWeights) norm += w * w;
+    expect(Math.abs(Math.sqrt(norm) - 1)).toBeLessThan(1e-12);
+    const outcomes = Array.from({ length: 5 }, (_, i) => a.outcome(i));
+    expect(outcomes.every((y) => Number.isInteger(y) && y >= 0 && y <= 2)).toBe(true);
+  });
+});
+
+describe('eofd bench: a tiny grid end to end', () => {
+  it('writes bench.csv (a row per point, units in the column names) and a well-formed bench.svg; table on stderr', async () => {
+    const out = tempDir();
+    let stderr = '';
+    const parsed = (await parseBench(['--d', '20,40', '--K', '1,2', '--m', 'auto,8', '--rounds', '5', '--projection-rounds', '1', '--max-oful-mb', '0.1', '--out', out])).options!;
+    const code = await runBenchCommand(parsed, { stderr: { write: (s: string) => (stderr += s) } });
+    expect(code).toBe(0);
+    expect(fs.readdirSync(out).sort()).toEqual(['bench.csv', 'bench.svg']);
+
+    const rows = parse(fs.readFileSync(path.join(out, 'bench.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
+    expect(Object.keys(rows[0])).toEqual([...BENCH_COLUMNS]);
+    expect(BENCH_COLUMNS.filter((c) => /_ms$|_p90_ms$/.test(c)).length).toBeGreaterThan(8);
+    // (d, K) ∈ {20, 40} × {1, 2}: two EOFD-MLogB points and one OFUL-MLogB point each.
+    expect(rows).toHaveLength(12);
+    for (const row of rows) {
+      if (row.note !== '') {
+        expect(row.policy).toBe('OFUL-MLogB'); // Kd×Kd state over 0.1 MB
+        expect(row.note).toMatch(/^skipped: Kd×Kd state/);
+        expect(row.round_median_ms).toBe('');
+        continue;
+      }
+      for (const column of ['select_median_ms', 'select_p90_ms', 'update_median_ms', 'round_median_ms', 'round_p90_ms', 'peak_rss_mb']) {
+        expect(Number(row[column])).toBeGreaterThan(0);
+      }
+      expect(Number(row.round_p90_ms)).toBeGreaterThanOrEqual(Number(row.round_median_ms));
+      expect(Number(row.state_bytes)).toBeGreaterThan(0);
+      expect(row.timed_rounds).toBe('5');
+      expect(row.rss_scope).toBe('process'); // from the TypeScript sources: no compiled child script
+    }
+    const oful = rows.filter((r) => r.policy === 'OFUL-MLogB' && r.note === '');
+    expect(oful.length).toBeGreaterThan(0);
+    for (const row of oful) expect(Number(row.probe_projection_update_median_ms)).toBeGreaterThan(0);
+
+    const svg = parseXml(fs.readFileSync(path.join(out, 'bench.svg'), 'utf8'));
+    expect(svg.name).toBe('svg');
+    const series = descendants(svg).filter((e) => e.name === 'path' && e.attributes.has('data-series'));
+    // Every series with a measured point is drawn; OFUL-MLogB at K = 2 (Kd ≥ 40) is over the 0.1 MB cap.
+    expect(series.map((e) => e.attributes.get('data-series'))).toEqual([
+      'EOFD-MLogB K=1 m=Kd/10',
+      'EOFD-MLogB K=1 m=8',
+      'OFUL-MLogB K=1',
+      'EOFD-MLogB K=2 m=Kd/10',
+      'EOFD-MLogB K=2 m=8',
+    ]);
+    const legend = descendants(svg).filter((e) => e.name === 'text').map((e) => e.text);
+    expect(legend.filter((t) => /^slope -?\d+\.\d\d \(d 20–40\)$/.test(t)).length).toBeGreaterThan(0);
+
+    expect(stderr).toContain('select ms');
+    expect(stderr).toContain('log-log slope of per-round time against d:');
+    expect(stderr).toContain(`wrote ${path.join(out, 'bench.csv')}`);
+  });
+});
