@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { packageInfo } from '../experiment/manifest.js';
+import { registerBench } from './commands/bench.js';
 import { registerGrid } from './commands/grid.js';
 import { registerReport } from './commands/report.js';
 import { processIo, registerRun, type CliIo } from './commands/run.js';
@@ -48,7 +49,7 @@ export function createProgram(io: CliIo = processIo()): Command {
   registerRun(program, io);
   registerGrid(program, io);
   registerReport(program);
-  // registerBench(program);  // src/cli/commands/bench.ts, when it lands
+  registerBench(program);
   for (const command of program.commands) {
     command.configureOutput({ ...program.configureOutput(), outputError: oneLineError(`eofd ${command.name()}`) });
   }
