@@ -96,15 +96,24 @@ export class ArrowheadEigen {
   /**
    * Eigendecomposition of the arrowhead with diagonal (δ, α) = diagonal[dOff..dOff+r] (the corner α
    * last) and border z = border[zOff..+r): values[0..n) in descending order and `vectors` row-major n×n
-   * (ld = n) with column j the unit eigenvector of values[j]; rows 0..r−1 belong to δ_0..δ_{r−1},
-   * row r to the corner — the layout of SymmetricEigen.decompose on the dense matrix.
+   * (ld = n, from vectors[vOff]) with column j the unit eigenvector of values[j]; rows 0..r−1 belong
+   * to δ_0..δ_{r−1}, row r to the corner — the layout of SymmetricEigen.decompose on the dense matrix.
    */
-  decompose(r: number, diagonal: Float64Array, dOff: number, border: Float64Array, zOff: number, values: Float64Array, vectors: Float64Array): void {
+  decompose(
+    r: number,
+    diagonal: Float64Array,
+    dOff: number,
+    border: Float64Array,
+    zOff: number,
+    values: Float64Array,
+    vectors: Float64Array,
+    vOff = 0,
+  ): void {
     const n = r + 1;
     if (!Number.isInteger(r) || r < 0 || n > this.maxN) {
       throw new Error(`ArrowheadEigen: order r + 1 = ${n} must be an integer in 1..${this.maxN}`);
     }
-    if (values.length < n || vectors.length < n * n) throw new Error(`ArrowheadEigen: output arrays too short for order ${n}`);
+    if (values.length < n || vectors.length < vOff + n * n) throw new Error(`ArrowheadEigen: output arrays too short for order ${n}`);
     const corner = diagonal[dOff + r];
     let scale = Math.abs(corner);
     let borderSq = 0;
@@ -130,13 +139,13 @@ export class ArrowheadEigen {
     const { activeCount: active, deflatedCount: deflated, rotationCount: rotations } = this;
     this.solveRoots(active);
     this.correctBorder(active);
-    vectors.fill(0, 0, n * n);
-    this.writeSorted(n, active, deflated, values, vectors);
+    vectors.fill(0, vOff, vOff + n * n);
+    this.writeSorted(n, active, deflated, values, vectors, vOff);
     for (let j = 0; j < n; j++) values[j] *= sigma;
     // Undo the deflation rotations, last first: slot p held u = c·e_p + s·e_i, slot i held w = −s·e_p + c·e_i.
     for (let k = rotations - 1; k >= 0; k--) {
-      const rp = this.rotationP[k] * n;
-      const ri = this.rotationI[k] * n;
+      const rp = vOff + this.rotationP[k] * n;
+      const ri = vOff + this.rotationI[k] * n;
       const c = this.rotationC[k];
       const s = this.rotationS[k];
       for (let col = 0; col < n; col++) {
@@ -308,7 +317,7 @@ export class ArrowheadEigen {
   }
 
   /** Eigenvalues in descending order, and the eigenvectors (before the deflation rotations) into their columns. */
-  private writeSorted(n: number, active: number, deflated: number, values: Float64Array, vectors: Float64Array): void {
+  private writeSorted(n: number, active: number, deflated: number, values: Float64Array, vectors: Float64Array, vOff: number): void {
     const ad = this.activeDiagonal;
     const unsorted = this.unsortedValue;
     const source = this.source;
@@ -337,11 +346,11 @@ export class ArrowheadEigen {
       values[col] = unsorted[entry];
       const src = source[entry];
       if (src < 0) {
-        vectors[this.deflatedSlot[-1 - src] * n + col] = 1;
+        vectors[vOff + this.deflatedSlot[-1 - src] * n + col] = 1;
         continue;
       }
       if (active === 0) {
-        vectors[last * n + col] = 1;
+        vectors[vOff + last * n + col] = 1;
         continue;
       }
       // (ẑ_i/(λ_j − δ_i) …, 1), normalised.
@@ -350,13 +359,13 @@ export class ArrowheadEigen {
       let normSq = 1;
       for (let i = 0; i < active; i++) {
         const v = this.correctedBorder[i] / (offset - (ad[i] - pole));
-        vectors[this.activeSlot[i] * n + col] = v;
+        vectors[vOff + this.activeSlot[i] * n + col] = v;
         normSq += v * v;
       }
-      vectors[last * n + col] = 1;
+      vectors[vOff + last * n + col] = 1;
       const inv = 1 / Math.sqrt(normSq);
-      for (let i = 0; i < active; i++) vectors[this.activeSlot[i] * n + col] *= inv;
-      vectors[last * n + col] = inv;
+      for (let i = 0; i < active; i++) vectors[vOff + this.activeSlot[i] * n + col] *= inv;
+      vectors[vOff + last * n + col] = inv;
     }
   }
 }

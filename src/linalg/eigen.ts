@@ -37,13 +37,12 @@ export class SymmetricEigen {
   private readonly rotS: Float64Array;
   /** Permutation putting the eigenvalues in descending order. */
   private readonly order: Int32Array;
-  /** `decomposeFactored`: Z (or V itself), the order, and whether V = Q·Z with the reflections in W. */
+  /** `decomposeFactored` below DIVIDE_AND_CONQUER_MIN_ORDER: V itself; the order, and whether V = Q·Z (reflections in W, Z in the tridiagonal solver). */
   private factors = new Float64Array(0);
   private factoredOrder = 0;
   private factoredWithReflections = false;
   /** Divide and conquer and the blocked back-transformation (null when maxN is below their order). */
   private readonly tridiagonal: TridiagonalEigen | null;
-  private readonly tridiagonalOff: Float64Array;
   /** The block's reflectors as rows (BACK_TRANSFORM_BLOCK × maxN) and as columns (maxN × BACK_TRANSFORM_BLOCK). */
   private readonly reflectorRows: Float64Array;
   private readonly reflectorColumns: Float64Array;
@@ -51,7 +50,7 @@ export class SymmetricEigen {
   private readonly blockFactor: Float64Array;
   private readonly blockProducts: Float64Array;
 
-  /** Allocates all workspace for matrices of order up to maxN. */
+  /** Allocates the workspace for matrices of order up to maxN (divide and conquer allocates its own on first use). */
   constructor(maxN: number) {
     if (!Number.isInteger(maxN) || maxN < 0) {
       throw new Error(`SymmetricEigen: maxN must be a non-negative integer, got ${maxN}`);
@@ -66,7 +65,6 @@ export class SymmetricEigen {
     const large = maxN >= DIVIDE_AND_CONQUER_MIN_ORDER;
     const nb = BACK_TRANSFORM_BLOCK;
     this.tridiagonal = large ? new TridiagonalEigen(maxN) : null;
-    this.tridiagonalOff = new Float64Array(large ? maxN : 0);
     this.reflectorRows = new Float64Array(large ? nb * maxN : 0);
     this.reflectorColumns = new Float64Array(large ? maxN * nb : 0);
     this.blockFactor = new Float64Array(large ? nb * nb : 0);
@@ -141,17 +139,18 @@ export class SymmetricEigen {
     if (!Number.isInteger(n) || n < 1 || n > this.maxN) {
       throw new Error(`SymmetricEigen: order n must be an integer in 1..${this.maxN}, got ${n}`);
     }
-    if (this.factors.length < n * n) this.factors = new Float64Array(this.maxN * this.maxN);
     this.factoredOrder = n;
     this.factoredWithReflections = this.tridiagonal !== null && n >= DIVIDE_AND_CONQUER_MIN_ORDER;
     if (!this.factoredWithReflections) {
+      if (this.factors.length < n * n) this.factors = new Float64Array(this.maxN * this.maxN);
       this.decompose(n, a, aOff, lda, values, this.factors);
       return;
     }
     this.checkInput(n, a, aOff, lda);
     this.load(n, a, aOff, lda);
     this.reduce(n);
-    this.divideAndConquer(n, values, this.factors);
+    this.tridiagonal!.decomposeFactored(n, this.tridiagonalDiagonal(n), this.e, values);
+    checkFinite(n, values);
   }
 
   /** out = Vᵀx for the last `decomposeFactored` (x and out of length n, distinct arrays). */
@@ -162,18 +161,21 @@ export class SymmetricEigen {
       return;
     }
     // Qᵀx = P_1 P_2 ··· P_{n−1} x, then Zᵀ(Qᵀx).
-    const t = this.tridiagonalOff;
-    for (let k = 0; k < n; k++) t[k] = x[k];
-    for (let i = n - 1; i >= 1; i--) this.reflect(n, i, t);
-    gemvT(n, n, this.factors, 0, n, t, 0, out, 0);
+    for (let k = 0; k < n; k++) out[k] = x[k];
+    for (let i = n - 1; i >= 1; i--) this.reflect(n, i, out);
+    this.tridiagonal!.applyTransposed(out);
   }
 
   /** out = V c for the last `decomposeFactored` (c and out of length n, distinct arrays). */
   applyVectors(c: Float64Array, out: Float64Array): void {
     const n = this.factoredOrder;
-    gemv(n, n, this.factors, 0, n, c, 0, out, 0);
-    if (!this.factoredWithReflections) return;
+    if (!this.factoredWithReflections) {
+      gemv(n, n, this.factors, 0, n, c, 0, out, 0);
+      return;
+    }
     // Q(Zc) = P_{n−1} ··· P_1 (Zc).
+    for (let k = 0; k < n; k++) out[k] = c[k];
+    this.tridiagonal!.apply(out);
     for (let i = 1; i < n; i++) this.reflect(n, i, out);
   }
 
@@ -454,17 +456,15 @@ export class SymmetricEigen {
 
   /** Eigenvalues (descending) and eigenvectors Z of the tridiagonal matrix T of `reduce` (A = Q T Qᵀ) by divide and conquer. */
   private divideAndConquer(n: number, values: Float64Array, vectors: Float64Array): void {
-    const w = this.w;
-    const diagonal = this.rotC; // free until the QL path needs it again
-    const off = this.tridiagonalOff;
-    for (let i = 0; i < n; i++) {
-      diagonal[i] = w[i * n + i];
-      off[i] = this.e[i];
-    }
-    this.tridiagonal!.decompose(n, diagonal, off, values, vectors);
-    for (let i = 0; i < n; i++) {
-      if (!Number.isFinite(values[i])) throw new Error(`SymmetricEigen: non-finite eigenvalue (overflow) for order ${n}`);
-    }
+    this.tridiagonal!.decompose(n, this.tridiagonalDiagonal(n), this.e, values, vectors);
+    checkFinite(n, values);
+  }
+
+  /** T's diagonal, which `reduce` leaves on W's, as a vector (in rotC, free until the QL path needs it). */
+  private tridiagonalDiagonal(n: number): Float64Array {
+    const diagonal = this.rotC;
+    for (let i = 0; i < n; i++) diagonal[i] = this.w[i * n + i];
+    return diagonal;
   }
 
   /**
@@ -540,6 +540,12 @@ export class SymmetricEigen {
       values[j] = d[order[j]];
       for (let r = 0; r < n; r++) vectors[r * n + j] = w[src + r];
     }
+  }
+}
+
+function checkFinite(n: number, values: Float64Array): void {
+  for (let i = 0; i < n; i++) {
+    if (!Number.isFinite(values[i])) throw new Error(`SymmetricEigen: non-finite eigenvalue (overflow) for order ${n}`);
   }
 }
 
