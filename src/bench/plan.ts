@@ -72,11 +72,12 @@ export function resolveSketchSize(choice: SketchChoice, d: number, K: number): n
 }
 
 /**
- * Bytes OFUL-MLogB allocates at Kd = n: H, H⁻¹, the refresh workspace, and the projection's matrix and
- * eigenvectors plus the eigensolver's three n×n work arrays (eight n×n arrays), and the scoring scratch.
+ * Bytes OFUL-MLogB allocates at Kd = n: H, H⁻¹ and the refresh workspace, then at its first projection
+ * the matrix H̃, the eigensolver's work array and its factored eigenvectors (≈ 2n²): seven n×n
+ * arrays in all, plus the scoring scratch.
  */
 export function ofulStateBytes(n: number, K: number, actions: number): number {
-  return 8 * (8 * n * n + actions * K * n + 16 * n);
+  return 8 * (7 * n * n + actions * K * n + 16 * n);
 }
 
 /** Estimated floating-point operations of one round (projection rounds excepted). */

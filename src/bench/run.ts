@@ -1,7 +1,9 @@
 /**
  * `eofd bench` as a library: plan the grid, measure each point in a fresh child process (clean peak
  * RSS; `--expose-gc` so the timed rounds start on an empty young generation), then write bench.csv and
- * bench.svg atomically and print a table on stderr.
+ * bench.svg atomically and print a table on stderr. Under `node --trace-gc` the children mark where
+ * their timed rounds start and end, with their pid (the idle parent collects garbage too), so GC
+ * lines can be read against them.
  *
  * The child is the compiled child.js next to this module; when it is absent (running from the
  * TypeScript sources, as the tests do) points run in this process and peak RSS is the whole process's
@@ -102,6 +104,7 @@ async function runPoint(plan: PlannedPoint, options: MeasureOptions, isolated: b
 function measureInChild(plan: PlannedPoint, options: MeasureOptions): Promise<ChildReply> {
   return new Promise((resolve, reject) => {
     const child = fork(CHILD_SCRIPT, [], {
+      // --expose-gc: the timed rounds start on an empty young generation (see measurePoint).
       execArgv: [...process.execArgv, '--expose-gc'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
