@@ -9,6 +9,7 @@
  * TypeScript sources, as the tests do) points run in this process and peak RSS is the whole process's
  * (column rss_scope says which).
  */
+import { writeFileAtomic } from '../experiment/output.js';
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -74,7 +75,7 @@ export async function runBench(options: BenchOptions, outDir: string, io: BenchI
     fs.mkdirSync(outDir, { recursive: true });
     for (const name of BENCH_FILES) {
       const file = path.join(outDir, name);
-      writeAtomic(file, contents[name]);
+      writeFileAtomic(file, contents[name]);
       files.push(file);
     }
   } catch (err) {
@@ -121,14 +122,3 @@ function measureInChild(plan: PlannedPoint, options: MeasureOptions): Promise<Ch
   });
 }
 
-/** Writes `text` to `file` atomically: to `file.tmp-<pid>` first, then renamed over `file`. */
-function writeAtomic(file: string, text: string): void {
-  const tmp = `${file}.tmp-${process.pid}`;
-  try {
-    fs.writeFileSync(tmp, text);
-    fs.renameSync(tmp, file);
-  } catch (err) {
-    fs.rmSync(tmp, { force: true });
-    throw err;
-  }
-}

@@ -5,6 +5,7 @@
  * - a positive number: a constant radius.
  * `scale` (beta_scale) multiplies any of them.
  */
+import { dot } from '../linalg/blas.js';
 
 /** The named modes; any positive number is a constant radius. */
 export const BETA_MODES = ['theory', 'order'] as const;
@@ -112,4 +113,26 @@ export class ConfidenceRadius {
       (K * d * Math.log(DeltaHalf) + m * Math.log(1 + (2 * D * D * s) / (m * lambda)));
     return initial + martingale + sketch + this.runningSum;
   }
+}
+
+/**
+ * The step of round s for eq. (36)'s running sum: writes diff = W_{s+1} − W_s (row-wise vectorised)
+ * and returns ‖(W_{s+1} − W_s)x_s‖².
+ */
+export function parameterStep(
+  K: number,
+  d: number,
+  previous: Float64Array,
+  next: Float64Array,
+  x: Float64Array,
+  diff: Float64Array,
+): number {
+  const n = K * d;
+  for (let j = 0; j < n; j++) diff[j] = next[j] - previous[j];
+  let predictionSq = 0;
+  for (let i = 0; i < K; i++) {
+    const v = dot(d, diff, i * d, x, 0);
+    predictionSq += v * v;
+  }
+  return predictionSq;
 }

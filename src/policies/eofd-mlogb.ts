@@ -5,7 +5,7 @@
  */
 import type { ActionSet } from '../environments/environment.js';
 import { axpy, dot, gemmNT } from '../linalg/blas.js';
-import { ConfidenceRadius } from '../model/beta.js';
+import { ConfidenceRadius, parameterStep } from '../model/beta.js';
 import { LocalModel } from '../model/local-model.js';
 import { secularRoot } from '../model/projection.js';
 import { AugmentedGramEigen, FrequentDirections, lemma1Matrix } from '../sketch/frequent-directions.js';
@@ -169,12 +169,7 @@ export class EofdMLogB implements Policy {
     // Running sum of eq. (36): ‖(W_{t+1} − W_t)x‖² and ‖W_{t+1} − W_t‖²_{Z_t}, before the sketch moves.
     if (this.beta.needsRunningSum) {
       const diff = this.difference;
-      for (let j = 0; j < dimension; j++) diff[j] = next[j] - this.current[j];
-      let predictionSq = 0;
-      for (let i = 0; i < K; i++) {
-        const v = dot(d, diff, i * d, x, 0);
-        predictionSq += v * v;
-      }
+      const predictionSq = parameterStep(K, d, this.current, next, x, diff);
       const curvatureSq = lambda * dot(dimension, diff, 0, diff, 0) + sketch.sketchQuadraticForm(diff);
       this.beta.accumulate(predictionSq, curvatureSq);
     }

@@ -9,7 +9,7 @@ import type { ActionSet } from '../environments/environment.js';
 import { axpy, dot, gemmNT, gemv } from '../linalg/blas.js';
 import { cholesky, choleskySolve, spdInverse } from '../linalg/cholesky.js';
 import { SymmetricEigen } from '../linalg/eigen.js';
-import { ConfidenceRadius } from '../model/beta.js';
+import { ConfidenceRadius, parameterStep } from '../model/beta.js';
 import { LocalModel } from '../model/local-model.js';
 import { secularRoot } from '../model/projection.js';
 import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
@@ -176,12 +176,7 @@ export class OfulMLogB implements Policy {
 
     if (this.beta.needsRunningSum) {
       const diff = this.difference;
-      for (let j = 0; j < n; j++) diff[j] = next[j] - this.current[j];
-      let predictionSq = 0;
-      for (let i = 0; i < K; i++) {
-        const p = dot(d, diff, i * d, x, 0);
-        predictionSq += p * p;
-      }
+      const predictionSq = parameterStep(K, d, this.current, next, x, diff);
       let curvatureSq = 0;
       for (let i = 0; i < n; i++) curvatureSq += diff[i] * dot(n, this.hessian, i * n, diff, 0);
       this.beta.accumulate(predictionSq, curvatureSq);

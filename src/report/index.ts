@@ -5,6 +5,7 @@
  *   const report = buildReport(['results/mnist', 'results/synthetic-k4'], {});
  *   writeReport(report, 'results/report');
  */
+import { writeFileAtomic } from '../experiment/output.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
@@ -109,17 +110,6 @@ export function claimsCsv(report: Report): string {
   return stringify(rows);
 }
 
-/** Writes `text` to `file` atomically: to `file.tmp-<pid>` first, then renamed over `file`. */
-function writeAtomic(file: string, text: string): void {
-  const tmp = `${file}.tmp-${process.pid}`;
-  try {
-    fs.writeFileSync(tmp, text);
-    fs.renameSync(tmp, file);
-  } catch (err) {
-    fs.rmSync(tmp, { force: true });
-    throw err;
-  }
-}
 
 /**
  * Writes the REPORT_FILES into `outDir` (created if needed), each atomically. Returns their paths.
@@ -139,7 +129,7 @@ export function writeReport(report: Report, outDir: string): string[] {
     fs.mkdirSync(outDir, { recursive: true });
     for (const name of REPORT_FILES) {
       const file = path.join(outDir, name);
-      writeAtomic(file, contents[name]);
+      writeFileAtomic(file, contents[name]);
       written.push(file);
     }
   } catch (err) {
