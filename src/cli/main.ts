@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { packageInfo } from '../experiment/manifest.js';
 import { registerBench } from './commands/bench.js';
 import { registerGrid } from './commands/grid.js';
+import { registerMerge } from './commands/merge.js';
 import { registerReport } from './commands/report.js';
 import { processIo, registerRun, type CliIo } from './commands/run.js';
 
@@ -17,6 +18,7 @@ const EXAMPLES = `Examples:
   $ eofd run configs/synthetic-k4.yaml --jobs 2  # one full setting, two units at a time
   $ eofd run configs/mnist.yaml --resume         # finish an interrupted run
   $ eofd grid configs/quick.yaml --jobs 4        # the (l, e) search; then run --params <out>/<name>-grid/best.json
+  $ eofd run configs/quick.yaml --shard 0/4      # one quarter of the units (a machine); then eofd merge
   $ eofd report results                          # tables, the paper's claims, figures, report.html
 `;
 
@@ -48,6 +50,7 @@ export function createProgram(io: CliIo = processIo()): Command {
     });
   registerRun(program, io);
   registerGrid(program, io);
+  registerMerge(program, io);
   registerReport(program);
   registerBench(program);
   for (const command of program.commands) {

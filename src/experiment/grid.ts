@@ -173,7 +173,7 @@ export function gridCsv(rows: readonly GridRow[]): string {
   return lines.join('\n') + '\n';
 }
 
-export function bestFile(config: ExperimentConfig, ls: readonly number[], es: readonly number[], rows: readonly GridRow[]): BestFile {
+export function bestFile(config: Pick<ExperimentConfig, 'name' | 'trials'>, ls: readonly number[], es: readonly number[], rows: readonly GridRow[]): BestFile {
   const policies: Record<string, BestEntry> = {};
   for (const [policy, r] of selectBest(rows)) {
     policies[policy] = {
@@ -209,17 +209,27 @@ export interface GridResult {
   best: BestFile | null;
 }
 
-/** Reads the finished units of every grid point into rows (grid point order, then policy order). */
-function collectRows(config: ExperimentConfig, dir: string, result: RunResult, points: readonly GridPoint[]): GridRow[] | null {
+/** What the rows of one grid point need from its variant (the resolved config, or its manifest). */
+export interface VariantInfo {
+  derived: { lambda: number; eta: number };
+  policies: readonly string[];
+  trials: number;
+  horizon: number;
+}
+
+/**
+ * Reads the finished units of every grid point under `dir` into rows (grid point order, then policy
+ * order); null if a grid point is unknown or a unit is not finished.
+ */
+export function gridRows(dir: string, points: readonly GridPoint[], variant: (point: GridPoint) => VariantInfo | null): GridRow[] | null {
   const rows: GridRow[] = [];
   for (const point of points) {
-    const outcome = result.experiments.find((x) => x.name === pointName(point));
-    if (outcome === undefined || !outcome.complete) return null;
-    const { derived, config: variant } = outcome.resolved;
-    for (const policy of variant.policies) {
+    const info = variant(point);
+    if (info === null) return null;
+    for (const policy of info.policies) {
       const summaries = [];
-      for (let trial = 0; trial < variant.trials; trial++) {
-        const unit = readFinishedUnit(unitFiles(path.join(dir, variant.name), policy, trial), policy, trial, variant.horizon);
+      for (let trial = 0; trial < info.trials; trial++) {
+        const unit = readFinishedUnit(unitFiles(path.join(dir, pointName(point)), policy, trial), policy, trial, info.horizon);
         if (unit === null) return null;
         summaries.push(unit.summary);
       }
@@ -228,8 +238,8 @@ function collectRows(config: ExperimentConfig, dir: string, result: RunResult, p
       rows.push({
         l: point.l,
         e: point.e,
-        lambda: derived.lambda,
-        eta: derived.eta,
+        lambda: info.derived.lambda,
+        eta: info.derived.eta,
         policy,
         trials: summaries.length,
         meanFinalRegret: mean(regrets),
@@ -239,8 +249,55 @@ function collectRows(config: ExperimentConfig, dir: string, result: RunResult, p
       });
     }
   }
-  void config;
   return rows;
+}
+
+function collectRows(dir: string, result: RunResult, points: readonly GridPoint[]): GridRow[] | null {
+  return gridRows(dir, points, (point) => {
+    const outcome = result.experiments.find((x) => x.name === pointName(point));
+    if (outcome === undefined || !outcome.complete) return null;
+    const { derived, config: variant } = outcome.resolved;
+    return { derived, policies: variant.policies, trials: variant.trials, horizon: variant.horizon };
+  });
+}
+
+/** Writes grid.csv, one heatmap per tuned policy and best.json into `dir` (atomically); returns best.json's content and the files. */
+export function writeGridOutputs(
+  dir: string,
+  base: Pick<ExperimentConfig, 'name' | 'trials'>,
+  policies: readonly string[],
+  ls: readonly number[],
+  es: readonly number[],
+  rows: readonly GridRow[],
+): { best: BestFile; files: string[] } {
+  const files: string[] = [];
+  const write = (name: string, text: string): void => {
+    const file = path.join(dir, name);
+    writeFileAtomic(file, text);
+    files.push(file);
+  };
+  write('grid.csv', gridCsv(rows));
+  const ordered = POLICY_NAMES.filter((p) => policies.includes(p));
+  for (const policy of ordered) {
+    write(heatmapFile(policy), gridHeatmapSvg({ experiment: base.name, policy, ls, es, rows: rows.filter((r) => r.policy === policy) }));
+  }
+  const best = bestFile(base, ls, es, rows);
+  write('best.json', JSON.stringify(best, null, 2) + '\n');
+  return { best, files };
+}
+
+/** In a shard's grid folder: what `eofd merge` needs to rebuild grid.csv, heatmaps and best.json. */
+export const GRID_SHARD_FILE = 'grid-shard.json';
+export const GRID_SHARD_FORMAT = 'eofd-grid-shard/1';
+
+export interface GridShardFile {
+  format: typeof GRID_SHARD_FORMAT;
+  experiment: string;
+  trials: number;
+  policies: string[];
+  l_values: number[];
+  e_values: number[];
+  shard: { index: number; count: number };
 }
 
 /** A file name for a policy's heatmap: `heatmap-EOFD-MLogB.svg`. */
@@ -266,21 +323,23 @@ export async function runGrid(config: ExperimentConfig, options: GridOptions): P
     points.map((p) => variantConfig(config, p)),
     { ...runOptions, out: dir, split: 'validation' },
   );
-  const rows = run.interrupted ? null : collectRows(config, dir, run, points);
-  if (rows === null) return { name: config.name, dir, run, rows: [], files: [], best: null };
-  const files: string[] = [];
-  const write = (name: string, text: string): void => {
-    const file = path.join(dir, name);
-    writeFileAtomic(file, text);
-    files.push(file);
-  };
-  write('grid.csv', gridCsv(rows));
-  const ordered = POLICY_NAMES.filter((p) => policies.includes(p));
-  for (const policy of ordered) {
-    write(heatmapFile(policy), gridHeatmapSvg({ experiment: config.name, policy, ls, es, rows: rows.filter((r) => r.policy === policy) }));
+  if (options.shard !== undefined) {
+    // A shard's folder: no grid outputs (they need every unit), but what `eofd merge` needs to make them.
+    const info: GridShardFile = {
+      format: GRID_SHARD_FORMAT,
+      experiment: config.name,
+      trials: config.trials,
+      policies,
+      l_values: [...ls],
+      e_values: [...es],
+      shard: { index: options.shard.index, count: options.shard.count },
+    };
+    writeFileAtomic(path.join(dir, GRID_SHARD_FILE), JSON.stringify(info, null, 2) + '\n');
+    return { name: config.name, dir, run, rows: [], files: [], best: null };
   }
-  const best = bestFile(config, ls, es, rows);
-  write('best.json', JSON.stringify(best, null, 2) + '\n');
+  const rows = run.interrupted ? null : collectRows(dir, run, points);
+  if (rows === null) return { name: config.name, dir, run, rows: [], files: [], best: null };
+  const { best, files } = writeGridOutputs(dir, config, policies, ls, es, rows);
   return { name: config.name, dir, run, rows, files, best };
 }
 

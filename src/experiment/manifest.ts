@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DerivedValues, ResolvedEnvironment, ResolvedExperiment } from './setup.js';
 import { unitSeeds } from './setup.js';
+import type { ManifestShard } from './shard.js';
 
 /** The package's folder (this file is `src/experiment/` or `dist/experiment/` under it). */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -80,6 +81,8 @@ export interface Manifest {
   host: { cpu: string; cores: number; platform: string };
   /** When the run started (ISO 8601). */
   started: string;
+  /** Only in a shard's folder (`--shard i/n`); `eofd merge` drops it. */
+  shard?: ManifestShard;
 }
 
 export function manifestConfig(experiment: ResolvedExperiment): ManifestConfig {
@@ -97,7 +100,7 @@ export function manifestConfig(experiment: ResolvedExperiment): ManifestConfig {
   };
 }
 
-export function buildManifest(experiment: ResolvedExperiment): Manifest {
+export function buildManifest(experiment: ResolvedExperiment, shard?: ManifestShard): Manifest {
   const { config } = experiment;
   const trials: Record<string, Record<string, string>> = {};
   for (let trial = 0; trial < config.trials; trial++) {
@@ -122,6 +125,7 @@ export function buildManifest(experiment: ResolvedExperiment): Manifest {
     node: process.version,
     host: { cpu: os.cpus()[0]?.model?.trim() ?? 'unknown', cores: os.availableParallelism(), platform: `${process.platform}-${process.arch}` },
     started: new Date().toISOString(),
+    ...(shard === undefined ? {} : { shard }),
   };
 }
 

@@ -20,6 +20,7 @@ import { buildManifest, configDifference, manifestConfig } from './manifest.js';
 import { clearUnit, readFinishedUnit, removeLeftovers, summaryCsv, unitFiles, writeFileAtomic, type UnitSummaryFile } from './output.js';
 import type { SeedSplit } from './seeds.js';
 import { resolveExperiment, type ResolvedExperiment } from './setup.js';
+import { inShard, SHARD_SCHEME, type Shard } from './shard.js';
 import type { TrialSummary } from './trial.js';
 import { executeUnit, type UnitResult, type UnitTask } from './unit.js';
 import type { FromWorker, ToWorker } from './worker.js';
@@ -92,6 +93,11 @@ export interface RunOptions {
   mnistDataRoot?: string;
   /** The compiled worker script (default: dist/experiment/worker.js of this package). */
   workerScript?: string | URL;
+  /**
+   * Run only this shard's units (shard.ts: unit k of the fixed config order runs on shard k mod count);
+   * the manifests record it. `out` is used as given (the CLI puts shards under `<out>/shard-<i>-of-<n>`).
+   */
+  shard?: Shard;
 }
 
 export interface UnitFailure {
@@ -199,11 +205,11 @@ function inspectFolder(dir: string, options: RunOptions): FolderState {
 }
 
 /** On --resume: the earlier run's config must be this run's, field for field. */
-function checkResumable(dir: string, resolved: ResolvedExperiment): void {
+function checkResumable(dir: string, resolved: ResolvedExperiment, shard: Shard | undefined): void {
   const file = path.join(dir, 'manifest.json');
-  let previous: { config?: unknown };
+  let previous: { config?: unknown; shard?: Partial<Shard> };
   try {
-    previous = JSON.parse(fs.readFileSync(file, 'utf8')) as { config?: unknown };
+    previous = JSON.parse(fs.readFileSync(file, 'utf8')) as { config?: unknown; shard?: Partial<Shard> };
   } catch {
     throw new RunError(`cannot resume ${dir}: it has no readable manifest.json (not an eofd run folder?); use --force to replace it`, 2);
   }
@@ -215,6 +221,9 @@ function checkResumable(dir: string, resolved: ResolvedExperiment): void {
       2,
     );
   }
+  const was = previous.shard === undefined ? 'unsharded' : `shard ${previous.shard.index}/${previous.shard.count}`;
+  const now = shard === undefined ? 'unsharded' : `shard ${shard.index}/${shard.count}`;
+  if (was !== now) throw new RunError(`cannot resume ${dir}: it holds a ${was} run, this is ${now}; use the same --shard, or --force to start over`, 2);
 }
 
 function unitCost(unit: UnitRef, resolved: ResolvedExperiment): number {
@@ -229,6 +238,10 @@ export async function runExperiments(configs: readonly ExperimentConfig[], optio
   const names = configs.map((c) => c.name);
   const duplicate = names.find((n, i) => names.indexOf(n) !== i);
   if (duplicate !== undefined) throw new RunError(`two experiments are named ${JSON.stringify(duplicate)}; names must be unique`, 2);
+  const shard = options.shard;
+  if (shard !== undefined && !(Number.isInteger(shard.count) && shard.count >= 1 && Number.isInteger(shard.index) && shard.index >= 0 && shard.index < shard.count)) {
+    throw new RunError(`shard must satisfy 0 ≤ index < count, got ${shard.index}/${shard.count}`, 2);
+  }
 
   makeFolder(options.out, 'to the output folder');
   const locks: Lock[] = [];
@@ -247,10 +260,12 @@ export async function runExperiments(configs: readonly ExperimentConfig[], optio
       resolveExperiment(config, { split: options.split, configFile: options.configFile, mnistDataRoot: options.mnistDataRoot }),
     );
     states.forEach((state, i) => {
-      if (state === 'resume') checkResumable(dirs[i] as string, resolved[i] as ResolvedExperiment);
+      if (state === 'resume') checkResumable(dirs[i] as string, resolved[i] as ResolvedExperiment, shard);
     });
 
     const plan: RunPlan = { experiments: [], jobs: 1 };
+    /** Unit number in the fixed order (experiments, policies, trials as configured): shard.ts. */
+    let unitNumber = 0;
     for (let i = 0; i < configs.length; i++) {
       const dir = dirs[i] as string;
       const experiment = resolved[i] as ResolvedExperiment;
@@ -259,7 +274,8 @@ export async function runExperiments(configs: readonly ExperimentConfig[], optio
       if (state !== 'resume') {
         makeFolder(dir, 'the experiment folder');
         try {
-          writeFileAtomic(path.join(dir, 'manifest.json'), JSON.stringify(buildManifest(experiment), null, 2) + '\n');
+          const manifest = buildManifest(experiment, shard === undefined ? undefined : { index: shard.index, count: shard.count, first_unit: unitNumber, scheme: SHARD_SCHEME });
+          writeFileAtomic(path.join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
         } catch (error) {
           throw new RunError(`cannot write ${path.join(dir, 'manifest.json')}: ${describeFsError(error)}`);
         }
@@ -269,6 +285,7 @@ export async function runExperiments(configs: readonly ExperimentConfig[], optio
       for (const policy of config.policies) {
         removeLeftovers(path.join(dir, policy));
         for (let trial = 0; trial < config.trials; trial++) {
+          if (!inShard(unitNumber++, shard)) continue;
           const unit: UnitRef = { experiment: config.name, policy, trial, horizon: config.horizon };
           const files = unitFiles(dir, policy, trial);
           if (state === 'resume' && readFinishedUnit(files, policy, trial, config.horizon) !== null) {

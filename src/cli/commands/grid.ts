@@ -11,7 +11,8 @@ import { loadConfigs } from '../../config/load.js';
 import { DEFAULT_GRID, gridPoints, parseExponentList, runGrid } from '../../experiment/grid.js';
 import { createProgress, progressMode } from '../../experiment/progress.js';
 import { RunError } from '../../experiment/runner.js';
-import { EXIT, processIo, type CliIo } from './run.js';
+import { resolveShard, shardFolder, type Shard } from '../../experiment/shard.js';
+import { EXIT, processIo, SHARD_HELP, shardArgument, shardCountArgument, shardNote, type CliIo } from './run.js';
 
 export interface GridCommandOptions {
   out: string;
@@ -23,6 +24,8 @@ export interface GridCommandOptions {
   resume?: boolean;
   force?: boolean;
   quiet?: boolean;
+  shard?: Shard;
+  shardCount?: number;
 }
 
 function positiveInteger(what: string, max: number) {
@@ -47,6 +50,8 @@ function resumeCommand(configFile: string, options: GridCommandOptions): string 
   if (options.e !== undefined) words.push('--e', options.e);
   for (const s of options.set ?? []) words.push('--set', s);
   if (options.trials !== undefined) words.push('--trials', String(options.trials));
+  if (options.shard !== undefined) words.push('--shard', `${options.shard.index}/${options.shard.count}`);
+  if (options.shardCount !== undefined) words.push('--shard-count', String(options.shardCount));
   words.push('--resume');
   return words.map(shellWord).join(' ');
 }
@@ -67,12 +72,15 @@ export async function gridCommand(configFile: string, options: GridCommandOption
   try {
     const ls = options.l === undefined ? DEFAULT_GRID : parseExponentList(options.l, '--l');
     const es = options.e === undefined ? DEFAULT_GRID : parseExponentList(options.e, '--e');
+    const shard = resolveShard(options.shard, options.shardCount, io.env);
+    const out = shard === null ? options.out : shardFolder(options.out, shard);
     const sets = options.set ?? [];
     const configs = loadConfigs(configFile, options.trials === undefined ? sets : [...sets, `trials=${options.trials}`]);
     let failed = 0;
     for (const config of configs) {
       const result = await runGrid(config, {
-        out: options.out,
+        out,
+        ...(shard === null ? {} : { shard: { index: shard.index, count: shard.count } }),
         l: ls,
         e: es,
         jobs: options.jobs ?? os.availableParallelism(),
@@ -88,6 +96,13 @@ export async function gridCommand(configFile: string, options: GridCommandOption
         return signalled === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
       }
       failed += result.run.unitsFailed;
+      if (shard !== null) {
+        if (options.quiet !== true) {
+          const { unitsRun, unitsSkipped, unitsFailed } = result.run;
+          reporter.log(shardNote('grid', shard, options.out, result.dir, { run: unitsRun, skipped: unitsSkipped, failed: unitsFailed }).trimEnd());
+        }
+        continue;
+      }
       if (result.best === null) {
         reporter.log(`eofd grid: ${config.name}: the grid is incomplete (${result.run.unitsFailed} units failed); no best.json written`);
         continue;
@@ -144,7 +159,10 @@ export function registerGrid(program: Command, io: CliIo = processIo()): void {
     .option('--jobs <n>', 'units run at once on worker threads; 1 runs in this process (default: CPU cores)', positiveInteger('a job count', 1024))
     .addOption(new Option('--resume', 'finish an existing grid: keep finished units, redo the others').conflicts('force'))
     .addOption(new Option('--force', 'delete existing grid point folders and start over'))
+    .option('--shard <i/n>', 'run only shard i of n (0-based) of the grid\'s units into <out>/shard-<i>-of-<n>/; see Sharding below', shardArgument)
+    .option('--shard-count <n>', 'the shard count when the index comes from JOB_COMPLETION_INDEX (default: EOFD_SHARD_COUNT)', shardCountArgument)
     .option('--quiet', 'print no progress and no summary (errors still go to stderr)')
+    .addHelpText('after', SHARD_HELP)
     .action(async (config: string, options: GridCommandOptions) => {
       process.exitCode = await gridCommand(config, options, io);
     });

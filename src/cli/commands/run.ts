@@ -5,12 +5,14 @@
  * 130 interrupted (SIGINT), 143 terminated (SIGTERM).
  */
 import os from 'node:os';
+import path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ConfigError } from '../../config/errors.js';
 import { loadConfigs } from '../../config/load.js';
 import { readBestFile, withPolicyParams } from '../../experiment/grid.js';
 import { createProgress, progressMode } from '../../experiment/progress.js';
 import { RunError, runExperiments } from '../../experiment/runner.js';
+import { parseShard, parseShardCount, resolveShard, shardFolder, type ResolvedShard, type Shard } from '../../experiment/shard.js';
 import { formatRunSummary, summarizeRun } from '../../experiment/summary.js';
 
 export interface CliIo {
@@ -47,6 +49,42 @@ export interface RunCommandOptions {
   json?: boolean;
   /** best.json from `eofd grid`: per-policy (l, e). */
   params?: string;
+  /** `--shard i/n` (0-based). */
+  shard?: Shard;
+  /** `--shard-count n`: the count for JOB_COMPLETION_INDEX. */
+  shardCount?: number;
+}
+
+/** commander parsers of --shard and --shard-count (one-line errors, exit 2). */
+export function shardArgument(text: string): Shard {
+  try {
+    return parseShard(text);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+export function shardCountArgument(text: string): number {
+  try {
+    return parseShardCount(text);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+export const SHARD_HELP =
+  '\nSharding (several machines): --shard i/n (0-based, 0 ≤ i < n) runs unit k of the fixed order\n' +
+  '(experiments, policies, trials as configured) when k mod n = i, into <out>/shard-<i>-of-<n>/.\n' +
+  'Without --shard: Slurm arrays give i = SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN, n = SLURM_ARRAY_TASK_COUNT;\n' +
+  'Kubernetes Indexed Jobs give i = JOB_COMPLETION_INDEX, n = --shard-count or EOFD_SHARD_COUNT.\n' +
+  '--shard 0/1 runs everything. Combine the shards with: eofd merge <out>/shard-*-of-<n> --out <dir>';
+
+/** The note a shard prints when done. */
+export function shardNote(command: string, shard: ResolvedShard, out: string, dir: string, units: { run: number; skipped: number; failed: number }): string {
+  return (
+    `eofd ${command}: shard ${shard.index}/${shard.count} (from ${shard.source}): ${units.run} units run, ${units.skipped} kept, ${units.failed} failed → ${dir}\n` +
+    `eofd ${command}: when every shard is done: eofd merge ${path.join(out, `shard-*-of-${shard.count}`)} --out <dir>\n`
+  );
 }
 
 /** Exit codes of `eofd run`. */
@@ -86,6 +124,8 @@ export function resumeCommand(configFile: string, options: RunCommandOptions): s
   for (const s of options.set ?? []) words.push('--set', s);
   if (options.trials !== undefined) words.push('--trials', String(options.trials));
   if (options.params !== undefined) words.push('--params', options.params);
+  if (options.shard !== undefined) words.push('--shard', `${options.shard.index}/${options.shard.count}`);
+  if (options.shardCount !== undefined) words.push('--shard-count', String(options.shardCount));
   words.push('--resume');
   return words.map(shellWord).join(' ');
 }
@@ -115,6 +155,8 @@ export async function runCommand(configFile: string, options: RunCommandOptions,
   try {
     const sets = options.set ?? [];
     const overrides = options.trials === undefined ? sets : [...sets, `trials=${options.trials}`];
+    const shard = resolveShard(options.shard, options.shardCount, io.env);
+    const out = shard === null ? options.out : shardFolder(options.out, shard);
     let configs = loadConfigs(configFile, overrides);
     if (options.params !== undefined) {
       const best = readBestFile(options.params);
@@ -126,7 +168,8 @@ export async function runCommand(configFile: string, options: RunCommandOptions,
       }
     }
     const result = await runExperiments(configs, {
-      out: options.out,
+      out,
+      ...(shard === null ? {} : { shard: { index: shard.index, count: shard.count } }),
       jobs: options.jobs ?? os.availableParallelism(),
       resume: options.resume,
       force: options.force,
@@ -149,9 +192,14 @@ export async function runCommand(configFile: string, options: RunCommandOptions,
       );
       return signalled === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
     }
-    const summary = summarizeRun(result, options.out);
-    if (options.json === true) io.stdout.write(JSON.stringify(summary, null, 2) + '\n');
-    else if (options.quiet !== true) io.stderr.write('\n' + formatRunSummary(summary));
+    const summary = summarizeRun(result, out);
+    if (options.json === true) {
+      const shardInfo = shard === null ? {} : { shard: { index: shard.index, count: shard.count, source: shard.source } };
+      io.stdout.write(JSON.stringify({ ...summary, ...shardInfo }, null, 2) + '\n');
+    } else if (options.quiet !== true) {
+      if (shard === null) io.stderr.write('\n' + formatRunSummary(summary));
+      else io.stderr.write(shardNote('run', shard, options.out, out, { run: result.unitsRun, skipped: result.unitsSkipped, failed: result.unitsFailed }));
+    }
     if (result.unitsFailed > 0) {
       error(
         `${result.unitsFailed} of ${total} units failed (messages above); the others are written. ` +
@@ -198,9 +246,12 @@ export function registerRun(program: Command, io: CliIo = processIo()): void {
     .addOption(new Option('--resume', 'finish an existing experiment folder: keep finished units, redo the others (same config required)').conflicts('force'))
     .addOption(new Option('--force', 'delete an existing experiment folder and start over'))
     .option('--params <best.json>', "per-policy (l, e) from `eofd grid`'s best.json (λ, η recomputed per policy; recorded in the manifest's derived.policies)")
+    .option('--shard <i/n>', 'run only shard i of n (0-based) into <out>/shard-<i>-of-<n>/; see Sharding below', shardArgument)
+    .option('--shard-count <n>', 'the shard count when the index comes from JOB_COMPLETION_INDEX (default: EOFD_SHARD_COUNT)', shardCountArgument)
     .option('--quiet', 'print no progress and no summary (errors still go to stderr)')
     .option('--json', 'print the summary as one JSON document on stdout')
     .addHelpText('before', examplesText())
+    .addHelpText('after', SHARD_HELP)
     .addHelpText(
       'after',
       '\nProgress and messages go to stderr (bars on a terminal, one line per finished unit\n' +

@@ -1,0 +1,301 @@
+/**
+ * `eofd merge`: combines the folders of `--shard i/n` runs (shard.ts) into the folder one machine would
+ * have written. Each input is a shard's output folder (`<out>/shard-<i>-of-<n>`: experiment folders
+ * `<name>/` and grid folders `<name>-grid/`), or one experiment folder.
+ *
+ * Everything is checked before anything is written: every input holds the same experiments and grids;
+ * their manifests have the same resolved config (and seed split, package version, git commit when both
+ * are known); each (policy, trial) is finished in exactly one input. Then per experiment the unit files
+ * are copied, summary.csv is regenerated in the canonical order (policies as configured, trials
+ * ascending) and manifest.json is rewritten without `shard` (provenance: the lowest shard's, the
+ * earliest `started`). Grids get grid.csv, heatmaps and best.json regenerated. Each result folder is
+ * built under a temporary name and renamed into place.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { GRID_SHARD_FILE, GRID_SHARD_FORMAT, gridPoints, gridRows, pointName, writeGridOutputs, type GridShardFile } from './grid.js';
+import { configDifference, type Manifest } from './manifest.js';
+import { readFinishedUnit, summaryCsv, unitFiles, writeFileAtomic, type UnitSummaryFile } from './output.js';
+import { RunError } from './runner.js';
+
+export interface MergeOptions {
+  /** Parent folder of the merged experiment and grid folders. */
+  out: string;
+  /** Replace existing result folders under `out`. */
+  force?: boolean;
+}
+
+export interface MergedFolder {
+  name: string;
+  dir: string;
+  kind: 'experiment' | 'grid';
+  /** Units copied. */
+  units: number;
+  /** Input folders merged. */
+  shards: number;
+}
+
+export interface MergeResult {
+  folders: MergedFolder[];
+}
+
+function refuse(message: string): never {
+  throw new RunError(message, 2);
+}
+
+function isDir(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function readJson(file: string, what: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (error) {
+    const code = String((error as NodeJS.ErrnoException).code ?? '');
+    refuse(`${file}: cannot read ${what} (${code === 'ENOENT' ? 'no such file' : code || (error as Error).message.split('\n')[0]})`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) refuse(`${file}: ${what}: expected a JSON object`);
+  return value as Record<string, unknown>;
+}
+
+interface InputFolders {
+  input: string;
+  experiments: Map<string, string>;
+  grids: Map<string, string>;
+}
+
+/** The experiment and grid folders of one input. */
+function scanInput(input: string): InputFolders {
+  if (!isDir(input)) refuse(`${input}: not a folder`);
+  const found: InputFolders = { input, experiments: new Map(), grids: new Map() };
+  if (fs.existsSync(path.join(input, 'manifest.json'))) {
+    const manifest = readJson(path.join(input, 'manifest.json'), 'the manifest');
+    found.experiments.set(typeof manifest.name === 'string' ? manifest.name : path.basename(path.resolve(input)), input);
+    return found;
+  }
+  for (const name of fs.readdirSync(input).sort()) {
+    const sub = path.join(input, name);
+    if (name.startsWith('.') || !isDir(sub)) continue;
+    if (fs.existsSync(path.join(sub, 'manifest.json'))) found.experiments.set(name, sub);
+    else if (fs.existsSync(path.join(sub, GRID_SHARD_FILE))) found.grids.set(name, sub);
+  }
+  if (found.experiments.size === 0 && found.grids.size === 0) {
+    refuse(`${input}: holds no shard output (no <name>/manifest.json and no <name>-grid/${GRID_SHARD_FILE}); give the folders that --shard runs wrote`);
+  }
+  return found;
+}
+
+/** Every input holds the same names (of experiments, or of grids). */
+function sameNames(inputs: readonly InputFolders[], pick: (f: InputFolders) => Map<string, string>, what: string): string[] {
+  const first = inputs[0] as InputFolders;
+  const names = [...pick(first).keys()];
+  for (const other of inputs.slice(1)) {
+    for (const name of names) if (!pick(other).has(name)) refuse(`${other.input}: has no ${what} ${name} (${first.input} has); every shard of a run holds every ${what}`);
+    for (const name of pick(other).keys()) if (!pick(first).has(name)) refuse(`${first.input}: has no ${what} ${name} (${other.input} has); every shard of a run holds every ${what}`);
+  }
+  return names;
+}
+
+interface PlannedUnit {
+  policy: string;
+  trial: number;
+  from: string;
+  unit: UnitSummaryFile;
+}
+
+interface ExperimentPlan {
+  name: string;
+  manifest: Manifest;
+  units: PlannedUnit[];
+}
+
+/** Checks one experiment's folders (one per input) and lists where each unit comes from. */
+function planExperiment(label: string, dirs: readonly string[]): ExperimentPlan {
+  const manifests = dirs.map((dir) => {
+    const file = path.join(dir, 'manifest.json');
+    const m = readJson(file, 'the manifest') as unknown as Manifest;
+    const c = m.config as Partial<Manifest['config']> | undefined;
+    if (
+      typeof c !== 'object' || c === null || !Array.isArray(c.policies) || !Number.isInteger(c.trials) || !Number.isInteger(c.horizon) ||
+      typeof m.seeds !== 'object' || m.seeds === null
+    ) {
+      refuse(`${file}: config: not a manifest written by eofd run (policies, trials, horizon or seeds missing)`);
+    }
+    return m;
+  });
+  const first = manifests[0] as Manifest;
+  const firstFile = path.join(dirs[0] as string, 'manifest.json');
+  manifests.forEach((m, i) => {
+    if (i === 0) return;
+    const file = path.join(dirs[i] as string, 'manifest.json');
+    const difference = configDifference(first.config, m.config);
+    if (difference !== null) refuse(`${label}: ${file} and ${firstFile} have different resolved configs (at ${difference}); only shards of one run can be merged`);
+    if (m.seeds.split !== first.seeds.split) refuse(`${label}: ${file} and ${firstFile} use different seed splits (${m.seeds.split} vs ${first.seeds.split})`);
+    if (m.package?.version !== first.package?.version) {
+      refuse(`${label}: ${file} and ${firstFile} come from different eofd versions (${m.package?.version} vs ${first.package?.version})`);
+    }
+    if (typeof m.git === 'string' && typeof first.git === 'string' && m.git !== first.git) {
+      refuse(`${label}: ${file} and ${firstFile} come from different git commits (${m.git.slice(0, 12)} vs ${first.git.slice(0, 12)})`);
+    }
+  });
+  const { policies, trials, horizon } = first.config;
+  const units: PlannedUnit[] = [];
+  let j = 0;
+  for (const policy of policies) {
+    for (let trial = 0; trial < trials; trial++, j++) {
+      const holders: PlannedUnit[] = [];
+      dirs.forEach((dir) => {
+        const unit = readFinishedUnit(unitFiles(dir, policy, trial), policy, trial, horizon);
+        if (unit !== null) holders.push({ policy, trial, from: dir, unit });
+      });
+      if (holders.length === 0) {
+        const shard = first.shard;
+        const expected = shard === undefined ? '' : `, expected from shard ${(shard.first_unit + j) % shard.count}/${shard.count}`;
+        refuse(`${label}: ${policy} trial ${trial} is missing (finished in none of the ${dirs.length} inputs${expected}); rerun that shard with --resume, then merge again`);
+      }
+      if (holders.length > 1) refuse(`${label}: ${policy} trial ${trial} is duplicated (finished in ${holders.map((h) => h.from).join(' and ')}); give each shard once`);
+      units.push(holders[0] as PlannedUnit);
+    }
+  }
+  // Provenance from the lowest shard; the earliest start.
+  const order = manifests.map((m, i) => ({ m, i })).sort((a, b) => (a.m.shard?.index ?? 0) - (b.m.shard?.index ?? 0) || a.i - b.i);
+  const manifest: Manifest = JSON.parse(JSON.stringify((order[0] as { m: Manifest }).m)) as Manifest;
+  delete manifest.shard;
+  const starts = manifests.map((m) => m.started).filter((s): s is string => typeof s === 'string').sort();
+  if (starts.length > 0) manifest.started = starts[0] as string;
+  return { name: label, manifest, units };
+}
+
+/** Writes a planned experiment into `dir` (which must not exist yet). */
+function writeExperiment(dir: string, plan: ExperimentPlan): void {
+  fs.mkdirSync(dir, { recursive: true });
+  for (const { policy, trial, from } of plan.units) {
+    const source = unitFiles(from, policy, trial);
+    const target = unitFiles(dir, policy, trial);
+    fs.mkdirSync(target.folder, { recursive: true });
+    fs.copyFileSync(source.summary, target.summary);
+    fs.copyFileSync(source.csv, target.csv);
+  }
+  writeFileAtomic(path.join(dir, 'manifest.json'), JSON.stringify(plan.manifest, null, 2) + '\n');
+  writeFileAtomic(path.join(dir, 'summary.csv'), summaryCsv(plan.units.map((u) => u.unit)));
+}
+
+interface GridPlan {
+  name: string;
+  info: GridShardFile;
+  variants: ExperimentPlan[];
+}
+
+function readGridShard(dir: string): GridShardFile {
+  const file = path.join(dir, GRID_SHARD_FILE);
+  const doc = readJson(file, 'the grid shard record');
+  const numbers = (v: unknown): boolean => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'number' && Number.isFinite(x));
+  if (doc.format !== GRID_SHARD_FORMAT) refuse(`${file}: format: expected ${JSON.stringify(GRID_SHARD_FORMAT)}, got ${JSON.stringify(doc.format)}`);
+  if (typeof doc.experiment !== 'string') refuse(`${file}: experiment: expected a name`);
+  if (!Number.isInteger(doc.trials)) refuse(`${file}: trials: expected an integer`);
+  if (!Array.isArray(doc.policies) || !doc.policies.every((p) => typeof p === 'string')) refuse(`${file}: policies: expected a list of names`);
+  if (!numbers(doc.l_values)) refuse(`${file}: l_values: expected a list of numbers`);
+  if (!numbers(doc.e_values)) refuse(`${file}: e_values: expected a list of numbers`);
+  return doc as unknown as GridShardFile;
+}
+
+function planGrid(name: string, dirs: readonly string[]): GridPlan {
+  const infos = dirs.map(readGridShard);
+  const info = infos[0] as GridShardFile;
+  const key = (g: GridShardFile): unknown => ({ experiment: g.experiment, trials: g.trials, policies: g.policies, l_values: g.l_values, e_values: g.e_values });
+  infos.forEach((g, i) => {
+    const difference = configDifference(key(info), key(g));
+    if (difference !== null) {
+      refuse(`${name}: ${path.join(dirs[i] as string, GRID_SHARD_FILE)} and ${path.join(dirs[0] as string, GRID_SHARD_FILE)} describe different grids (at ${difference})`);
+    }
+  });
+  const variants = gridPoints(info.l_values, info.e_values).map((point) => {
+    const variantDirs = dirs.map((dir) => path.join(dir, pointName(point)));
+    for (const d of variantDirs) if (!fs.existsSync(path.join(d, 'manifest.json'))) refuse(`${d}: missing (no manifest.json); every shard of a grid holds every grid point`);
+    return planExperiment(`${name}/${pointName(point)}`, variantDirs);
+  });
+  return { name, info, variants };
+}
+
+/** Whether `inner` is `outer` or inside it. */
+function within(inner: string, outer: string): boolean {
+  const rel = path.relative(path.resolve(outer), path.resolve(inner));
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/** Merges shard folders; see the module comment. Throws a one-line RunError (2: refused, 1: cannot write). */
+export function mergeShards(inputs: readonly string[], options: MergeOptions): MergeResult {
+  if (inputs.length === 0) refuse('give at least one shard folder');
+  const resolved = inputs.map((i) => path.resolve(i));
+  const twice = resolved.find((r, i) => resolved.indexOf(r) !== i);
+  if (twice !== undefined) refuse(`${twice} is given twice`);
+  const scanned = inputs.map(scanInput);
+  const experimentNames = sameNames(scanned, (f) => f.experiments, 'experiment folder');
+  const gridNames = sameNames(scanned, (f) => f.grids, 'grid folder');
+
+  const experiments = experimentNames.map((name) => planExperiment(name, scanned.map((f) => f.experiments.get(name) as string)));
+  const grids = gridNames.map((name) => planGrid(name, scanned.map((f) => f.grids.get(name) as string)));
+
+  const targets = [...experimentNames, ...gridNames].map((name) => path.join(options.out, name));
+  for (const target of targets) {
+    for (const input of inputs) {
+      if (within(input, target) || within(target, input)) refuse(`--out ${options.out}: ${target} would overlap the input ${input}; merge into another folder`);
+    }
+    let entries: string[] | null = null;
+    try {
+      entries = fs.readdirSync(target);
+    } catch (error) {
+      const code = String((error as NodeJS.ErrnoException).code ?? '');
+      if (code === 'ENOTDIR') refuse(`${target}: is a file, not a folder`);
+    }
+    if (entries !== null && entries.length > 0 && options.force !== true) refuse(`${target} already holds results; add --force to replace it`);
+  }
+
+  try {
+    fs.mkdirSync(options.out, { recursive: true });
+  } catch (error) {
+    throw new RunError(`cannot write the output folder ${options.out}: ${(error as Error).message.split('\n')[0]}`);
+  }
+  const folders: MergedFolder[] = [];
+  const install = (target: string, build: (dir: string) => void): void => {
+    const staging = `${target}.merging-${process.pid}`;
+    try {
+      fs.rmSync(staging, { recursive: true, force: true });
+      build(staging);
+      fs.rmSync(target, { recursive: true, force: true });
+      fs.renameSync(staging, target);
+    } catch (error) {
+      fs.rmSync(staging, { recursive: true, force: true });
+      if (error instanceof RunError) throw error;
+      throw new RunError(`cannot write ${target}: ${(error as Error).message.split('\n')[0]}`);
+    }
+  };
+  for (const plan of experiments) {
+    const dir = path.join(options.out, plan.name);
+    install(dir, (staging) => writeExperiment(staging, plan));
+    folders.push({ name: plan.name, dir, kind: 'experiment', units: plan.units.length, shards: inputs.length });
+  }
+  for (const plan of grids) {
+    const dir = path.join(options.out, plan.name);
+    install(dir, (staging) => {
+      fs.mkdirSync(staging, { recursive: true });
+      for (const variant of plan.variants) writeExperiment(path.join(staging, variant.manifest.name), variant);
+      const byName = new Map(plan.variants.map((v) => [v.manifest.name, v.manifest]));
+      const { info } = plan;
+      const rows = gridRows(staging, gridPoints(info.l_values, info.e_values), (point) => {
+        const m = byName.get(pointName(point));
+        if (m === undefined) return null;
+        return { derived: { lambda: Number(m.derived.lambda), eta: Number(m.derived.eta) }, policies: m.config.policies, trials: m.config.trials, horizon: m.config.horizon };
+      });
+      if (rows === null) throw new RunError(`${plan.name}: a grid point could not be read back after copying`);
+      writeGridOutputs(staging, { name: info.experiment, trials: info.trials }, info.policies, info.l_values, info.e_values, rows);
+    });
+    folders.push({ name: plan.name, dir, kind: 'grid', units: plan.variants.reduce((n, v) => n + v.units.length, 0), shards: inputs.length });
+  }
+  return { folders };
+}
