@@ -50,9 +50,15 @@ export function rampColour(t: number): string {
   return `#${hex(0)}${hex(1)}${hex(2)}`;
 }
 
-/** Text colour readable on a ramp colour. */
+/** Text colour readable on a ramp colour: white on dark fills (relative luminance below 0.4). */
 function inkOn(t: number): string {
-  return t > 0.55 ? '#ffffff' : INK;
+  const fill = rampColour(t);
+  const channel = (k: number): number => {
+    const c = parseInt(fill.slice(1 + 2 * k, 3 + 2 * k), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const luminance = 0.2126 * channel(0) + 0.7152 * channel(1) + 0.0722 * channel(2);
+  return luminance < 0.4 ? '#ffffff' : INK;
 }
 
 /** A cell value: 4 significant digits, no exponent for ordinary magnitudes. */
