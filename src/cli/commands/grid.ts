@@ -6,13 +6,11 @@
 import os from 'node:os';
 import path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { ConfigError } from '../../config/errors.js';
 import { loadConfigs } from '../../config/load.js';
 import { DEFAULT_GRID, gridPoints, parseExponentList, runGrid } from '../../experiment/grid.js';
 import { createProgress, progressMode } from '../../experiment/progress.js';
-import { RunError } from '../../experiment/runner.js';
 import { resolveShard, shardFolder, type Shard } from '../../experiment/shard.js';
-import { EXIT, processIo, SHARD_HELP, shardArgument, shardCountArgument, shardNote, type CliIo } from './run.js';
+import { EXIT, failureExitCode, processIo, SHARD_HELP, shardArgument, shardCountArgument, shardNote, type CliIo } from './run.js';
 
 export interface GridCommandOptions {
   out: string;
@@ -124,14 +122,7 @@ export async function gridCommand(configFile: string, options: GridCommandOption
     return EXIT.ok;
   } catch (caught) {
     reporter.stop();
-    if (caught instanceof ConfigError || caught instanceof RunError) {
-      error(caught.message);
-      return caught.exitCode;
-    }
-    const err = caught instanceof Error ? caught : new Error(String(caught));
-    error(err.message);
-    if (io.env.EOFD_DEBUG === '1' && err.stack) io.stderr.write(err.stack + '\n');
-    return EXIT.failure;
+    return failureExitCode(caught, io, error);
   } finally {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);

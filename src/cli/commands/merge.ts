@@ -7,8 +7,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { mergeShards } from '../../experiment/merge.js';
-import { RunError } from '../../experiment/runner.js';
-import { EXIT, processIo, type CliIo } from './run.js';
+import { EXIT, failureExitCode, processIo, type CliIo } from './run.js';
 
 export interface MergeCommandOptions {
   out: string;
@@ -27,14 +26,7 @@ export function mergeCommand(dirs: string[], options: MergeCommandOptions, io: C
     }
     return EXIT.ok;
   } catch (caught) {
-    if (caught instanceof RunError) {
-      error(caught.message);
-      return caught.exitCode;
-    }
-    const err = caught instanceof Error ? caught : new Error(String(caught));
-    error(err.message);
-    if (io.env.EOFD_DEBUG === '1' && err.stack) io.stderr.write(err.stack + '\n');
-    return EXIT.failure;
+    return failureExitCode(caught, io, error);
   }
 }
 

@@ -90,6 +90,22 @@ export function shardNote(command: string, shard: ResolvedShard, out: string, di
 /** Exit codes of `eofd run`. */
 export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130, terminated: 143 } as const;
 
+/**
+ * The exit code for an error that reached a command, after printing it as one line: ConfigError and
+ * RunError carry their own code (2 for usage/config, 1 for runtime); anything else is 1, with its stack
+ * when EOFD_DEBUG=1.
+ */
+export function failureExitCode(caught: unknown, io: CliIo, error: (message: string) => void): number {
+  if (caught instanceof ConfigError || caught instanceof RunError) {
+    error(caught.message);
+    return caught.exitCode;
+  }
+  const err = caught instanceof Error ? caught : new Error(String(caught));
+  error(err.message);
+  if (io.env.EOFD_DEBUG === '1' && err.stack) io.stderr.write(err.stack + '\n');
+  return EXIT.failure;
+}
+
 const EXAMPLES = [
   ['eofd run configs/quick.yaml', "all three paper settings, small (what `npm start` runs)"],
   ['eofd run configs/synthetic-k4.yaml --jobs 2', 'the multinomial setting, two units at a time'],
@@ -210,14 +226,7 @@ export async function runCommand(configFile: string, options: RunCommandOptions,
     return EXIT.ok;
   } catch (caught) {
     reporter.stop();
-    if (caught instanceof ConfigError || caught instanceof RunError) {
-      error(caught.message);
-      return caught.exitCode;
-    }
-    const err = caught instanceof Error ? caught : new Error(String(caught));
-    error(err.message);
-    if (debug && err.stack) io.stderr.write(err.stack + '\n');
-    return EXIT.failure;
+    return failureExitCode(caught, io, error);
   } finally {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
