@@ -1,7 +1,23 @@
+import { Matrix } from 'ml-matrix';
 import type { ActionSet } from '../../src/environments/environment.js';
+import { EofdMLogB } from '../../src/policies/eofd-mlogb.js';
+import type { OfulMLogB } from '../../src/policies/oful-mlogb.js';
+import type { Policy } from '../../src/policies/policy.js';
 import type { Trace } from '../../src/environments/trace.js';
 import type { PolicySpec } from '../../src/policies/spec.js';
-import { randomVector, seededNormal, seededUniform } from './dense.js';
+import {
+  denseInverse,
+  denseProjection,
+  jacobianDense,
+  kronHessian,
+  lowRankDense,
+  norm,
+  randomVector,
+  seededNormal,
+  seededUniform,
+  softmaxDense,
+  timesX,
+} from './dense.js';
 
 export function makeSpec(K: number, d: number, overrides: Partial<PolicySpec> = {}): PolicySpec {
   return {
@@ -41,4 +57,28 @@ export function syntheticTrace(K: number, d: number, rounds: number, seed: numbe
       u: uniform(),
     })),
   };
+}
+
+/** A policy's curvature matrix before the round, dense: λI + VΛVᵀ (EOFD-MLogB) or H (OFUL-MLogB). */
+export function curvatureOf(policy: Policy, lambda: number): Matrix {
+  if (policy instanceof EofdMLogB) {
+    const { sketch } = policy;
+    return lowRankDense(sketch.dimension, sketch.rank, sketch.basis, sketch.weights).add(Matrix.eye(sketch.dimension).mul(lambda));
+  }
+  const h = (policy as OfulMLogB).hessian;
+  const n = Math.sqrt(h.length);
+  return new Matrix(Array.from({ length: n }, (_, i) => Array.from(h.subarray(i * n, (i + 1) * n))));
+}
+
+/** The dense reference of eqs. (8)–(9) from the curvature matrix Z before the round. */
+export function denseUpdate(Z: Matrix, w: Float64Array, x: number[], outcome: number, eta: number, S: number) {
+  const K = Z.rows / x.length;
+  const sigma = softmaxDense(timesX(w, K, x));
+  const coefficients = sigma.map((s, k) => s - (outcome === k + 1 ? 1 : 0));
+  const gradient = coefficients.flatMap((c) => x.map((xa) => c * xa));
+  const zTilde = Z.clone().add(kronHessian(jacobianDense(sigma), x).mul(eta));
+  const step = denseInverse(zTilde).mmul(Matrix.columnVector(gradient)).to1DArray();
+  const wPrime = Array.from(w, (v, i) => v - eta * step[i]);
+  const projected = norm(wPrime) > S;
+  return { next: projected ? denseProjection(zTilde, wPrime, S) : wPrime, projected, wPrime };
 }

@@ -4,49 +4,19 @@
  * and conquer, eigenvectors kept factored) and EOFD-MLogB with K = 3 and m + K ≥ that order (the
  * Gram matrix by divide and conquer).
  */
-import { Matrix } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
 import { DIVIDE_AND_CONQUER_MIN_ORDER } from '../../src/linalg/eigen.js';
 import { EofdMLogB } from '../../src/policies/eofd-mlogb.js';
 import { OfulMLogB } from '../../src/policies/oful-mlogb.js';
-import type { Policy } from '../../src/policies/policy.js';
 import {
-  denseInverse,
-  denseProjection,
-  jacobianDense,
-  kronHessian,
-  lowRankDense,
   maxAbsDiff,
-  norm,
   randomVector,
   seededNormal,
   seededUniform,
-  softmaxDense,
-  timesX,
 } from '../helpers/dense.js';
-import { actionSet, makeSpec } from '../helpers/policies.js';
+import { actionSet, curvatureOf, denseUpdate, makeSpec } from '../helpers/policies.js';
 
-function denseUpdate(Z: Matrix, w: Float64Array, x: number[], outcome: number, eta: number, S: number) {
-  const K = Z.rows / x.length;
-  const sigma = softmaxDense(timesX(w, K, x));
-  const coefficients = sigma.map((s, k) => s - (outcome === k + 1 ? 1 : 0));
-  const gradient = coefficients.flatMap((c) => x.map((xa) => c * xa));
-  const zTilde = Z.clone().add(kronHessian(jacobianDense(sigma), x).mul(eta));
-  const step = denseInverse(zTilde).mmul(Matrix.columnVector(gradient)).to1DArray();
-  const wPrime = Array.from(w, (v, i) => v - eta * step[i]);
-  const projected = norm(wPrime) > S;
-  return { next: projected ? denseProjection(zTilde, wPrime, S) : wPrime, projected };
-}
 
-function curvatureOf(policy: Policy, lambda: number): Matrix {
-  if (policy instanceof EofdMLogB) {
-    const { sketch } = policy;
-    return lowRankDense(sketch.dimension, sketch.rank, sketch.basis, sketch.weights).add(Matrix.eye(sketch.dimension).mul(lambda));
-  }
-  const h = (policy as OfulMLogB).hessian;
-  const n = Math.sqrt(h.length);
-  return new Matrix(Array.from({ length: n }, (_, i) => Array.from(h.subarray(i * n, (i + 1) * n))));
-}
 
 describe('large sizes: one update against the dense reference', () => {
   const S = 0.3;

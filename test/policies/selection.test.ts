@@ -6,14 +6,12 @@ import { Matrix } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
 import { EofdMLogB } from '../../src/policies/eofd-mlogb.js';
 import { OfulMLogB } from '../../src/policies/oful-mlogb.js';
-import type { Policy } from '../../src/policies/policy.js';
 import { RandomPolicy } from '../../src/policies/random.js';
 import { createPolicy } from '../../src/policies/registry.js';
 import {
   denseInverse,
   jacobianDense,
   kronIdentity,
-  lowRankDense,
   randomVector,
   seededNormal,
   seededUniform,
@@ -21,17 +19,8 @@ import {
   symmetricEigenvalues,
   timesX,
 } from '../helpers/dense.js';
-import { actionSet, makeSpec } from '../helpers/policies.js';
+import { actionSet, curvatureOf, makeSpec } from '../helpers/policies.js';
 
-function curvature(policy: Policy, lambda: number): Matrix {
-  if (policy instanceof EofdMLogB) {
-    const { sketch } = policy;
-    return lowRankDense(sketch.dimension, sketch.rank, sketch.basis, sketch.weights).add(Matrix.eye(sketch.dimension).mul(lambda));
-  }
-  const h = (policy as OfulMLogB).hessian;
-  const n = Math.sqrt(h.length);
-  return new Matrix(Array.from({ length: n }, (_, i) => Array.from(h.subarray(i * n, (i + 1) * n))));
-}
 
 function denseScore(K: number, reward: number[], w: Float64Array, Zinv: Matrix, x: number[], beta: number): number {
   const z = timesX(w, K, x);
@@ -86,7 +75,7 @@ for (const name of ['EOFD-MLogB', 'OFUL-MLogB'] as const) {
         const reward = Array.from(spec.reward);
         for (let t = 1; t <= 40; t++) {
           const rows = Array.from({ length: 8 }, () => randomVector(d, normal, 0.5 + uniform()));
-          const Zinv = denseInverse(curvature(policy, lambda));
+          const Zinv = denseInverse(curvatureOf(policy, lambda));
           const w = Float64Array.from(policy.weights());
           const index = policy.select(actionSet(rows), t);
           const beta = policy.stats().beta;

@@ -2,49 +2,19 @@
  * One round's update of each policy against the dense reference: Z̃ = Z + η∇²ℓ(W_t) formed explicitly,
  * W' = W − ηZ̃⁻¹∇ℓ by a dense inverse, and the projection of eq. (9) by eigendecomposition and bisection.
  */
-import { Matrix } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
 import { EofdMLogB } from '../../src/policies/eofd-mlogb.js';
 import { OfulMLogB } from '../../src/policies/oful-mlogb.js';
-import type { Policy } from '../../src/policies/policy.js';
 import {
-  denseInverse,
-  denseProjection,
-  jacobianDense,
-  kronHessian,
-  lowRankDense,
   maxAbsDiff,
   norm,
   randomVector,
   seededNormal,
   seededUniform,
-  softmaxDense,
-  timesX,
 } from '../helpers/dense.js';
-import { actionSet, makeSpec } from '../helpers/policies.js';
+import { actionSet, curvatureOf, denseUpdate, makeSpec } from '../helpers/policies.js';
 
-/** The dense reference of eqs. (8)–(9) from the curvature matrix Z before the round. */
-function denseUpdate(Z: Matrix, w: Float64Array, x: number[], outcome: number, eta: number, S: number) {
-  const K = Z.rows / x.length;
-  const sigma = softmaxDense(timesX(w, K, x));
-  const coefficients = sigma.map((s, k) => s - (outcome === k + 1 ? 1 : 0));
-  const gradient = coefficients.flatMap((c) => x.map((xa) => c * xa));
-  const zTilde = Z.clone().add(kronHessian(jacobianDense(sigma), x).mul(eta));
-  const step = denseInverse(zTilde).mmul(Matrix.columnVector(gradient)).to1DArray();
-  const wPrime = Array.from(w, (v, i) => v - eta * step[i]);
-  const projected = norm(wPrime) > S;
-  return { next: projected ? denseProjection(zTilde, wPrime, S) : wPrime, projected, wPrime };
-}
 
-function curvatureOf(policy: Policy, lambda: number): Matrix {
-  if (policy instanceof EofdMLogB) {
-    const { sketch } = policy;
-    return lowRankDense(sketch.dimension, sketch.rank, sketch.basis, sketch.weights).add(Matrix.eye(sketch.dimension).mul(lambda));
-  }
-  const oful = policy as OfulMLogB;
-  const n = Math.sqrt(oful.hessian.length);
-  return new Matrix(Array.from({ length: n }, (_, i) => Array.from(oful.hessian.subarray(i * n, (i + 1) * n))));
-}
 
 for (const [name, build] of [
   ['EOFD-MLogB', (K: number, d: number, S: number) => new EofdMLogB(makeSpec(K, d, { radius: S, sketchSize: 5 }))],
