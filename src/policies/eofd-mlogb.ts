@@ -48,7 +48,6 @@ export class EofdMLogB implements Policy {
   private actionNormsSq = new Float64Array(0);
   /** c_k = 1/λ − 1/(μ_k + λ), the Woodbury weights of eq. (18). */
   private readonly woodbury: Float64Array;
-  private roundActions: ActionSet | null = null;
   private readonly curvatureOfAction: (index: number, out: Float64Array) => void;
   private projections = 0;
   private lastBeta = NaN;
@@ -108,9 +107,7 @@ export class EofdMLogB implements Policy {
     for (let a = 0; a < count; a++) this.actionNormsSq[a] = dot(d, actions.features, a * d, actions.features, a * d);
     sketch.woodburyWeights(this.regularization, this.woodbury);
     this.lastBeta = this.beta.value(t, sketch.sketchError);
-    this.roundActions = actions;
     const choice = this.selector.select(actions, this.current, this.lastBeta, this.curvatureOfAction);
-    this.roundActions = null;
     return choice;
   }
 

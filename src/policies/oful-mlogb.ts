@@ -25,8 +25,6 @@ export class OfulMLogB implements Policy {
   private readonly K: number;
   private readonly d: number;
   private readonly dimension: number;
-  /** λ */
-  private readonly regularization: number;
   /** η */
   private readonly stepSize: number;
   /** S */
@@ -68,7 +66,6 @@ export class OfulMLogB implements Policy {
     this.K = K;
     this.d = d;
     this.dimension = n;
-    this.regularization = spec.regularization;
     this.stepSize = spec.stepSize;
     this.radius = spec.radius;
     this.refreshInterval = spec.refreshInterval ?? DEFAULT_REFRESH_INTERVAL;

@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
+import type { TrialSummary } from '../experiment/trial.js';
 
 /**
  * A report failure with the process exit code it maps to:
@@ -50,22 +51,10 @@ export interface Provenance {
   cores: number | null;
 }
 
-/** One row of summary.csv. */
-export interface SummaryRow {
+/** One row of summary.csv: a unit's per-trial figures (the runner's TrialSummary) and its identity. */
+export interface SummaryRow extends TrialSummary {
   policy: string;
   trial: number;
-  finalRegret: number;
-  meanSelectMs: number;
-  meanUpdateMs: number;
-  medianSelectMs: number;
-  medianUpdateMs: number;
-  meanRoundMs: number;
-  stateBytes: number;
-  /** ρ_{1:T} */
-  sketchError: number;
-  projections: number;
-  /** ‖W_T − W*‖_F; null when W* is unknown (empty cell). */
-  parameterError: number | null;
 }
 
 /** The per-round columns of one `<policy>/trial-<i>.csv` this report uses; index = t − 1. */

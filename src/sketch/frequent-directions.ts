@@ -254,7 +254,6 @@ export class FrequentDirections {
 export class AugmentedGramEigen {
   readonly values: Float64Array;
   readonly vectors: Float64Array;
-  private readonly K: number;
   private readonly gram: Float64Array;
   /** K = 1: the arrowhead's diagonal (Λ, then the corner F²‖x‖²) and border. */
   private readonly diagonal: Float64Array;
@@ -265,7 +264,6 @@ export class AugmentedGramEigen {
   /** Workspace for sketches of at most m directions and K outcomes. */
   constructor(m: number, K: number) {
     const n = m + K;
-    this.K = K;
     this.values = new Float64Array(n);
     this.vectors = new Float64Array(n * n);
     this.gram = new Float64Array(K === 1 ? 0 : n * n);

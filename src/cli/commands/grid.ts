@@ -5,12 +5,12 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { loadConfigs } from '../../config/load.js';
 import { DEFAULT_GRID, gridPoints, parseExponentList, runGrid } from '../../experiment/grid.js';
 import { createProgress, progressMode } from '../../experiment/progress.js';
 import { resolveShard, shardFolder, type Shard } from '../../experiment/shard.js';
-import { EXIT, failureExitCode, processIo, SHARD_HELP, shardArgument, shardCountArgument, shardNote, type CliIo } from './run.js';
+import { collect, EXIT, failureExitCode, positiveInteger, shellWord, processIo, SHARD_HELP, shardArgument, shardCountArgument, shardNote, type CliIo } from './run.js';
 
 export interface GridCommandOptions {
   out: string;
@@ -24,22 +24,6 @@ export interface GridCommandOptions {
   quiet?: boolean;
   shard?: Shard;
   shardCount?: number;
-}
-
-function positiveInteger(what: string, max: number) {
-  return (text: string): number => {
-    const value = Number(text);
-    if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(value) || value < 1 || value > max) {
-      throw new InvalidArgumentError(`expected ${what}: an integer from 1 to ${max}, got ${JSON.stringify(text)}`);
-    }
-    return value;
-  };
-}
-
-const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
-
-function shellWord(word: string): string {
-  return /^[A-Za-z0-9_./=:@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 function resumeCommand(configFile: string, options: GridCommandOptions): string {

@@ -117,7 +117,8 @@ function examplesText(): string {
   return `Examples:\n${EXAMPLES.map(([command, what]) => `  # ${what}\n  $ ${command}`).join('\n')}\n`;
 }
 
-function positiveInteger(what: string, max: number) {
+/** A commander parser for an integer in [1, max]. */
+export function positiveInteger(what: string, max: number) {
   return (text: string): number => {
     const value = Number(text);
     if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(value) || value < 1 || value > max) {
@@ -127,10 +128,11 @@ function positiveInteger(what: string, max: number) {
   };
 }
 
-const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+/** A commander parser collecting a repeatable option. */
+export const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 /** A shell word: quoted when it holds anything but safe characters. */
-function shellWord(word: string): string {
+export function shellWord(word: string): string {
   return /^[A-Za-z0-9_./=:@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
