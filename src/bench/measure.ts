@@ -1,12 +1,12 @@
 /**
  * One benchmark point: a fresh policy driven directly (no runner) on a synthetic problem like DESIGN §3
  * (`BenchWorkload`: ‖W*‖_F = S = 1, a fixed number of unit-sphere actions per round), hyperparameters
- * from Section 4 (`deriveHyperparameters`), β in 'theory' mode (eq. (36): the costlier mode, its
+ * from Section 4 (`policySpec`), β in 'theory' mode (eq. (36): the costlier mode, its
  * running sum needs ‖ΔW‖_Z every round). `warmup` untimed rounds, then `rounds` timed ones with
  * `process.hrtime.bigint()` around select and update separately.
  *
  * OFUL-MLogB's projection (eq. (9), a full Kd×Kd eigendecomposition) is rare in a short run, so it is
- * also measured by a probe: a fresh policy with a radius so small that every update projects (its
+ * also measured by a probe: a fresh policy with a norm bound S so small that every update projects (its
  * state is then early, H̃ = λI + a few rank-one terms; the eigensolver's cost hardly depends on that).
  *
  * Before the point's warm-up, the same policy plays a few hundred rounds of a small problem so that
@@ -17,10 +17,9 @@
  */
 import fs from 'node:fs';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
-import { deriveHyperparameters } from '../model/hyperparameters.js';
-import { EofdMLogB } from '../policies/eofd-mlogb.js';
-import { OfulMLogB } from '../policies/oful-mlogb.js';
-import type { PolicySpec } from '../policies/spec.js';
+import type { Policy } from '../policies/policy.js';
+import { createPolicy } from '../policies/registry.js';
+import { policySpec, type PolicySpec } from '../policies/spec.js';
 import { BenchWorkload } from './workload.js';
 
 /** The policies the bench measures, spelled as the paper spells them. */
@@ -81,35 +80,23 @@ export interface MeasureOptions {
 }
 
 /**
- * The radius of the projection probe: small enough that every update leaves the ball, so every
+ * The norm bound S of the projection probe: small enough that every update leaves the ball, so every
  * probe round takes the projection of eq. (9) (its cost hardly depends on the data).
  */
-const PROBE_RADIUS = 1e-6;
+const PROBE_NORM_BOUND = 1e-6;
 
 /** The policy spec of a point: S = D = 1, T = warm-up + timed rounds, β 'theory' (DESIGN §2). */
 export function benchSpec(point: BenchPoint): PolicySpec {
-  const { d, K } = point;
-  const hp = deriveHyperparameters({
-    d,
-    K,
-    radius: 1,
+  return policySpec({
+    d: point.d,
+    K: point.K,
+    reward: [0, ...benchReward(point.K)],
+    normBound: 1,
     maxActionNorm: 1,
     horizon: point.warmup + point.rounds,
     sketchSize: point.sketchSize,
-  });
-  return {
-    d,
-    K,
-    reward: benchReward(K),
-    radius: 1,
-    regularization: hp.regularization,
-    stepSize: hp.stepSize,
-    sketchSize: hp.sketchSize,
     beta: 'theory',
-    betaScale: 1,
-    delta: hp.delta,
-    maxActionNorm: 1,
-  };
+  });
 }
 
 /** r_k = k/K (K = 4: the paper's [0.25, 0.5, 0.75, 1]; K = 1: [1]). */
@@ -132,10 +119,11 @@ function quantile(sorted: Float64Array, q: number): number {
   return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
 }
 
-type MeasuredPolicy = EofdMLogB | OfulMLogB;
+/** Both measured policies count their projections without allocating (`stats()` builds an object). */
+type MeasuredPolicy = Policy & { readonly projectionsTaken: number };
 
 function createBenchPolicy(point: BenchPoint, spec: PolicySpec): MeasuredPolicy {
-  return point.policy === 'EOFD-MLogB' ? new EofdMLogB(spec) : new OfulMLogB(spec);
+  return createPolicy(point.policy, spec) as MeasuredPolicy;
 }
 
 /** Runs one point in this process and measures it. */
@@ -143,7 +131,7 @@ export async function measurePoint(point: BenchPoint, options: MeasureOptions): 
   const started = performance.now();
   const { d, K, warmup, rounds } = point;
   const spec = benchSpec(point);
-  const workload = new BenchWorkload(d, K, point.actions, 1, point.seed);
+  const workload = new BenchWorkload(d, benchReward(K), point.actions, 1, point.seed);
   const policy = createBenchPolicy(point, spec);
   const times = new RoundTimes(rounds);
 
@@ -168,10 +156,10 @@ export async function measurePoint(point: BenchPoint, options: MeasureOptions): 
 
   let probeUpdate: Quantiles | null = null;
   if (options.probeRounds > 0) {
-    // A fresh policy with a tiny radius: its first update allocates the projection's buffers, the rest are timed.
-    const probe = createBenchPolicy(point, { ...spec, radius: PROBE_RADIUS });
+    // A fresh policy with a tiny S: its first update allocates the projection's buffers, the rest are timed.
+    const probe = createBenchPolicy(point, { ...spec, normBound: PROBE_NORM_BOUND });
     const probeTimes = new RoundTimes(options.probeRounds);
-    const probeWorkload = new BenchWorkload(d, K, point.actions, 1, point.seed);
+    const probeWorkload = new BenchWorkload(d, benchReward(K), point.actions, 1, point.seed);
     playRounds(probe, probeWorkload, 1, 1, null);
     playRounds(probe, probeWorkload, 2, options.probeRounds, probeTimes);
     probeUpdate = quantiles(probeTimes.updateMs.filter((_, i) => probeTimes.projected[i] === 1));
@@ -217,9 +205,9 @@ function warmJit(point: BenchPoint): void {
   // Once as measured, once with every update projecting: both branches of eq. (9) get type feedback.
   // The timing path of the loop itself is warmed too.
   const times = new RoundTimes(JIT_WARMUP_ROUNDS);
-  for (const radius of [spec.radius, PROBE_RADIUS]) {
-    const policy = createBenchPolicy(small, { ...spec, radius });
-    playRounds(policy, new BenchWorkload(small.d, small.K, small.actions, 1, small.seed), 1, JIT_WARMUP_ROUNDS, times);
+  for (const normBound of [spec.normBound, PROBE_NORM_BOUND]) {
+    const policy = createBenchPolicy(small, { ...spec, normBound });
+    playRounds(policy, new BenchWorkload(small.d, benchReward(small.K), small.actions, 1, small.seed), 1, JIT_WARMUP_ROUNDS, times);
   }
 }
 

@@ -9,7 +9,8 @@
  * TypeScript sources, as the tests do) points run in this process and peak RSS is the whole process's
  * (column rss_scope says which).
  */
-import { writeFileAtomic } from '../experiment/output.js';
+import { EofdError } from '../base/errors.js';
+import { writeFileAtomic } from '../results/write.js';
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -36,9 +37,7 @@ export interface BenchResult {
 }
 
 /** A failure to write the output folder (exit code 1 at the CLI). */
-export class BenchError extends Error {
-  readonly exitCode = 1;
-}
+export class BenchError extends EofdError {}
 
 export const BENCH_FILES = ['bench.csv', 'bench.svg'] as const;
 

@@ -9,9 +9,10 @@ import { registerBench } from './commands/bench.js';
 import { registerGrid } from './commands/grid.js';
 import { registerMerge } from './commands/merge.js';
 import { registerReport } from './commands/report.js';
-import { processIo, registerRun, type CliIo } from './commands/run.js';
+import { registerRun } from './commands/run.js';
+import { processIo, type CliIo } from './io.js';
 
-export type { CliIo } from './commands/run.js';
+export type { CliIo } from './io.js';
 
 const EXAMPLES = `Examples:
   $ eofd run configs/quick.yaml                  # the three paper settings, small (npm start)
@@ -51,8 +52,8 @@ export function createProgram(io: CliIo = processIo()): Command {
   registerRun(program, io);
   registerGrid(program, io);
   registerMerge(program, io);
-  registerReport(program);
-  registerBench(program);
+  registerReport(program, io);
+  registerBench(program, io);
   for (const command of program.commands) {
     command.configureOutput({ ...program.configureOutput(), outputError: oneLineError(`eofd ${command.name()}`) });
   }

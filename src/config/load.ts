@@ -8,14 +8,10 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument, type Document, type Node } from 'yaml';
 import type { z } from 'zod';
-import { ConfigError } from './errors.js';
+import { ConfigError, describeFsError } from '../base/errors.js';
+import { environmentDescriptor } from '../environments/registry.js';
 import { applyOverrides, overrideFor, parseOverrides, type ConfigOverride } from './overrides.js';
-import {
-  experimentConfigSchema,
-  type EnvironmentConfig,
-  type ExperimentConfig,
-  type ExperimentConfigDocument,
-} from './schema.js';
+import { experimentConfigSchema, type EnvironmentConfig, type ExperimentConfig, type ExperimentConfigDocument } from './schema.js';
 
 type FieldPath = (string | number)[];
 
@@ -87,9 +83,7 @@ function readConfigBytes(file: string): Uint8Array {
   try {
     return readFileSync(file);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : String(code ?? error);
-    throw new ConfigError({ file, detail: `cannot read the config: ${reason}` });
+    throw new ConfigError({ file, detail: `cannot read the config: ${describeFsError(error)}` });
   }
 }
 
@@ -137,7 +131,7 @@ function validateDocument(
   if (!result.success) {
     throw issueError(result.error.issues, { file, document, data, overrides: parsedOverrides, locate });
   }
-  return resolveConfig(result.data, file, parsedOverrides, (field, detail) => {
+  return resolveConfig(result.data as unknown as ExperimentConfigDocument, file, parsedOverrides, (field, detail) => {
     const override = overrideFor(field, parsedOverrides);
     if (override) return new ConfigError({ file, override: override.text, field: field.join('.'), detail });
     return new ConfigError({ file, ...locate(offsetOf(document, field, false)), field: field.join('.'), detail });
@@ -152,30 +146,21 @@ function resolveConfig(
   fail: (field: FieldPath, detail: string) => ConfigError,
 ): ExperimentConfig {
   const source = path.resolve(file);
-  const env = parsed.environment;
-  let environment: EnvironmentConfig;
-  switch (env.type) {
-    case 'synthetic':
-      environment = { ...env, actions: [env.actions[0], env.actions[1]], S_star: env.S_star ?? parsed.params.S };
-      break;
-    case 'mnist':
-      environment = env;
-      break;
-    case 'trace': {
-      const field = ['environment', 'file'];
-      const base = overrideFor(field, overrides) ? process.cwd() : path.dirname(source);
-      const resolved = path.resolve(base, env.file);
+  const environment = environmentDescriptor(parsed.environment.type).resolve(parsed.environment, {
+    S: parsed.params.S,
+    inputFile: (field, value) => {
+      const base = overrideFor([...field], overrides) ? process.cwd() : path.dirname(source);
+      const resolved = path.resolve(base, value);
       let isFile = false;
       try {
         isFile = statSync(resolved).isFile();
       } catch {
         isFile = false;
       }
-      if (!isFile) throw fail(field, `no such trace file: ${resolved}`);
-      environment = { type: 'trace', file: resolved };
-      break;
-    }
-  }
+      if (!isFile) throw fail([...field], `no such file: ${resolved}`);
+      return resolved;
+    },
+  }) as EnvironmentConfig;
   return { ...parsed, environment, source };
 }
 

@@ -5,7 +5,7 @@
  * prefixed by the override that supplied it.
  */
 import { isCollection, parseDocument, type Document } from 'yaml';
-import { ConfigError } from './errors.js';
+import { ConfigError } from '../base/errors.js';
 
 export interface ConfigOverride {
   /** The override as the user wrote it (`params.m=400`). */

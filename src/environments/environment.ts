@@ -1,3 +1,6 @@
+import type { z } from 'zod';
+import type { RandomStream } from '../random/stream.js';
+
 /** One round's candidate actions: `count` rows of `d` features, row-major in `features`. */
 export interface ActionSet {
   readonly count: number;
@@ -37,4 +40,54 @@ export interface Environment {
   play(index: number): Feedback;
   /** ‖W − W*‖_F for a parameter in row-wise vectorisation, when W* is known. */
   parameterError?(weights: Float64Array): number;
+}
+
+/** Limits an environment config may not exceed. */
+export const ENVIRONMENT_LIMITS = {
+  maxOutcomes: 64,
+  maxDimension: 1_000_000,
+  maxActions: 10_000,
+} as const;
+
+/** What a trial gives every environment besides its config. */
+export interface EnvironmentContext {
+  /** T: rounds the trial will take. */
+  readonly horizon: number;
+  /** The trial's environment stream (seeded from the trial's identity, experiment/seeds.ts). */
+  readonly stream: RandomStream;
+  /** Folder with the MNIST digit files (default: the installed `mnist` package). */
+  readonly mnistDataRoot?: string;
+}
+
+/** What resolving a parsed environment config may use besides the config itself. */
+export interface ResolveContext {
+  /** params.S of the experiment. */
+  readonly S: number;
+  /**
+   * The absolute path of an input file named in the config at `field` (relative paths resolve
+   * against the config's folder, or the working directory for a `--set` value); throws a
+   * ConfigError naming the field when it is not a file.
+   */
+  inputFile(field: readonly (string | number)[], value: string): string;
+}
+
+/**
+ * One environment type as configs name it: the zod schema of its config mapping (strict, with
+ * `type`), how a parsed config is resolved (defaults that depend on other fields, paths), and how a
+ * trial's environment is built from the resolved config. The registry (registry.ts) lists them.
+ */
+export interface EnvironmentDescriptor<Schema extends z.ZodType = z.ZodType, Resolved extends { type: string } = { type: string }> {
+  readonly type: Resolved['type'];
+  /** One line for `eofd list` and the docs. */
+  readonly summary: string;
+  readonly schema: Schema;
+  resolve(parsed: z.output<Schema>, context: ResolveContext): Resolved;
+  create(config: Resolved, context: EnvironmentContext): Environment;
+}
+
+/** Types a descriptor (the identity: it only lets TypeScript infer the config types). */
+export function defineEnvironment<Schema extends z.ZodType, Resolved extends { type: string }>(
+  descriptor: EnvironmentDescriptor<Schema, Resolved>,
+): EnvironmentDescriptor<Schema, Resolved> {
+  return descriptor;
 }

@@ -7,9 +7,11 @@
  * (`{"data": [...]}`, 784 pixels per image, images of one digit back to back). Its own sampling
  * helpers use Math.random and are never called.
  *
- * Features (d = 785): pixels / (largest pixel-vector norm over the whole data set), then a bias 1
- * appended, then the whole vector divided by √2. The first part has norm ≤ 1 and the bias 1, so
- * ‖x‖ ≤ √2/√2 = 1 (D = 1) and the bias coordinate is 1/√2 in every action.
+ * Features (d = 785; the paper says only "normalized features"), option `normalize`: 'global'
+ * (default) divides the pixels by the largest pixel-vector norm over the whole data set, 'per-image'
+ * divides each image's pixels by its own norm (an all-zero image stays zero). Then a bias 1 is
+ * appended and the whole vector divided by √2. The pixel part has norm ≤ 1 (exactly 1 per-image for a
+ * non-blank image) and the bias 1, so ‖x‖ ≤ √2/√2 = 1 (D = 1) and the bias coordinate is 1/√2.
  *
  * Random numbers per round, from the environment's stream, in this order: 10 uniforms choosing the
  * image of digit 0, 1, …, 9 (`integer(0, count − 1)`), then 9 uniforms shuffling the digits' order
@@ -18,8 +20,10 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { ActionSet, Environment, Feedback } from './environment.js';
-import type { RandomStream } from './random-stream.js';
+import { z } from 'zod';
+import { integer, listAllowed, strictObject } from '../base/fields.js';
+import { defineEnvironment, type ActionSet, type Environment, type Feedback } from './environment.js';
+import type { RandomStream } from '../random/stream.js';
 
 export const MNIST_PIXELS = 784;
 /** d: 784 pixels and a bias. */
@@ -28,14 +32,29 @@ export const MNIST_DIGITS = 10;
 /** The bias coordinate's value after the final 1/√2 scaling. */
 export const MNIST_BIAS = 1 / Math.SQRT2;
 
+/** How the pixel part of a feature vector is scaled (see the module comment). */
+export const MNIST_NORMALIZATIONS = ['global', 'per-image'] as const;
+export type MnistNormalization = (typeof MNIST_NORMALIZATIONS)[number];
+
+function checkNormalization(normalize: unknown): MnistNormalization {
+  if (!(MNIST_NORMALIZATIONS as readonly unknown[]).includes(normalize)) {
+    throw new RangeError(
+      `mnist: normalize must be one of ${MNIST_NORMALIZATIONS.map((n) => `'${n}'`).join(', ')}, got ${JSON.stringify(normalize) ?? String(normalize)}`,
+    );
+  }
+  return normalize as MnistNormalization;
+}
+
 export interface MnistData {
   /** Folder holding 0.json … 9.json. */
   readonly root: string;
+  /** How the pixels were scaled. */
+  readonly normalize: MnistNormalization;
   /** Per digit, its images' feature vectors (785 each) back to back. */
   readonly features: readonly Float64Array[];
   /** Per digit, the number of images. */
   readonly counts: readonly number[];
-  /** The largest pixel-vector norm over the whole data set (the pixel scale). */
+  /** The largest pixel-vector norm over the whole data set (the pixel scale of 'global'). */
   readonly maxPixelNorm: number;
 }
 
@@ -47,13 +66,20 @@ export function defaultMnistRoot(): string {
 
 const cache = new Map<string, MnistData>();
 
-/** Loads (once per process and folder) the ten digit files and builds the feature vectors. */
-export function loadMnistData(root: string = defaultMnistRoot()): MnistData {
+/**
+ * Loads (once per process, folder and normalisation) the ten digit files and builds the feature
+ * vectors.
+ */
+export function loadMnistData(root: string = defaultMnistRoot(), normalize: MnistNormalization = 'global'): MnistData {
+  checkNormalization(normalize);
   const folder = path.resolve(root);
-  const cached = cache.get(folder);
+  const key = JSON.stringify([folder, normalize]);
+  const cached = cache.get(key);
   if (cached) return cached;
 
   const pixelsPerDigit: number[][] = [];
+  /** Per digit, each image's pixel-vector norm. */
+  const normsPerDigit: Float64Array[] = [];
   let maxSquaredNorm = 0;
   for (let digit = 0; digit < MNIST_DIGITS; digit++) {
     const file = path.join(folder, `${digit}.json`);
@@ -67,6 +93,7 @@ export function loadMnistData(root: string = defaultMnistRoot()): MnistData {
     if (!Array.isArray(data) || data.length === 0 || data.length % MNIST_PIXELS !== 0) {
       throw new Error(`mnist: ${file} must hold {"data": [...]} with a positive multiple of ${MNIST_PIXELS} pixels`);
     }
+    const norms = new Float64Array(data.length / MNIST_PIXELS);
     for (let start = 0; start < data.length; start += MNIST_PIXELS) {
       let squaredNorm = 0;
       for (let j = start; j < start + MNIST_PIXELS; j++) {
@@ -77,8 +104,10 @@ export function loadMnistData(root: string = defaultMnistRoot()): MnistData {
         squaredNorm += pixel * pixel;
       }
       if (squaredNorm > maxSquaredNorm) maxSquaredNorm = squaredNorm;
+      norms[start / MNIST_PIXELS] = Math.sqrt(squaredNorm);
     }
     pixelsPerDigit.push(data as number[]);
+    normsPerDigit.push(norms);
   }
 
   const maxPixelNorm = Math.sqrt(maxSquaredNorm);
@@ -86,20 +115,24 @@ export function loadMnistData(root: string = defaultMnistRoot()): MnistData {
   const pixelScale = maxPixelNorm > 0 ? MNIST_BIAS / maxPixelNorm : 0;
   const features: Float64Array[] = [];
   const counts: number[] = [];
-  for (const pixels of pixelsPerDigit) {
+  for (let digit = 0; digit < MNIST_DIGITS; digit++) {
+    const pixels = pixelsPerDigit[digit];
+    const norms = normsPerDigit[digit];
     const count = pixels.length / MNIST_PIXELS;
     const rows = new Float64Array(count * MNIST_DIMENSION);
     for (let image = 0; image < count; image++) {
       const source = image * MNIST_PIXELS;
       const target = image * MNIST_DIMENSION;
-      for (let j = 0; j < MNIST_PIXELS; j++) rows[target + j] = pixels[source + j] * pixelScale;
+      // An all-zero image stays zero.
+      const scale = normalize === 'global' ? pixelScale : norms[image] > 0 ? MNIST_BIAS / norms[image] : 0;
+      for (let j = 0; j < MNIST_PIXELS; j++) rows[target + j] = pixels[source + j] * scale;
       rows[target + MNIST_PIXELS] = MNIST_BIAS;
     }
     features.push(rows);
     counts.push(count);
   }
-  const loaded: MnistData = { root: folder, features, counts, maxPixelNorm };
-  cache.set(folder, loaded);
+  const loaded: MnistData = { root: folder, normalize, features, counts, maxPixelNorm };
+  cache.set(key, loaded);
   return loaded;
 }
 
@@ -108,6 +141,8 @@ export interface MnistSpec {
   readonly target?: number;
   /** T (Infinity for unbounded). */
   readonly horizon: number;
+  /** How the pixels are scaled (default 'global'). */
+  readonly normalize?: MnistNormalization;
 }
 
 export interface MnistEnvironment extends Environment {
@@ -116,6 +151,7 @@ export interface MnistEnvironment extends Environment {
   /** Index, within its digit's images, of each action of the current round. */
   readonly roundImages: Int32Array;
   readonly target: number;
+  readonly normalize: MnistNormalization;
 }
 
 /** `dataRoot` (a folder with 0.json … 9.json) defaults to the installed `mnist` package. */
@@ -127,7 +163,8 @@ export function createMnistEnvironment(spec: MnistSpec, stream: RandomStream, da
   if (spec.horizon !== Number.POSITIVE_INFINITY && (!Number.isSafeInteger(spec.horizon) || spec.horizon < 1)) {
     throw new RangeError(`mnist: horizon must be an integer ≥ 1, got ${spec.horizon}`);
   }
-  return new MnistEnvironmentImpl(loadMnistData(dataRoot), target, spec.horizon, stream);
+  const normalize = checkNormalization(spec.normalize ?? 'global');
+  return new MnistEnvironmentImpl(loadMnistData(dataRoot, normalize), target, spec.horizon, stream);
 }
 
 class MnistEnvironmentImpl implements MnistEnvironment {
@@ -137,6 +174,7 @@ class MnistEnvironmentImpl implements MnistEnvironment {
   readonly maxActionNorm = 1;
   readonly roundLabels = new Int32Array(MNIST_DIGITS);
   readonly roundImages = new Int32Array(MNIST_DIGITS);
+  readonly normalize: MnistNormalization;
 
   private readonly actionSet = {
     count: MNIST_DIGITS,
@@ -152,7 +190,9 @@ class MnistEnvironmentImpl implements MnistEnvironment {
     readonly target: number,
     readonly horizon: number,
     private readonly stream: RandomStream,
-  ) {}
+  ) {
+    this.normalize = data.normalize;
+  }
 
   actions(t: number): ActionSet {
     if (t !== this.round + 1) {
@@ -189,3 +229,26 @@ class MnistEnvironmentImpl implements MnistEnvironment {
     return { outcome: reward, reward, regret: 1 - reward };
   }
 }
+
+const mnistSchema = strictObject(
+  {
+    type: z.literal('mnist'),
+    /** The rewarded label. */
+    target: integer(0, 9).default(1),
+    /** How pixels are scaled before the bias is appended. */
+    normalize: z
+      .enum(MNIST_NORMALIZATIONS, { error: `expected ${listAllowed(MNIST_NORMALIZATIONS)}` })
+      .default('global'),
+  },
+  'an mnist environment mapping',
+);
+
+/** MNIST as a config names it: the binary protocol of Section 4 over the `mnist` package's digits. */
+export const mnistEnvironment = defineEnvironment({
+  type: 'mnist',
+  summary: 'one image of each digit per round, reward 1 for the target digit (Cesa-Bianchi et al. 2013), d = 785',
+  schema: mnistSchema,
+  resolve: (parsed) => ({ type: 'mnist' as const, target: parsed.target, normalize: parsed.normalize }),
+  create: (config, { horizon, stream, mnistDataRoot }) =>
+    createMnistEnvironment({ target: config.target, horizon, normalize: config.normalize }, stream, mnistDataRoot),
+});

@@ -1,56 +1,40 @@
 /**
- * Environment configs → environments: one typed table, one entry per `environment.type`.
+ * The environments a config can name, one descriptor each (environment.ts: type, schema, resolve,
+ * create). To add one: a new file exporting its descriptor (`defineEnvironment`), and one line here.
  */
-import type { EnvironmentConfig, EnvironmentType } from '../config/schema.js';
-import type { Environment } from './environment.js';
-import { createMnistEnvironment } from './mnist.js';
-import type { RandomStream } from './random-stream.js';
-import { createSyntheticEnvironment } from './synthetic.js';
-import { loadTraceEnvironment } from './trace.js';
+import type { z } from 'zod';
+import type { Environment, EnvironmentContext, EnvironmentDescriptor } from './environment.js';
+import { mnistEnvironment } from './mnist.js';
+import { syntheticEnvironment } from './synthetic.js';
+import { traceEnvironment } from './trace.js';
 
-/** What a trial gives every environment besides its config. */
-export interface EnvironmentContext {
-  /** T: rounds the trial will take. */
-  readonly horizon: number;
-  /** The trial's environment stream (seeded from `trialSeed(name, i, 'environment', …)`). */
-  readonly stream: RandomStream;
-  /** Folder with the MNIST digit files (default: the installed `mnist` package). */
-  readonly mnistDataRoot?: string;
+/** Every environment type, in the order `eofd list` and error messages show them. */
+export const ENVIRONMENTS = [syntheticEnvironment, mnistEnvironment, traceEnvironment] as const;
+
+type Registered = (typeof ENVIRONMENTS)[number];
+
+/** A resolved environment config (the manifest's `config.environment` before d, K and r are added). */
+export type EnvironmentConfig = ReturnType<Registered['resolve']>;
+
+/** A parsed, not yet resolved, environment config. */
+export type ParsedEnvironmentConfig = z.output<Registered['schema']>;
+
+export type EnvironmentType = Registered['type'];
+
+export const ENVIRONMENT_TYPES: readonly EnvironmentType[] = ENVIRONMENTS.map((e) => e.type);
+
+/** The descriptor of `type`; throws a RangeError naming the known types otherwise. */
+export function environmentDescriptor(type: string): EnvironmentDescriptor {
+  const descriptor = ENVIRONMENTS.find((e) => e.type === type);
+  if (descriptor === undefined) {
+    throw new RangeError(`unknown environment type ${JSON.stringify(type)}; expected one of ${ENVIRONMENT_TYPES.join(', ')}`);
+  }
+  return descriptor as unknown as EnvironmentDescriptor;
 }
-
-type EnvironmentFactories = {
-  readonly [T in EnvironmentType]: (config: Extract<EnvironmentConfig, { type: T }>, context: EnvironmentContext) => Environment;
-};
-
-const ENVIRONMENT_FACTORIES: EnvironmentFactories = {
-  synthetic: (config, { horizon, stream }) =>
-    createSyntheticEnvironment(
-      {
-        d: config.d,
-        K: config.K,
-        // The config lists r_0..r_K; environments hold r_1..r_K (r_0 = 0).
-        reward: Float64Array.from(config.reward.slice(1)),
-        actionsMin: config.actions[0],
-        actionsMax: config.actions[1],
-        normStar: config.S_star,
-        horizon,
-      },
-      stream,
-    ),
-  mnist: (config, { horizon, stream, mnistDataRoot }) =>
-    createMnistEnvironment({ target: config.target, horizon }, stream, mnistDataRoot),
-  // trace: replays a recorded instance (DESIGN §3) with its recorded u; draws nothing from the stream.
-  trace: (config) => loadTraceEnvironment(config.file),
-};
 
 /** Builds the environment of one trial; fails if it cannot last `context.horizon` rounds. */
 export function createEnvironment(config: EnvironmentConfig, context: EnvironmentContext): Environment {
-  const factory = ENVIRONMENT_FACTORIES[config.type] as (
-    config: EnvironmentConfig,
-    context: EnvironmentContext,
-  ) => Environment;
-  if (factory === undefined) throw new RangeError(`unknown environment type ${JSON.stringify(config.type)}`);
-  const environment = factory(config, context);
+  const environment = environmentDescriptor(config.type).create(config, context);
   if (environment.horizon < context.horizon) {
     throw new RangeError(
       `${config.type} environment has ${environment.horizon} rounds, fewer than the horizon ${context.horizon}`,

@@ -9,9 +9,11 @@
  * Normals are Box–Muller pairs, so a cached partner may carry over into the next round; the
  * sequence is still a function of the seed alone.
  */
-import { expectedReward, linearScores, sampleOutcome, softmaxWithNull } from '../model/logistic.js';
-import type { ActionSet, Environment, Feedback } from './environment.js';
-import type { RandomStream } from './random-stream.js';
+import { z } from 'zod';
+import { integer, positive, rewardVector, strictObject } from '../base/fields.js';
+import type { UniformStream } from '../random/stream.js';
+import { defineEnvironment, ENVIRONMENT_LIMITS, type ActionSet, type Environment, type Feedback } from './environment.js';
+import { LogisticInstance, randomTrueWeights } from './simulation.js';
 
 export interface SyntheticSpec {
   /** d */
@@ -38,7 +40,7 @@ export interface SyntheticEnvironment extends Environment {
   parameterError(weights: Float64Array): number;
 }
 
-export function createSyntheticEnvironment(spec: SyntheticSpec, stream: RandomStream): SyntheticEnvironment {
+export function createSyntheticEnvironment(spec: SyntheticSpec, stream: UniformStream): SyntheticEnvironment {
   return new SyntheticEnvironmentImpl(spec, stream);
 }
 
@@ -50,23 +52,16 @@ class SyntheticEnvironmentImpl implements SyntheticEnvironment {
   readonly horizon: number;
   readonly trueWeights: Float64Array;
 
-  private readonly stream: RandomStream;
+  private readonly stream: UniformStream;
   private readonly actionsMin: number;
   private readonly actionsMax: number;
   private readonly actionSet: { count: number; d: number; features: Float64Array };
-  /** σ(W* x_i) of each action, rows of K; `outcomeRows[i]` is a view of row i. */
-  private readonly outcomeRows: Float64Array[];
-  /** σ_0(W* x_i), the null outcome's probability. */
-  private readonly nullProbabilities: Float64Array;
-  /** rᵀσ(W* x_i) */
-  private readonly expectedRewards: Float64Array;
-  private readonly scores: Float64Array;
-  private bestExpectedReward = 0;
+  private readonly instance: LogisticInstance;
   private uniform = Number.NaN;
   private round = 0;
   private played = true;
 
-  constructor(spec: SyntheticSpec, stream: RandomStream) {
+  constructor(spec: SyntheticSpec, stream: UniformStream) {
     const { d, K, reward, actionsMin, actionsMax, normStar, horizon } = spec;
     requireInteger('d', d, 1);
     requireInteger('K', K, 1);
@@ -90,23 +85,9 @@ class SyntheticEnvironmentImpl implements SyntheticEnvironment {
     this.stream = stream;
     this.actionsMin = actionsMin;
     this.actionsMax = actionsMax;
-
-    this.trueWeights = new Float64Array(K * d);
-    let squaredNorm = 0;
-    for (let i = 0; i < K * d; i++) {
-      const w = stream.normal();
-      this.trueWeights[i] = w;
-      squaredNorm += w * w;
-    }
-    const scale = normStar === 0 ? 0 : normStar / Math.sqrt(squaredNorm);
-    for (let i = 0; i < K * d; i++) this.trueWeights[i] *= scale;
-
+    this.trueWeights = randomTrueWeights(stream, K, d, normStar);
+    this.instance = new LogisticInstance(this.reward, this.trueWeights, d, actionsMax);
     this.actionSet = { count: 0, d, features: new Float64Array(actionsMax * d) };
-    const probabilities = new Float64Array(actionsMax * K);
-    this.outcomeRows = Array.from({ length: actionsMax }, (_, i) => probabilities.subarray(i * K, (i + 1) * K));
-    this.nullProbabilities = new Float64Array(actionsMax);
-    this.expectedRewards = new Float64Array(actionsMax);
-    this.scores = new Float64Array(K);
   }
 
   get roundUniform(): number {
@@ -118,34 +99,12 @@ class SyntheticEnvironmentImpl implements SyntheticEnvironment {
       throw new RangeError(`synthetic: rounds must be taken in order; expected round ${this.round + 1}, got ${t}`);
     }
     if (t > this.horizon) throw new RangeError(`synthetic: round ${t} is past the horizon ${this.horizon}`);
-    const { d, K, stream } = this;
-    const features = this.actionSet.features;
+    const { d, stream } = this;
     const count = stream.integer(this.actionsMin, this.actionsMax);
-    for (let i = 0; i < count; i++) {
-      const base = i * d;
-      let squaredNorm = 0;
-      while (squaredNorm === 0) {
-        for (let j = 0; j < d; j++) {
-          const value = stream.normal();
-          features[base + j] = value;
-          squaredNorm += value * value;
-        }
-      }
-      const inverseNorm = 1 / Math.sqrt(squaredNorm);
-      for (let j = 0; j < d; j++) features[base + j] *= inverseNorm;
-    }
+    for (let i = 0; i < count; i++) stream.unitVector(this.actionSet.features, i * d, d);
     this.uniform = stream.uniform();
-
-    let best = Number.NEGATIVE_INFINITY;
-    for (let i = 0; i < count; i++) {
-      linearScores(K, d, this.trueWeights, features, i * d, this.scores);
-      this.nullProbabilities[i] = softmaxWithNull(K, this.scores, this.outcomeRows[i]);
-      const value = expectedReward(K, this.reward, this.outcomeRows[i]);
-      this.expectedRewards[i] = value;
-      if (value > best) best = value;
-    }
-    this.bestExpectedReward = best;
     this.actionSet.count = count;
+    this.instance.evaluate(this.actionSet);
     this.round = t;
     this.played = false;
     return this.actionSet;
@@ -153,30 +112,13 @@ class SyntheticEnvironmentImpl implements SyntheticEnvironment {
 
   play(index: number): Feedback {
     if (this.played) throw new Error(`synthetic: play() must follow actions(t) once per round (round ${this.round})`);
-    const count = this.actionSet.count;
-    if (!Number.isInteger(index) || index < 0 || index >= count) {
-      throw new RangeError(`synthetic: action index must be an integer in [0, ${count - 1}], got ${index}`);
-    }
+    const feedback = this.instance.feedback(index, this.uniform);
     this.played = true;
-    const outcome = sampleOutcome(this.K, this.uniform, this.nullProbabilities[index], this.outcomeRows[index]);
-    return {
-      outcome,
-      reward: outcome === 0 ? 0 : this.reward[outcome - 1],
-      // eq. (2)
-      regret: this.bestExpectedReward - this.expectedRewards[index],
-    };
+    return feedback;
   }
 
   parameterError(weights: Float64Array): number {
-    if (weights.length !== this.trueWeights.length) {
-      throw new RangeError(`synthetic: parameterError needs K·d = ${this.trueWeights.length} weights, got ${weights.length}`);
-    }
-    let sum = 0;
-    for (let i = 0; i < weights.length; i++) {
-      const difference = weights[i] - this.trueWeights[i];
-      sum += difference * difference;
-    }
-    return Math.sqrt(sum);
+    return this.instance.parameterError(weights);
   }
 }
 
@@ -185,3 +127,74 @@ function requireInteger(name: string, value: number, min: number): void {
     throw new RangeError(`synthetic: ${name} must be an integer ≥ ${min}, got ${value}`);
   }
 }
+
+const actionsError = `expected [min, max]: two integers with 1 ≤ min ≤ max ≤ ${ENVIRONMENT_LIMITS.maxActions}`;
+
+const syntheticSchema = strictObject(
+  {
+    type: z.literal('synthetic'),
+    /** d */
+    d: integer(1, ENVIRONMENT_LIMITS.maxDimension),
+    /** K */
+    K: integer(1, ENVIRONMENT_LIMITS.maxOutcomes),
+    /** r_0..r_K as the paper writes it (r_0 = 0). */
+    reward: rewardVector(),
+    /** [min, max] of |A_t|. */
+    actions: z.tuple([integer(1, ENVIRONMENT_LIMITS.maxActions), integer(1, ENVIRONMENT_LIMITS.maxActions)], {
+      error: actionsError,
+    }),
+    /** S* = ‖W*‖_F; defaults to params.S. */
+    S_star: positive().optional(),
+  },
+  'a synthetic environment mapping',
+).superRefine((env, ctx) => {
+  if (Number.isInteger(env.K) && Array.isArray(env.reward)) {
+    if (env.reward.length !== env.K + 1) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['reward'],
+        message: `expected K + 1 = ${env.K + 1} entries r_0..r_${env.K}, got ${env.reward.length}`,
+      });
+    } else if (env.reward[0] !== 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['reward', 0],
+        message: `r_0 (the null outcome's reward) must be 0, got ${String(env.reward[0])}`,
+      });
+    }
+  }
+  if (Array.isArray(env.actions) && env.actions.length === 2 && env.actions[0] > env.actions[1]) {
+    ctx.addIssue({ code: 'custom', path: ['actions'], message: `${actionsError}, got [${env.actions.join(', ')}]` });
+  }
+});
+
+/** The synthetic environment as a config names it. */
+export const syntheticEnvironment = defineEnvironment({
+  type: 'synthetic',
+  summary: 'W* normal with ‖W*‖_F = S*, |A_t| uniform in [min, max] unit-sphere actions (Section 4)',
+  schema: syntheticSchema,
+  resolve: (parsed, { S }) => ({
+    type: 'synthetic' as const,
+    d: parsed.d,
+    K: parsed.K,
+    /** r_0..r_K (r_0 = 0). */
+    reward: parsed.reward,
+    actions: [parsed.actions[0], parsed.actions[1]] as [number, number],
+    /** S* = ‖W*‖_F (params.S when absent). */
+    S_star: parsed.S_star ?? S,
+  }),
+  create: (config, { horizon, stream }) =>
+    createSyntheticEnvironment(
+      {
+        d: config.d,
+        K: config.K,
+        // The config lists r_0..r_K; environments hold r_1..r_K (r_0 = 0).
+        reward: Float64Array.from(config.reward.slice(1)),
+        actionsMin: config.actions[0],
+        actionsMax: config.actions[1],
+        normStar: config.S_star,
+        horizon,
+      },
+      stream,
+    ),
+});

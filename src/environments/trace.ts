@@ -5,9 +5,11 @@
  * implementation can be checked against this one decision by decision.
  */
 import { readFileSync } from 'node:fs';
-import { ConfigError } from '../config/errors.js';
-import { expectedReward, linearScores, sampleOutcome, softmaxWithNull } from '../model/logistic.js';
-import type { ActionSet, Environment, Feedback } from './environment.js';
+import { z } from 'zod';
+import { ConfigError, describeFsError } from '../base/errors.js';
+import { strictObject } from '../base/fields.js';
+import { defineEnvironment, ENVIRONMENT_LIMITS, type ActionSet, type Environment, type Feedback } from './environment.js';
+import { LogisticInstance } from './simulation.js';
 
 /** A recorded instance, as parsed from JSON. */
 export interface Trace {
@@ -56,8 +58,8 @@ export function validateTrace(data: unknown, file: string): Trace {
   for (const key of ['K', 'd', 'reward', 'W_star', 'rounds']) {
     if (!(key in record)) fail(file, key, 'missing field');
   }
-  const K = requireInteger(file, 'K', record.K, 1, 64);
-  const d = requireInteger(file, 'd', record.d, 1, 1_000_000);
+  const K = requireInteger(file, 'K', record.K, 1, ENVIRONMENT_LIMITS.maxOutcomes);
+  const d = requireInteger(file, 'd', record.d, 1, ENVIRONMENT_LIMITS.maxDimension);
   const reward = requireVector(file, 'reward', record.reward, K + 1);
   if (reward[0] !== 0) fail(file, 'reward[0]', `r_0 must be 0 (the null outcome), got ${reward[0]}`);
   reward.forEach((r, k) => {
@@ -88,7 +90,7 @@ export function readTrace(file: string): Trace {
   try {
     bytes = readFileSync(file);
   } catch (error) {
-    fail(file, '', `cannot read trace: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    fail(file, '', `cannot read trace: ${describeFsError(error)}`);
   }
   let text: string;
   try {
@@ -117,13 +119,9 @@ export class TraceEnvironment implements Environment {
   readonly maxActionNorm: number;
   readonly horizon: number;
   private readonly trace: Trace;
-  private readonly weightsStar: Float64Array;
-  private readonly buffer: Float64Array;
-  private readonly expected: Float64Array;
-  private readonly scores: Float64Array;
-  private readonly sigma: Float64Array;
+  private readonly instance: LogisticInstance;
+  private readonly actionSet: { count: number; d: number; features: Float64Array };
   private round = -1;
-  private count = 0;
 
   constructor(trace: Trace) {
     this.trace = trace;
@@ -131,12 +129,9 @@ export class TraceEnvironment implements Environment {
     this.K = trace.K;
     this.reward = Float64Array.from(trace.reward.slice(1));
     this.horizon = trace.rounds.length;
-    this.weightsStar = Float64Array.from(trace.W_star.flat());
     const maxCount = Math.max(...trace.rounds.map((r) => r.actions.length));
-    this.buffer = new Float64Array(maxCount * trace.d);
-    this.expected = new Float64Array(maxCount);
-    this.scores = new Float64Array(trace.K);
-    this.sigma = new Float64Array(trace.K);
+    this.instance = new LogisticInstance(this.reward, Float64Array.from(trace.W_star.flat()), trace.d, maxCount);
+    this.actionSet = { count: 0, d: trace.d, features: new Float64Array(maxCount * trace.d) };
     let norm = 0;
     for (const r of trace.rounds) for (const x of r.actions) norm = Math.max(norm, Math.hypot(...x));
     this.maxActionNorm = norm > 0 ? norm : 1;
@@ -146,40 +141,43 @@ export class TraceEnvironment implements Environment {
     if (!(Number.isInteger(t) && t >= 1 && t <= this.horizon)) {
       throw new RangeError(`trace has rounds 1..${this.horizon}, asked for round ${t}`);
     }
-    const { d, K } = this;
     const round = this.trace.rounds[t - 1];
     this.round = t - 1;
-    this.count = round.actions.length;
-    round.actions.forEach((x, i) => {
-      this.buffer.set(x, i * d);
-      linearScores(K, d, this.weightsStar, this.buffer, i * d, this.scores);
-      softmaxWithNull(K, this.scores, this.sigma);
-      this.expected[i] = expectedReward(K, this.reward, this.sigma);
-    });
-    return { count: this.count, d, features: this.buffer };
+    round.actions.forEach((x, i) => this.actionSet.features.set(x, i * this.d));
+    this.actionSet.count = round.actions.length;
+    this.instance.evaluate(this.actionSet);
+    return this.actionSet;
   }
 
   play(index: number): Feedback {
     if (this.round < 0) throw new Error('trace: play() before actions()');
-    if (!(Number.isInteger(index) && index >= 0 && index < this.count)) {
-      throw new RangeError(`action index must be in 0..${this.count - 1}, got ${index}`);
-    }
-    const { K, d } = this;
-    linearScores(K, d, this.weightsStar, this.buffer, index * d, this.scores);
-    const nullProbability = softmaxWithNull(K, this.scores, this.sigma);
-    const outcome = sampleOutcome(K, this.trace.rounds[this.round].u, nullProbability, this.sigma);
-    let best = -Infinity;
-    for (let i = 0; i < this.count; i++) best = Math.max(best, this.expected[i]);
-    return {
-      outcome,
-      reward: outcome === 0 ? 0 : this.reward[outcome - 1],
-      regret: best - this.expected[index],
-    };
+    return this.instance.feedback(index, this.trace.rounds[this.round].u);
   }
 
   parameterError(weights: Float64Array): number {
-    let s = 0;
-    for (let i = 0; i < this.weightsStar.length; i++) s += (weights[i] - this.weightsStar[i]) ** 2;
-    return Math.sqrt(s);
+    return this.instance.parameterError(weights);
   }
 }
+
+const traceSchema = strictObject(
+  {
+    type: z.literal('trace'),
+    /** Recorded instance (DESIGN §3); relative to the config file's folder. */
+    file: z.string({ error: 'expected a file path' }).min(1, { error: 'expected a file path' }),
+  },
+  'a trace environment mapping',
+);
+
+/** The trace environment as a config names it: replays a recorded instance with its recorded u. */
+export const traceEnvironment = defineEnvironment({
+  type: 'trace',
+  summary: 'replays a recorded instance (W*, actions, outcome uniforms) from JSON, decision by decision',
+  schema: traceSchema,
+  resolve: (parsed, { inputFile }) => ({
+    type: 'trace' as const,
+    /** Absolute path. */
+    file: inputFile(['environment', 'file'], parsed.file),
+  }),
+  // Draws nothing from the stream.
+  create: (config) => loadTraceEnvironment(config.file),
+});

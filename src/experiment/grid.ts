@@ -8,57 +8,26 @@
  * variants keep the base experiment's seed name, so every grid point plays the same instances.
  * Afterwards `grid.csv`, one heatmap per policy and `best.json` are written (atomically).
  */
-import fs from 'node:fs';
 import path from 'node:path';
+import { RunError } from '../base/errors.js';
 import type { ExperimentConfig, PolicyExponents } from '../config/schema.js';
-import { POLICY_NAMES } from '../policies/policy.js';
+import { hasStepParameters, POLICY_NAMES } from '../policies/registry.js';
 import { gridHeatmapSvg } from '../report/heatmap.js';
-import { readFinishedUnit, unitFiles, writeFileAtomic } from './output.js';
-import { RunError, runExperiments, type RunOptions, type RunResult } from './runner.js';
+import { BEST_FORMAT, gridCsv, GRID_SHARD_FORMAT, type BestEntry, type BestFile, type GridRow, type GridShardFile } from '../results/grid.js';
+import { BEST_FILE, GRID_FILE, GRID_SHARD_FILE, gridDir, heatmapFile, unitFiles } from '../results/layout.js';
+import { readBestFile as readBestJson, readFinishedUnit, ResultsError } from '../results/read.js';
+import { writeFileAtomic, writeJsonAtomic } from '../results/write.js';
+import { mean, sampleStd } from '../stats/descriptive.js';
+import { runExperiments, type RunOptions, type RunResult } from './runner.js';
+
+export { gridDir, type BestFile, type GridRow };
 
 /** The paper's exponents for l and for e. */
 export const DEFAULT_GRID: readonly number[] = [-0.5, -0.25, 0, 0.25, 0.5, 0.75, 1];
 
-export const BEST_FORMAT = 'eofd-best/1';
-
 export interface GridPoint {
   l: number;
   e: number;
-}
-
-/** One row of grid.csv: one (grid point, policy). */
-export interface GridRow {
-  l: number;
-  e: number;
-  lambda: number;
-  eta: number;
-  policy: string;
-  trials: number;
-  meanFinalRegret: number;
-  stdFinalRegret: number;
-  /** null when W* is unknown (MNIST) or a trial gave none. */
-  meanParameterError: number | null;
-  meanRoundMs: number;
-}
-
-export interface BestEntry {
-  l: number;
-  e: number;
-  lambda: number;
-  eta: number;
-  mean_final_regret: number;
-  std_final_regret: number;
-  mean_parameter_error: number | null;
-}
-
-export interface BestFile {
-  format: typeof BEST_FORMAT;
-  experiment: string;
-  split: 'validation';
-  trials: number;
-  l_values: number[];
-  e_values: number[];
-  policies: Record<string, BestEntry>;
 }
 
 /** `"-0.5,0,1"` → [-0.5, 0, 1]; throws a one-line RunError (exit 2) naming `what` otherwise. */
@@ -83,14 +52,9 @@ export function pointName(point: GridPoint): string {
   return `l=${point.l},e=${point.e}`;
 }
 
-/** `<out>/<name>-grid` */
-export function gridDir(out: string, name: string): string {
-  return path.join(out, `${name}-grid`);
-}
-
-/** The policies a grid tunes: every one of the config's except Random (no λ, η). */
+/** The policies a grid tunes: those of the config's that read λ or η. */
 export function tunedPolicies(config: ExperimentConfig): string[] {
-  return config.policies.filter((p) => p !== 'Random');
+  return config.policies.filter(hasStepParameters);
 }
 
 /** The variant of `config` at one grid point: λ and η from (l, e), validation seeds of the base name. */
@@ -107,17 +71,6 @@ export function variantConfig(config: ExperimentConfig, point: GridPoint): Exper
   };
   delete (variant as { policyParams?: unknown }).policyParams;
   return variant;
-}
-
-function mean(values: readonly number[]): number {
-  return values.reduce((s, v) => s + v, 0) / values.length;
-}
-
-/** Sample standard deviation (n − 1); 0 for one value. */
-function sampleStd(values: readonly number[]): number {
-  if (values.length < 2) return 0;
-  const m = mean(values);
-  return Math.sqrt(values.reduce((s, v) => s + (v - m) ** 2, 0) / (values.length - 1));
 }
 
 /** Lower is better: mean final regret, then parameter error (a known one beats an unknown one), then l, then e. */
@@ -141,36 +94,6 @@ export function selectBest(rows: readonly GridRow[]): Map<string, GridRow> {
     if (current === undefined || compareRows(row, current) < 0) best.set(row.policy, row);
   }
   return best;
-}
-
-/** Shortest round-trip form of a number (`exact`-like), empty for null. */
-function num(x: number | null): string {
-  return x === null ? '' : String(x);
-}
-
-export const GRID_COLUMNS = [
-  'l',
-  'e',
-  'lambda',
-  'eta',
-  'policy',
-  'trials',
-  'mean_final_regret',
-  'std_final_regret',
-  'mean_parameter_error',
-  'mean_round_ms',
-] as const;
-
-export function gridCsv(rows: readonly GridRow[]): string {
-  const lines = [GRID_COLUMNS.join(',')];
-  for (const r of rows) {
-    lines.push(
-      [r.l, r.e, r.lambda, r.eta, r.policy, r.trials, r.meanFinalRegret, r.stdFinalRegret, num(r.meanParameterError), r.meanRoundMs.toFixed(6)]
-        .map((v) => (typeof v === 'number' ? num(v) : v))
-        .join(','),
-    );
-  }
-  return lines.join('\n') + '\n';
 }
 
 export function bestFile(config: Pick<ExperimentConfig, 'name' | 'trials'>, ls: readonly number[], es: readonly number[], rows: readonly GridRow[]): BestFile {
@@ -276,33 +199,14 @@ export function writeGridOutputs(
     writeFileAtomic(file, text);
     files.push(file);
   };
-  write('grid.csv', gridCsv(rows));
+  write(GRID_FILE, gridCsv(rows));
   const ordered = POLICY_NAMES.filter((p) => policies.includes(p));
   for (const policy of ordered) {
     write(heatmapFile(policy), gridHeatmapSvg({ experiment: base.name, policy, ls, es, rows: rows.filter((r) => r.policy === policy) }));
   }
   const best = bestFile(base, ls, es, rows);
-  write('best.json', JSON.stringify(best, null, 2) + '\n');
+  write(BEST_FILE, JSON.stringify(best, null, 2) + '\n');
   return { best, files };
-}
-
-/** In a shard's grid folder: what `eofd merge` needs to rebuild grid.csv, heatmaps and best.json. */
-export const GRID_SHARD_FILE = 'grid-shard.json';
-export const GRID_SHARD_FORMAT = 'eofd-grid-shard/1';
-
-export interface GridShardFile {
-  format: typeof GRID_SHARD_FORMAT;
-  experiment: string;
-  trials: number;
-  policies: string[];
-  l_values: number[];
-  e_values: number[];
-  shard: { index: number; count: number };
-}
-
-/** A file name for a policy's heatmap: `heatmap-EOFD-MLogB.svg`. */
-export function heatmapFile(policy: string): string {
-  return `heatmap-${policy.replace(/[^A-Za-z0-9._-]/g, '_')}.svg`;
 }
 
 /** Runs the grid of one experiment and writes its outputs when complete. */
@@ -334,7 +238,7 @@ export async function runGrid(config: ExperimentConfig, options: GridOptions): P
       e_values: [...es],
       shard: { index: options.shard.index, count: options.shard.count },
     };
-    writeFileAtomic(path.join(dir, GRID_SHARD_FILE), JSON.stringify(info, null, 2) + '\n');
+    writeJsonAtomic(path.join(dir, GRID_SHARD_FILE), info);
     return { name: config.name, dir, run, rows: [], files: [], best: null };
   }
   const rows = run.interrupted ? null : collectRows(dir, run, points);
@@ -343,54 +247,19 @@ export async function runGrid(config: ExperimentConfig, options: GridOptions): P
   return { name: config.name, dir, run, rows, files, best };
 }
 
-/** A best.json problem: one line naming the file and the field (exit code 2). */
-function bad(file: string, field: string, detail: string): never {
-  throw new RunError(`${file}: ${field}: ${detail}`, 2);
-}
-
 /**
- * Reads and validates a best.json (as `eofd grid` writes it) → per policy (l, e).
- * Only `policies.<name>.l` and `.e` are used; λ and η are recomputed from them for each experiment.
+ * Reads and validates a best.json (as `eofd grid` writes it) → per policy (l, e). λ and η are
+ * recomputed from them for each experiment. Problems are one-line ResultsErrors (exit 2).
  */
 export function readBestFile(file: string): { experiment: string | null; policies: Record<string, PolicyExponents> } {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = String((error as NodeJS.ErrnoException).code ?? '');
-    throw new RunError(`${file}: cannot read it (${code === 'ENOENT' ? 'no such file' : code || String(error)})`, 2);
+  const best = readBestJson(file);
+  const tuned = POLICY_NAMES.filter(hasStepParameters);
+  const policies: Record<string, PolicyExponents> = {};
+  for (const [policy, { l, e }] of Object.entries(best.policies)) {
+    if (!tuned.includes(policy)) throw new ResultsError(`${file}: policies.${policy}: unknown policy (expected ${tuned.join(' or ')})`);
+    policies[policy] = { l, e };
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    bad(file, '(file)', `not valid JSON (${(error as Error).message.split('\n')[0]})`);
-  }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) bad(file, '(file)', 'expected a JSON object as `eofd grid` writes it');
-  const doc = json as Record<string, unknown>;
-  if (doc.format !== undefined && doc.format !== BEST_FORMAT) {
-    bad(file, 'format', `expected ${JSON.stringify(BEST_FORMAT)}, got ${JSON.stringify(doc.format)}`);
-  }
-  const policies = doc.policies;
-  if (typeof policies !== 'object' || policies === null || Array.isArray(policies)) {
-    bad(file, 'policies', `expected an object mapping policy names to {l, e}, got ${JSON.stringify(policies) ?? 'nothing'}`);
-  }
-  const out: Record<string, PolicyExponents> = {};
-  const entries = Object.entries(policies as Record<string, unknown>);
-  if (entries.length === 0) bad(file, 'policies', 'expected at least one policy');
-  for (const [policy, entry] of entries) {
-    const field = `policies.${policy}`;
-    if (!(POLICY_NAMES as readonly string[]).includes(policy) || policy === 'Random') {
-      bad(file, field, `unknown policy (expected ${POLICY_NAMES.filter((p) => p !== 'Random').join(' or ')})`);
-    }
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) bad(file, field, `expected an object {l, e}, got ${JSON.stringify(entry)}`);
-    const { l, e } = entry as Record<string, unknown>;
-    if (typeof l !== 'number' || !Number.isFinite(l)) bad(file, `${field}.l`, `expected a finite number, got ${JSON.stringify(l) ?? 'nothing'}`);
-    if (typeof e !== 'number' || !Number.isFinite(e)) bad(file, `${field}.e`, `expected a finite number, got ${JSON.stringify(e) ?? 'nothing'}`);
-    out[policy] = { l, e };
-  }
-  const experiment = typeof doc.experiment === 'string' ? doc.experiment : null;
-  return { experiment, policies: out };
+  return { experiment: typeof best.experiment === 'string' ? best.experiment : null, policies };
 }
 
 /** `config` with per-policy (l, e) from a best.json applied (policies absent from it keep params.l/e). */

@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
+import { EofdError, errnoCode } from '../base/errors.js';
 
 export interface LockOwner {
   pid: number;
@@ -18,7 +19,7 @@ export interface Lock {
 }
 
 /** Thrown when another live run holds the lock. */
-export class LockedError extends Error {
+export class LockedError extends EofdError {
   constructor(
     readonly file: string,
     readonly owner: LockOwner | null,
@@ -28,8 +29,8 @@ export class LockedError extends Error {
         ? `${file} exists and cannot be read; if no other eofd run is writing there, delete it`
         : `another eofd run (pid ${owner.pid} on ${owner.host}, started ${owner.started}) is writing there; ` +
             `wait for it, or delete ${file} if that run is gone`,
+      1,
     );
-    this.name = 'LockedError';
   }
 }
 
@@ -39,7 +40,7 @@ function isRunning(pid: number): boolean {
     return true;
   } catch (error) {
     // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    return errnoCode(error) === 'EPERM';
   }
 }
 
@@ -64,7 +65,7 @@ export function acquireLock(file: string): Lock {
     try {
       fd = fs.openSync(file, 'wx');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (errnoCode(error) !== 'EEXIST') throw error;
       const holder = readOwner(file);
       const stale = holder !== null && holder.host === owner.host && holder.pid !== process.pid && !isRunning(holder.pid);
       if (!stale || attempt > 0) throw new LockedError(file, holder);

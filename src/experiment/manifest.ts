@@ -1,23 +1,18 @@
 /**
- * `<out>/<name>/manifest.json`: what ran (the resolved config), with which derived values and seeds,
- * from which code (package version, git commit) on which machine. `src/report/read.ts` reads it.
+ * Builds `<out>/<name>/manifest.json` (results/manifest.ts: what ran, with which derived values and
+ * seeds, from which code on which machine) and compares two of them on `--resume` and merge.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DerivedValues, ResolvedEnvironment, ResolvedExperiment } from './setup.js';
-import { unitSeeds } from './setup.js';
-import type { ManifestShard } from './shard.js';
+import { policyDescriptor } from '../policies/registry.js';
+import type { Manifest, ManifestConfig, ManifestShard, PackageInfo } from '../results/manifest.js';
+import { unitSeeds, type ResolvedExperiment } from './setup.js';
 
 /** The package's folder (this file is `src/experiment/` or `dist/experiment/` under it). */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-
-export interface PackageInfo {
-  name: string;
-  version: string;
-}
 
 let packageCache: PackageInfo | undefined;
 
@@ -46,45 +41,6 @@ export function gitCommit(): string | null {
   }
 }
 
-/** The manifest's `config`: the resolved config (every default filled in). */
-export interface ManifestConfig {
-  name: string;
-  environment: ResolvedEnvironment;
-  horizon: number;
-  trials: number;
-  seed: number;
-  policies: string[];
-  params: Record<string, unknown>;
-  /** The name the seeds come from, when not `name` (grid variants). */
-  seed_name?: string;
-  /** Per-policy (l, e) from `eofd run --params`. */
-  policy_params?: Record<string, { l: number; e: number }>;
-}
-
-export interface Manifest {
-  name: string;
-  /** The config file it was read from (absolute; not part of the comparison on --resume). */
-  config_file: string;
-  config: ManifestConfig;
-  derived: DerivedValues;
-  seeds: {
-    /** seed = SHA-256 of JSON ["eofd-seed-v1", name, trial, purpose, split, config seed]. */
-    scheme: string;
-    split: string;
-    seed: number;
-    /** Per trial index, the seed of each stream: `environment`, and `policy:Random` when it runs. */
-    trials: Record<string, Record<string, string>>;
-  };
-  package: PackageInfo;
-  git: string | null;
-  node: string;
-  host: { cpu: string; cores: number; platform: string };
-  /** When the run started (ISO 8601). */
-  started: string;
-  /** Only in a shard's folder (`--shard i/n`); `eofd merge` drops it. */
-  shard?: ManifestShard;
-}
-
 export function manifestConfig(experiment: ResolvedExperiment): ManifestConfig {
   const { config } = experiment;
   return {
@@ -106,7 +62,7 @@ export function buildManifest(experiment: ResolvedExperiment, shard?: ManifestSh
   for (let trial = 0; trial < config.trials; trial++) {
     const seeds = unitSeeds(config, trial, experiment.split);
     const entry: Record<string, string> = { environment: seeds.environment };
-    for (const policy of config.policies) if (policy === 'Random') entry[`policy:${policy}`] = seeds.policy(policy);
+    for (const policy of config.policies) if (policyDescriptor(policy).needsRandomStream) entry[`policy:${policy}`] = seeds.policy(policy);
     trials[String(trial)] = entry;
   }
   return {

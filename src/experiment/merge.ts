@@ -13,10 +13,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { GRID_SHARD_FILE, GRID_SHARD_FORMAT, gridPoints, gridRows, pointName, writeGridOutputs, type GridShardFile } from './grid.js';
-import { configDifference, type Manifest } from './manifest.js';
-import { readFinishedUnit, summaryCsv, unitFiles, writeFileAtomic, type UnitSummaryFile } from './output.js';
-import { RunError } from './runner.js';
+import { describeFsError, errnoCode, RunError } from '../base/errors.js';
+import type { GridShardFile } from '../results/grid.js';
+import { GRID_SHARD_FILE, MANIFEST_FILE, SUMMARY_FILE, unitFiles } from '../results/layout.js';
+import type { ManifestRead } from '../results/manifest.js';
+import { readFinishedUnit, readGridShard, readManifest, ResultsError } from '../results/read.js';
+import type { UnitSummaryFile } from '../results/unit.js';
+import { summaryCsv, writeFileAtomic, writeJsonAtomic } from '../results/write.js';
+import { gridPoints, gridRows, pointName, writeGridOutputs } from './grid.js';
+import { configDifference } from './manifest.js';
 
 export interface MergeOptions {
   /** Parent folder of the merged experiment and grid folders. */
@@ -51,16 +56,14 @@ function isDir(p: string): boolean {
   }
 }
 
-function readJson(file: string, what: string): Record<string, unknown> {
-  let value: unknown;
+/** A results file read through results/read.ts; its defects are refusals (exit 2). */
+function readChecked<T>(read: () => T): T {
   try {
-    value = JSON.parse(fs.readFileSync(file, 'utf8'));
+    return read();
   } catch (error) {
-    const code = String((error as NodeJS.ErrnoException).code ?? '');
-    refuse(`${file}: cannot read ${what} (${code === 'ENOENT' ? 'no such file' : code || (error as Error).message.split('\n')[0]})`);
+    if (error instanceof ResultsError) refuse(error.message);
+    throw error;
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) refuse(`${file}: ${what}: expected a JSON object`);
-  return value as Record<string, unknown>;
 }
 
 interface InputFolders {
@@ -73,15 +76,14 @@ interface InputFolders {
 function scanInput(input: string): InputFolders {
   if (!isDir(input)) refuse(`${input}: not a folder`);
   const found: InputFolders = { input, experiments: new Map(), grids: new Map() };
-  if (fs.existsSync(path.join(input, 'manifest.json'))) {
-    const manifest = readJson(path.join(input, 'manifest.json'), 'the manifest');
-    found.experiments.set(typeof manifest.name === 'string' ? manifest.name : path.basename(path.resolve(input)), input);
+  if (fs.existsSync(path.join(input, MANIFEST_FILE))) {
+    found.experiments.set(readChecked(() => readManifest(input)).name, input);
     return found;
   }
   for (const name of fs.readdirSync(input).sort()) {
     const sub = path.join(input, name);
     if (name.startsWith('.') || !isDir(sub)) continue;
-    if (fs.existsSync(path.join(sub, 'manifest.json'))) found.experiments.set(name, sub);
+    if (fs.existsSync(path.join(sub, MANIFEST_FILE))) found.experiments.set(name, sub);
     else if (fs.existsSync(path.join(sub, GRID_SHARD_FILE))) found.grids.set(name, sub);
   }
   if (found.experiments.size === 0 && found.grids.size === 0) {
@@ -110,34 +112,28 @@ interface PlannedUnit {
 
 interface ExperimentPlan {
   name: string;
-  manifest: Manifest;
+  manifest: ManifestRead;
   units: PlannedUnit[];
 }
 
 /** Checks one experiment's folders (one per input) and lists where each unit comes from. */
 function planExperiment(label: string, dirs: readonly string[]): ExperimentPlan {
   const manifests = dirs.map((dir) => {
-    const file = path.join(dir, 'manifest.json');
-    const m = readJson(file, 'the manifest') as unknown as Manifest;
-    const c = m.config as Partial<Manifest['config']> | undefined;
-    if (
-      typeof c !== 'object' || c === null || !Array.isArray(c.policies) || !Number.isInteger(c.trials) || !Number.isInteger(c.horizon) ||
-      typeof m.seeds !== 'object' || m.seeds === null
-    ) {
-      refuse(`${file}: config: not a manifest written by eofd run (policies, trials, horizon or seeds missing)`);
-    }
+    const m = readChecked(() => readManifest(dir));
+    if (m.seeds === undefined) refuse(`${path.join(dir, MANIFEST_FILE)}: seeds: missing (not a manifest written by eofd run)`);
     return m;
   });
-  const first = manifests[0] as Manifest;
-  const firstFile = path.join(dirs[0] as string, 'manifest.json');
+  const first = manifests[0] as ManifestRead;
+  const firstFile = path.join(dirs[0] as string, MANIFEST_FILE);
   manifests.forEach((m, i) => {
     if (i === 0) return;
-    const file = path.join(dirs[i] as string, 'manifest.json');
+    const file = path.join(dirs[i] as string, MANIFEST_FILE);
     const difference = configDifference(first.config, m.config);
     if (difference !== null) refuse(`${label}: ${file} and ${firstFile} have different resolved configs (at ${difference}); only shards of one run can be merged`);
-    if (m.seeds.split !== first.seeds.split) refuse(`${label}: ${file} and ${firstFile} use different seed splits (${m.seeds.split} vs ${first.seeds.split})`);
-    if (m.package?.version !== first.package?.version) {
-      refuse(`${label}: ${file} and ${firstFile} come from different eofd versions (${m.package?.version} vs ${first.package?.version})`);
+    if (m.seeds?.split !== first.seeds?.split) refuse(`${label}: ${file} and ${firstFile} use different seed splits (${m.seeds?.split} vs ${first.seeds?.split})`);
+    const version = (x: ManifestRead): unknown => (x.package as { version?: unknown } | undefined)?.version;
+    if (version(m) !== version(first)) {
+      refuse(`${label}: ${file} and ${firstFile} come from different eofd versions (${String(version(m))} vs ${String(version(first))})`);
     }
     if (typeof m.git === 'string' && typeof first.git === 'string' && m.git !== first.git) {
       refuse(`${label}: ${file} and ${firstFile} come from different git commits (${m.git.slice(0, 12)} vs ${first.git.slice(0, 12)})`);
@@ -164,7 +160,7 @@ function planExperiment(label: string, dirs: readonly string[]): ExperimentPlan 
   }
   // Provenance from the lowest shard; the earliest start.
   const order = manifests.map((m, i) => ({ m, i })).sort((a, b) => (a.m.shard?.index ?? 0) - (b.m.shard?.index ?? 0) || a.i - b.i);
-  const manifest: Manifest = JSON.parse(JSON.stringify((order[0] as { m: Manifest }).m)) as Manifest;
+  const manifest = JSON.parse(JSON.stringify((order[0] as { m: ManifestRead }).m)) as ManifestRead;
   delete manifest.shard;
   const starts = manifests.map((m) => m.started).filter((s): s is string => typeof s === 'string').sort();
   if (starts.length > 0) manifest.started = starts[0] as string;
@@ -181,8 +177,8 @@ function writeExperiment(dir: string, plan: ExperimentPlan): void {
     fs.copyFileSync(source.summary, target.summary);
     fs.copyFileSync(source.csv, target.csv);
   }
-  writeFileAtomic(path.join(dir, 'manifest.json'), JSON.stringify(plan.manifest, null, 2) + '\n');
-  writeFileAtomic(path.join(dir, 'summary.csv'), summaryCsv(plan.units.map((u) => u.unit)));
+  writeJsonAtomic(path.join(dir, MANIFEST_FILE), plan.manifest);
+  writeFileAtomic(path.join(dir, SUMMARY_FILE), summaryCsv(plan.units.map((u) => u.unit)));
 }
 
 interface GridPlan {
@@ -191,21 +187,8 @@ interface GridPlan {
   variants: ExperimentPlan[];
 }
 
-function readGridShard(dir: string): GridShardFile {
-  const file = path.join(dir, GRID_SHARD_FILE);
-  const doc = readJson(file, 'the grid shard record');
-  const numbers = (v: unknown): boolean => Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'number' && Number.isFinite(x));
-  if (doc.format !== GRID_SHARD_FORMAT) refuse(`${file}: format: expected ${JSON.stringify(GRID_SHARD_FORMAT)}, got ${JSON.stringify(doc.format)}`);
-  if (typeof doc.experiment !== 'string') refuse(`${file}: experiment: expected a name`);
-  if (!Number.isInteger(doc.trials)) refuse(`${file}: trials: expected an integer`);
-  if (!Array.isArray(doc.policies) || !doc.policies.every((p) => typeof p === 'string')) refuse(`${file}: policies: expected a list of names`);
-  if (!numbers(doc.l_values)) refuse(`${file}: l_values: expected a list of numbers`);
-  if (!numbers(doc.e_values)) refuse(`${file}: e_values: expected a list of numbers`);
-  return doc as unknown as GridShardFile;
-}
-
 function planGrid(name: string, dirs: readonly string[]): GridPlan {
-  const infos = dirs.map(readGridShard);
+  const infos = dirs.map((dir) => readChecked(() => readGridShard(path.join(dir, GRID_SHARD_FILE))));
   const info = infos[0] as GridShardFile;
   const key = (g: GridShardFile): unknown => ({ experiment: g.experiment, trials: g.trials, policies: g.policies, l_values: g.l_values, e_values: g.e_values });
   infos.forEach((g, i) => {
@@ -216,7 +199,7 @@ function planGrid(name: string, dirs: readonly string[]): GridPlan {
   });
   const variants = gridPoints(info.l_values, info.e_values).map((point) => {
     const variantDirs = dirs.map((dir) => path.join(dir, pointName(point)));
-    for (const d of variantDirs) if (!fs.existsSync(path.join(d, 'manifest.json'))) refuse(`${d}: missing (no manifest.json); every shard of a grid holds every grid point`);
+    for (const d of variantDirs) if (!fs.existsSync(path.join(d, MANIFEST_FILE))) refuse(`${d}: missing (no manifest.json); every shard of a grid holds every grid point`);
     return planExperiment(`${name}/${pointName(point)}`, variantDirs);
   });
   return { name, info, variants };
@@ -250,8 +233,7 @@ export function mergeShards(inputs: readonly string[], options: MergeOptions): M
     try {
       entries = fs.readdirSync(target);
     } catch (error) {
-      const code = String((error as NodeJS.ErrnoException).code ?? '');
-      if (code === 'ENOTDIR') refuse(`${target}: is a file, not a folder`);
+      if (errnoCode(error) === 'ENOTDIR') refuse(`${target}: is a file, not a folder`);
     }
     if (entries !== null && entries.length > 0 && options.force !== true) refuse(`${target} already holds results; add --force to replace it`);
   }
@@ -259,7 +241,7 @@ export function mergeShards(inputs: readonly string[], options: MergeOptions): M
   try {
     fs.mkdirSync(options.out, { recursive: true });
   } catch (error) {
-    throw new RunError(`cannot write the output folder ${options.out}: ${(error as Error).message.split('\n')[0]}`);
+    throw new RunError(`cannot write the output folder ${options.out}: ${describeFsError(error)}`);
   }
   const folders: MergedFolder[] = [];
   const install = (target: string, build: (dir: string) => void): void => {
@@ -272,7 +254,7 @@ export function mergeShards(inputs: readonly string[], options: MergeOptions): M
     } catch (error) {
       fs.rmSync(staging, { recursive: true, force: true });
       if (error instanceof RunError) throw error;
-      throw new RunError(`cannot write ${target}: ${(error as Error).message.split('\n')[0]}`);
+      throw new RunError(`cannot write ${target}: ${describeFsError(error)}`);
     }
   };
   for (const plan of experiments) {
@@ -290,7 +272,7 @@ export function mergeShards(inputs: readonly string[], options: MergeOptions): M
       const rows = gridRows(staging, gridPoints(info.l_values, info.e_values), (point) => {
         const m = byName.get(pointName(point));
         if (m === undefined) return null;
-        return { derived: { lambda: Number(m.derived.lambda), eta: Number(m.derived.eta) }, policies: m.config.policies, trials: m.config.trials, horizon: m.config.horizon };
+        return { derived: { lambda: Number(m.derived?.lambda), eta: Number(m.derived?.eta) }, policies: m.config.policies, trials: m.config.trials, horizon: m.config.horizon };
       });
       if (rows === null) throw new RunError(`${plan.name}: a grid point could not be read back after copying`);
       writeGridOutputs(staging, { name: info.experiment, trials: info.trials }, info.policies, info.l_values, info.e_values, rows);

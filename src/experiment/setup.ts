@@ -4,65 +4,17 @@
  * the seeds. Everything here is plain data, so a resolved experiment crosses to worker threads as is.
  */
 import path from 'node:path';
-import { ConfigError } from '../config/errors.js';
+import { ConfigError } from '../base/errors.js';
 import type { ExperimentConfig } from '../config/schema.js';
 import type { Environment } from '../environments/environment.js';
-import { RandomStream } from '../environments/random-stream.js';
 import { createEnvironment } from '../environments/registry.js';
 import type { BetaMode } from '../model/beta.js';
-import { deriveHyperparameters } from '../model/hyperparameters.js';
-import { nonNullRewards, type PolicySpec } from '../policies/spec.js';
-import { formatShort as short } from '../report/format.js';
+import { deriveHyperparameters, scaleByDimension } from '../model/hyperparameters.js';
+import { hasStepParameters, policyDescriptor } from '../policies/registry.js';
+import { policySpec, type PolicySpec } from '../policies/spec.js';
+import { RandomStream } from '../random/stream.js';
+import type { DerivedValues, PolicyHyperparameters, ResolvedEnvironment } from '../results/manifest.js';
 import { trialSeed, type SeedSplit } from './seeds.js';
-
-/** Every derived value, under the names the manifest uses (the paper's symbol in each comment). */
-export interface DerivedValues {
-  /** λ */
-  lambda: number;
-  /** η */
-  eta: number;
-  /** m: sketch size (EOFD-MLogB caps it at Kd). */
-  m: number;
-  /** δ */
-  delta: number;
-  /** β mode: 'theory', 'order' or a constant. */
-  beta: BetaMode;
-  beta_scale: number;
-  /** α = 2(1 + S·D) + ln(K+1) */
-  alpha: number;
-  /** λ0 = √K·α·S */
-  lambda0: number;
-  /** η0 = S/2 + ln(K+1)/4 */
-  eta0: number;
-  /** l (null when λ was given directly). */
-  l: number | null;
-  /** e (null when η was given directly). */
-  e: number | null;
-  /** D: the largest action norm. */
-  D: number;
-  /** S: the radius of the parameter domain. */
-  S: number;
-  /** Per-policy (l, e, λ, η) overriding the shared ones (only with `eofd run --params`). */
-  policies?: Record<string, PolicyHyperparameters>;
-}
-
-/** One policy's own λ and η (from its own l and e). */
-export interface PolicyHyperparameters {
-  l: number;
-  e: number;
-  lambda: number;
-  eta: number;
-}
-
-/** The environment as the manifest states it: the config's fields plus d, K and r_0..r_K. */
-export interface ResolvedEnvironment {
-  type: string;
-  d: number;
-  K: number;
-  /** r_0..r_K (r_0 = 0). */
-  reward: number[];
-  [field: string]: unknown;
-}
 
 export interface ResolvedExperiment {
   config: ExperimentConfig;
@@ -116,12 +68,18 @@ export function resolveExperiment(config: ExperimentConfig, options: ResolveOpti
     if (error instanceof RangeError) throw new ConfigError({ file, field: 'environment', detail: error.message });
     throw error;
   }
+  for (const policy of config.policies) {
+    const { supports } = policyDescriptor(policy);
+    if (!(environment.K === 1 ? supports.binary : supports.multinomial)) {
+      throw new ConfigError({ file, field: 'policies', detail: `${policy} does not play K = ${environment.K} problems` });
+    }
+  }
   const { params } = config;
   const D = environment.maxActionNorm;
   const hp = deriveHyperparameters({
     d: environment.d,
     K: environment.K,
-    radius: params.S,
+    normBound: params.S,
     maxActionNorm: D,
     horizon: config.horizon,
     l: params.l,
@@ -137,9 +95,14 @@ export function resolveExperiment(config: ExperimentConfig, options: ResolveOpti
     policies = {};
     for (const policy of config.policies) {
       const own = config.policyParams[policy];
-      if (own === undefined || policy === 'Random') continue;
-      const scale = Math.sqrt(environment.K) * environment.d;
-      policies[policy] = { l: own.l, e: own.e, lambda: scale ** own.l * hp.baseRegularization, eta: scale ** own.e * hp.baseStepSize };
+      if (own === undefined || !hasStepParameters(policy)) continue;
+      const { d, K } = environment;
+      policies[policy] = {
+        l: own.l,
+        e: own.e,
+        lambda: scaleByDimension(d, K, own.l, hp.baseRegularization),
+        eta: scaleByDimension(d, K, own.e, hp.baseStepSize),
+      };
     }
   }
   return {
@@ -166,41 +129,26 @@ export function resolveExperiment(config: ExperimentConfig, options: ResolveOpti
   };
 }
 
-/** The PolicySpec of `policy` in trial `trial`; Random draws from its own seeded stream. */
+/** The PolicySpec of `policy` in trial `trial`; a policy that draws gets its own seeded stream. */
 export function policySpecFor(experiment: ResolvedExperiment, policy: string, trial: number): PolicySpec {
   const { environment: env, derived } = experiment;
-  const spec: PolicySpec = {
+  let uniform: (() => number) | undefined;
+  if (policyDescriptor(policy).needsRandomStream) {
+    const stream = new RandomStream(unitSeeds(experiment.config, trial, experiment.split).policy(policy));
+    uniform = () => stream.uniform();
+  }
+  return policySpec({
     d: env.d,
     K: env.K,
-    reward: nonNullRewards(env.reward),
-    radius: derived.S,
+    reward: env.reward,
+    normBound: derived.S,
+    maxActionNorm: derived.D,
     regularization: derived.policies?.[policy]?.lambda ?? derived.lambda,
     stepSize: derived.policies?.[policy]?.eta ?? derived.eta,
     sketchSize: derived.m,
+    delta: derived.delta,
     beta: derived.beta,
     betaScale: derived.beta_scale,
-    delta: derived.delta,
-    maxActionNorm: derived.D,
-  };
-  if (policy === 'Random') {
-    const stream = new RandomStream(unitSeeds(experiment.config, trial, experiment.split).policy(policy));
-    spec.uniform = () => stream.uniform();
-  }
-  return spec;
-}
-
-
-/** One line with the setting and every derived value, e.g. for stderr at the start of a run. */
-export function describeResolved(experiment: ResolvedExperiment): string {
-  const { config, environment: env, derived: v } = experiment;
-  const beta = typeof v.beta === 'number' ? short(v.beta) : v.beta;
-  return (
-    `${config.name}: ${env.type}, d = ${env.d}, K = ${env.K}, T = ${config.horizon}, ${config.trials} trial${config.trials === 1 ? '' : 's'}, ` +
-    `policies ${config.policies.join(', ')}; S = ${short(v.S)}, D = ${short(v.D)}, α = ${short(v.alpha)}, ` +
-    `λ0 = ${short(v.lambda0)}, η0 = ${short(v.eta0)}, l = ${v.l ?? '–'}, e = ${v.e ?? '–'}, λ = ${short(v.lambda)}, ` +
-    `η = ${short(v.eta)}, m = ${v.m}, δ = ${short(v.delta)}, β = ${beta} × ${short(v.beta_scale)}` +
-    Object.entries(v.policies ?? {})
-      .map(([policy, p]) => `; ${policy}: l = ${p.l}, e = ${p.e}, λ = ${short(p.lambda)}, η = ${short(p.eta)}`)
-      .join('')
-  );
+    uniform,
+  });
 }

@@ -2,59 +2,17 @@
  * One unit of an experiment: a fresh policy played against a fresh environment for T rounds.
  * The loop fits on a screen; the environment owns the truth and reports regret.
  */
+import { EofdError } from '../base/errors.js';
 import type { Environment } from '../environments/environment.js';
 import type { Policy } from '../policies/policy.js';
-
-/** One row of `<policy>/trial-<i>.csv` (DESIGN §4); times are spent inside the policy only. */
-export interface RoundRecord {
-  t: number;
-  action: number;
-  outcome: number;
-  reward: number;
-  regret: number;
-  cumRegret: number;
-  /** Wall time of `select`, ms. */
-  selectMs: number;
-  /** Wall time of `update`, ms. */
-  updateMs: number;
-}
-
-/** Per-trial figures for `summary.csv`. */
-export interface TrialSummary {
-  finalRegret: number;
-  meanSelectMs: number;
-  meanUpdateMs: number;
-  medianSelectMs: number;
-  medianUpdateMs: number;
-  meanRoundMs: number;
-  stateBytes: number;
-  /** ρ_{1:T} */
-  sketchError: number;
-  projections: number;
-  /** ‖W_T − W*‖_F, or null when W* is unknown or the policy keeps no estimate. */
-  parameterError: number | null;
-}
+import type { RoundRecord, TrialSummary } from '../results/records.js';
+import { mean, median } from '../stats/descriptive.js';
 
 /** A policy failure, located by policy, trial and round (exit code 1 at the CLI). */
-export class TrialError extends Error {
-  readonly exitCode = 1;
+export class TrialError extends EofdError {
   constructor(policy: string, trial: number, round: number, cause: unknown) {
-    super(`${policy}, trial ${trial}, round ${round}: ${cause instanceof Error ? cause.message : String(cause)}`);
-    this.name = 'TrialError';
+    super(`${policy}, trial ${trial}, round ${round}: ${cause instanceof Error ? cause.message : String(cause)}`, 1);
   }
-}
-
-function median(values: Float64Array): number {
-  if (values.length === 0) return NaN;
-  const sorted = Float64Array.from(values).sort();
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : 0.5 * (sorted[mid - 1] + sorted[mid]);
-}
-
-function mean(values: Float64Array): number {
-  let s = 0;
-  for (let i = 0; i < values.length; i++) s += values[i];
-  return values.length === 0 ? NaN : s / values.length;
 }
 
 /**
@@ -104,7 +62,7 @@ export function runTrial(
     }
   }
   const stats = policy.stats();
-  const weights = policy.weights();
+  const estimate = policy.estimate();
   const meanSelect = mean(selectMs);
   const meanUpdate = mean(updateMs);
   return {
@@ -117,6 +75,6 @@ export function runTrial(
     stateBytes: stats.stateBytes,
     sketchError: stats.sketchError,
     projections: stats.projections,
-    parameterError: environment.parameterError && weights.length > 0 ? environment.parameterError(weights) : null,
+    parameterError: environment.parameterError && estimate.length > 0 ? environment.parameterError(estimate) : null,
   };
 }

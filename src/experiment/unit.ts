@@ -4,9 +4,11 @@
  */
 import fs from 'node:fs';
 import { createPolicy } from '../policies/registry.js';
-import { completeUnit, TrialCsvWriter, unitFiles } from './output.js';
+import { unitFiles } from '../results/layout.js';
+import type { TrialSummary } from '../results/records.js';
+import { completeUnit, TrialCsvWriter } from '../results/write.js';
 import { createTrialEnvironment, policySpecFor, type ResolvedExperiment } from './setup.js';
-import { runTrial, type TrialSummary } from './trial.js';
+import { runTrial } from './trial.js';
 
 export interface UnitTask {
   /** Index of the unit in the run (for progress messages). */

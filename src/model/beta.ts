@@ -26,7 +26,7 @@ export interface ConfidenceRadiusSpec {
   /** η */
   stepSize: number;
   /** S */
-  radius: number;
+  normBound: number;
   /** D */
   maxActionNorm: number;
   /** δ */
@@ -66,7 +66,7 @@ export class ConfidenceRadius {
    * `curvatureStepSq` = ‖W_{s+1} − W_s‖²_{Z_s} (Z_s: the curvature matrix before round s's update).
    */
   accumulate(predictionStepSq: number, curvatureStepSq: number): void {
-    const { stepSize: eta, radius: S, K, d, regularization: lambda } = this.spec;
+    const { stepSize: eta, normBound: S, K, d, regularization: lambda } = this.spec;
     this.runningSum +=
       2 * Math.sqrt(6) * eta * this.smoothness * S * predictionStepSq +
       ((24 * eta * K * d) / lambda - 1) * curvatureStepSq;
@@ -96,7 +96,7 @@ export class ConfidenceRadius {
 
   // eq. (36), written for β_{s+1} with s = t − 1 and W_1 = 0; Δ^{λ/2} read as 1 + 2ρ/λ.
   private theory(t: number, sketchError: number): number {
-    const { K, d, rank: m, regularization: lambda, stepSize: eta, radius: S, maxActionNorm: D, delta } =
+    const { K, d, rank: m, regularization: lambda, stepSize: eta, normBound: S, maxActionNorm: D, delta } =
       this.spec;
     const s = t - 1;
     const logK = Math.log(K + 1);

@@ -1,15 +1,30 @@
 /**
  * Hyperparameters of Section 4: α, λ0, η0, the (l, e) scaling of λ and η, m = ⌊Kd/10⌋, δ = 1/T.
- * Every derived value can be overridden.
+ * Every derived value can be overridden. The one home of their defaults (configs and the library).
  */
+import type { BetaMode } from './beta.js';
+
+/** Defaults of everything a config's `params` or the library may leave out. */
+export const HYPERPARAMETER_DEFAULTS = {
+  /** S: bound on ‖W*‖_F. */
+  S: 1,
+  /** l: exponent of λ = (√K d)^l λ0 (Section 4). */
+  l: 0.75,
+  /** e: exponent of η = (√K d)^e η0 (Section 4). */
+  e: 0.75,
+  /** β mode: eq. (27) with its constants 1 (README: why not eq. (36)). */
+  beta: 'order' as BetaMode,
+  /** beta_scale */
+  betaScale: 1,
+} as const;
 
 export interface HyperparameterInput {
   /** d: feature dimension. */
   d: number;
   /** K: number of non-null outcomes. */
   K: number;
-  /** S: radius of the parameter domain ‖W‖_F ≤ S. */
-  radius: number;
+  /** S: bound on ‖W‖_F (the parameter domain of eq. (9)). */
+  normBound: number;
   /** D: bound on action norms. */
   maxActionNorm: number;
   /** T: horizon (for δ = 1/T). */
@@ -43,30 +58,31 @@ export interface Hyperparameters {
   regularization: number;
   /** η = (√K d)^e η0. */
   stepSize: number;
-  /** m: sketch size. */
+  /** m: sketch size, at most Kd. */
   sketchSize: number;
   /** δ: confidence level. */
   delta: number;
 }
 
-export const DEFAULT_L = 0.75;
-export const DEFAULT_E = 0.75;
+/** (√K d)^exponent · base: Section 4's scaling of λ0 and η0. */
+export function scaleByDimension(d: number, K: number, exponent: number, base: number): number {
+  return (Math.sqrt(K) * d) ** exponent * base;
+}
 
 /** Derives (α, λ0, η0, λ, η, m, δ) as Section 4 sets them. */
 export function deriveHyperparameters(input: HyperparameterInput): Hyperparameters {
-  const { d, K, radius: S, maxActionNorm: D, horizon } = input;
+  const { d, K, normBound: S, maxActionNorm: D, horizon } = input;
   const alpha = 2 * (1 + S * D) + Math.log(K + 1);
   const baseRegularization = Math.sqrt(K) * alpha * S;
   const baseStepSize = S / 2 + Math.log(K + 1) / 4;
-  const scale = Math.sqrt(K) * d;
-  const l = input.regularization === undefined ? (input.l ?? DEFAULT_L) : null;
-  const e = input.stepSize === undefined ? (input.e ?? DEFAULT_E) : null;
-  const regularization = l === null ? input.regularization! : scale ** l * baseRegularization;
-  const stepSize = e === null ? input.stepSize! : scale ** e * baseStepSize;
-  const sketchSize =
-    input.sketchSize === undefined || input.sketchSize === 'auto'
-      ? Math.max(1, Math.floor((K * d) / 10))
-      : input.sketchSize;
+  const l = input.regularization === undefined ? (input.l ?? HYPERPARAMETER_DEFAULTS.l) : null;
+  const e = input.stepSize === undefined ? (input.e ?? HYPERPARAMETER_DEFAULTS.e) : null;
+  const regularization = l === null ? input.regularization! : scaleByDimension(d, K, l, baseRegularization);
+  const stepSize = e === null ? input.stepSize! : scaleByDimension(d, K, e, baseStepSize);
+  // A sketch of m ≥ Kd directions keeps everything: m is capped at Kd, so that what is recorded runs.
+  const requested =
+    input.sketchSize === undefined || input.sketchSize === 'auto' ? Math.max(1, Math.floor((K * d) / 10)) : input.sketchSize;
+  const sketchSize = Math.min(K * d, requested);
   const delta = input.delta === undefined || input.delta === 'auto' ? 1 / horizon : input.delta;
   return { alpha, baseRegularization, baseStepSize, l, e, regularization, stepSize, sketchSize, delta };
 }

@@ -12,9 +12,9 @@ export function assertFiniteActions(actions: ActionSet): void {
 }
 
 /** Throws an Error naming the policy when its parameter estimate has become non-finite. */
-export function assertFiniteState(policy: string, weights: Float64Array): void {
-  for (let i = 0; i < weights.length; i++) {
-    if (!Number.isFinite(weights[i])) throw new Error(`${policy}: parameter W has a non-finite entry (${weights[i]}) at index ${i}`);
+export function assertFiniteState(policy: string, estimate: Float64Array): void {
+  for (let i = 0; i < estimate.length; i++) {
+    if (!Number.isFinite(estimate[i])) throw new Error(`${policy}: parameter W has a non-finite entry (${estimate[i]}) at index ${i}`);
   }
 }
 

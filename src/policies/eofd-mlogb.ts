@@ -11,7 +11,7 @@ import { secularRoot } from '../model/projection.js';
 import { AugmentedGramEigen, FrequentDirections, lemma1Matrix } from '../sketch/frequent-directions.js';
 import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
 import { OptimisticSelector } from './optimistic-selector.js';
-import type { Policy, PolicyStats } from './policy.js';
+import type { Policy, PolicyDescriptor, PolicyStats } from './policy.js';
 import { type PolicySpec, validatePolicySpec } from './spec.js';
 
 export class EofdMLogB implements Policy {
@@ -25,7 +25,7 @@ export class EofdMLogB implements Policy {
   /** η */
   private readonly stepSize: number;
   /** S */
-  private readonly radius: number;
+  private readonly normBound: number;
   private readonly beta: ConfidenceRadius;
   private readonly selector: OptimisticSelector;
   private readonly local: LocalModel;
@@ -46,7 +46,7 @@ export class EofdMLogB implements Policy {
   /** Per-round scoring scratch: P(x) of every action (count × K·r) and ‖x‖². */
   private actionProjections = new Float64Array(0);
   private actionNormsSq = new Float64Array(0);
-  /** c_k = 1/λ − 1/(μ_k + λ), the Woodbury weights of eq. (18). */
+  /** c_k = 1/λ − 1/(μ_k + λ), the Woodbury coefficients of eq. (18). */
   private readonly woodbury: Float64Array;
   private readonly curvatureOfAction: (index: number, out: Float64Array) => void;
   private projections = 0;
@@ -60,7 +60,7 @@ export class EofdMLogB implements Policy {
     this.dimension = K * d;
     this.regularization = spec.regularization;
     this.stepSize = spec.stepSize;
-    this.radius = spec.radius;
+    this.normBound = spec.normBound;
     this.sketch = new FrequentDirections(d, K, spec.sketchSize);
     const m = this.sketch.sketchSize;
     this.beta = new ConfidenceRadius({
@@ -71,7 +71,7 @@ export class EofdMLogB implements Policy {
       rank: m,
       regularization: spec.regularization,
       stepSize: spec.stepSize,
-      radius: spec.radius,
+      normBound: spec.normBound,
       maxActionNorm: spec.maxActionNorm,
       delta: spec.delta,
     });
@@ -105,7 +105,7 @@ export class EofdMLogB implements Policy {
       gemmNT(count, r, d, actions.features, 0, d, sketch.basis, i * d, dimension, this.actionProjections, i * r, K * r);
     }
     for (let a = 0; a < count; a++) this.actionNormsSq[a] = dot(d, actions.features, a * d, actions.features, a * d);
-    sketch.woodburyWeights(this.regularization, this.woodbury);
+    sketch.woodburyCoefficients(this.regularization, this.woodbury);
     this.lastBeta = this.beta.value(t, sketch.sketchError);
     const choice = this.selector.select(actions, this.current, this.lastBeta, this.curvatureOfAction);
     return choice;
@@ -140,7 +140,7 @@ export class EofdMLogB implements Policy {
     for (let k = 0; k < r; k++) {
       let s = 0;
       for (let i = 0; i < K; i++) s += coefficients[i] * projection[i * r + k];
-      transposed[k] = Math.sqrt(sketch.weights[k]) * s;
+      transposed[k] = Math.sqrt(sketch.eigenvalues[k]) * s;
     }
     for (let j = 0; j < K; j++) {
       let s = 0;
@@ -156,7 +156,7 @@ export class EofdMLogB implements Policy {
     sketch.augmentedApply(this.rotated, factor, x, next);
 
     // eq. (9) by Lemma 2 when W' leaves the ball.
-    const S = this.radius;
+    const S = this.normBound;
     const normSq = dot(dimension, next, 0, next, 0);
     if (normSq > S * S) {
       this.project(n, normSq, factor, x, next);
@@ -200,7 +200,7 @@ export class EofdMLogB implements Policy {
   // Lemma 2, eqs. (23)–(25): the Z̃-norm projection of W' onto ‖W‖_F ≤ S via one scalar root.
   private project(n: number, normSq: number, factor: Float64Array, x: Float64Array, next: Float64Array): void {
     const lambda = this.regularization;
-    const S = this.radius;
+    const S = this.normBound;
     const { sketch, secularA: a, secularB: b } = this;
     const { values, vectors } = this.gramEigen;
     sketch.augmentedTranspose(next, factor, x, this.transposed);
@@ -244,7 +244,17 @@ export class EofdMLogB implements Policy {
     return { stateBytes: bytes, sketchError: this.sketch.sketchError, projections: this.projections, beta: this.lastBeta };
   }
 
-  weights(): Float64Array {
+  estimate(): Float64Array {
     return this.current;
   }
 }
+
+export const eofdMLogBPolicy: PolicyDescriptor = {
+  name: 'EOFD-MLogB',
+  summary: 'online Newton steps on a frequent-directions sketch of the Hessian (Alg. 2); O(Kd(m+K)²) per round',
+  supports: { binary: true, multinomial: true },
+  tunable: ['lambda', 'eta', 'm', 'beta', 'S', 'delta'],
+  needsRandomStream: false,
+  costRank: 1,
+  create: (spec) => new EofdMLogB(spec),
+};

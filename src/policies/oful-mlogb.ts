@@ -14,7 +14,7 @@ import { LocalModel } from '../model/local-model.js';
 import { secularRoot } from '../model/projection.js';
 import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
 import { OptimisticSelector } from './optimistic-selector.js';
-import type { Policy, PolicyStats } from './policy.js';
+import type { Policy, PolicyDescriptor, PolicyStats } from './policy.js';
 import { type PolicySpec, validatePolicySpec } from './spec.js';
 
 /** Default rounds between exact re-inversions of H. */
@@ -28,7 +28,7 @@ export class OfulMLogB implements Policy {
   /** η */
   private readonly stepSize: number;
   /** S */
-  private readonly radius: number;
+  private readonly normBound: number;
   private readonly refreshInterval: number;
   private readonly beta: ConfidenceRadius;
   private readonly selector: OptimisticSelector;
@@ -67,7 +67,7 @@ export class OfulMLogB implements Policy {
     this.d = d;
     this.dimension = n;
     this.stepSize = spec.stepSize;
-    this.radius = spec.radius;
+    this.normBound = spec.normBound;
     this.refreshInterval = spec.refreshInterval ?? DEFAULT_REFRESH_INTERVAL;
     this.beta = new ConfidenceRadius({
       mode: spec.beta,
@@ -77,7 +77,7 @@ export class OfulMLogB implements Policy {
       rank: n,
       regularization: spec.regularization,
       stepSize: spec.stepSize,
-      radius: spec.radius,
+      normBound: spec.normBound,
       maxActionNorm: spec.maxActionNorm,
       delta: spec.delta,
     });
@@ -164,7 +164,7 @@ export class OfulMLogB implements Policy {
     }
 
     // eq. (9): exact H̃-norm projection when W' leaves the ball.
-    const S = this.radius;
+    const S = this.normBound;
     const normSq = dot(n, next, 0, next, 0);
     if (normSq > S * S) {
       this.project(factor, x, next);
@@ -269,7 +269,7 @@ export class OfulMLogB implements Policy {
     eigen.decomposeFactored(n, matrix, 0, n, values);
     eigen.applyVectorsTransposed(next, coordinates);
     for (let i = 0; i < n; i++) a[i] = coordinates[i] * coordinates[i] * values[i] * values[i];
-    const nu = secularRoot(n, a, values, this.radius * this.radius);
+    const nu = secularRoot(n, a, values, this.normBound * this.normBound);
     for (let i = 0; i < n; i++) coordinates[i] *= values[i] / (values[i] + nu);
     eigen.applyVectors(coordinates, next);
   }
@@ -293,7 +293,17 @@ export class OfulMLogB implements Policy {
     return { stateBytes: bytes, sketchError: 0, projections: this.projections, beta: this.lastBeta };
   }
 
-  weights(): Float64Array {
+  estimate(): Float64Array {
     return this.current;
   }
 }
+
+export const ofulMLogBPolicy: PolicyDescriptor = {
+  name: 'OFUL-MLogB',
+  summary: 'the exact baseline (Zhang and Sugiyama, 2023): online Newton steps on the full Kd×Kd Hessian',
+  supports: { binary: true, multinomial: true },
+  tunable: ['lambda', 'eta', 'beta', 'S', 'delta'],
+  needsRandomStream: false,
+  costRank: 2,
+  create: (spec) => new OfulMLogB(spec),
+};

@@ -48,12 +48,12 @@ export class OptimisticSelector {
   }
 
   /** Index of the action with the largest optimistic score; ties go to the lowest index. */
-  select(actions: ActionSet, weights: Float64Array, beta: number, curvatureOf: CurvatureOfAction): number {
+  select(actions: ActionSet, estimate: Float64Array, beta: number, curvatureOf: CurvatureOfAction): number {
     const { K, d } = this;
     const count = actions.count;
     this.ensureCapacity(count);
     const z = this.scores;
-    gemmNT(count, K, d, actions.features, 0, d, weights, 0, d, z, 0, K);
+    gemmNT(count, K, d, actions.features, 0, d, estimate, 0, d, z, 0, K);
     const rootBeta = Math.sqrt(beta);
     let best = 0;
     let bestScore = -Infinity;

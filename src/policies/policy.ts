@@ -1,8 +1,5 @@
 import type { ActionSet } from '../environments/environment.js';
-
-/** The policies this package implements, spelled as the paper spells them. */
-export const POLICY_NAMES = ['EOFD-MLogB', 'OFUL-MLogB', 'Random'] as const;
-export type PolicyName = (typeof POLICY_NAMES)[number];
+import type { PolicySpec } from './spec.js';
 
 /** Counters a policy reports about itself (written to summaries and manifests). */
 export interface PolicyStats {
@@ -18,12 +15,36 @@ export interface PolicyStats {
 
 /** An online multinomial logistic bandit policy: select, then update with the observed outcome. */
 export interface Policy {
-  readonly name: PolicyName;
+  /** As the registry spells it (the paper's spelling: `EOFD-MLogB`). */
+  readonly name: string;
   /** Index (0-based) of the action to play in round t (1-based). Ties go to the lowest index. */
   select(actions: ActionSet, t: number): number;
   /** Learns from the played action `x` (length d) and its observed outcome y ∈ {0..K}. */
   update(x: Float64Array, outcome: number): void;
   stats(): PolicyStats;
   /** The current estimate W_t, row-wise vectorised (length Kd); empty for policies without one. */
-  weights(): Float64Array;
+  estimate(): Float64Array;
+}
+
+/** A hyperparameter of the PolicySpec that a policy reads (so a sweep or grid over it means something). */
+export type TunableParameter = 'lambda' | 'eta' | 'm' | 'beta' | 'S' | 'delta';
+
+/**
+ * A policy as configs, the runner, the bench and `eofd list` know it. Each policy file exports one;
+ * registry.ts lists them.
+ */
+export interface PolicyDescriptor {
+  /** The name in configs, CSVs and plots, spelled as the paper spells it. */
+  readonly name: string;
+  /** One line for `eofd list` and the docs. */
+  readonly summary: string;
+  /** Which problems it can play: K = 1 (binary) and K ≥ 2 (multinomial). */
+  readonly supports: { readonly binary: boolean; readonly multinomial: boolean };
+  /** The spec's hyperparameters it reads. */
+  readonly tunable: readonly TunableParameter[];
+  /** Draws from its own seeded stream (spec.uniform), which the runner then seeds per trial. */
+  readonly needsRandomStream: boolean;
+  /** Relative cost per round, to run the slowest units first (a larger rank runs earlier). */
+  readonly costRank: number;
+  create(spec: PolicySpec): Policy;
 }

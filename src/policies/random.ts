@@ -1,6 +1,6 @@
 import type { ActionSet } from '../environments/environment.js';
 import { assertFiniteActions, assertOutcome } from './checks.js';
-import type { Policy, PolicyStats } from './policy.js';
+import type { Policy, PolicyDescriptor, PolicyStats } from './policy.js';
 import { type PolicySpec, validatePolicySpec } from './spec.js';
 
 /** The uniform-random reference: every action of a round with equal probability, from its own stream. */
@@ -30,7 +30,17 @@ export class RandomPolicy implements Policy {
     return { stateBytes: 0, sketchError: 0, projections: 0, beta: NaN };
   }
 
-  weights(): Float64Array {
+  estimate(): Float64Array {
     return this.empty;
   }
 }
+
+export const randomPolicy: PolicyDescriptor = {
+  name: 'Random',
+  summary: 'every action of a round with equal probability (the uniform reference)',
+  supports: { binary: true, multinomial: true },
+  tunable: [],
+  needsRandomStream: true,
+  costRank: 0,
+  create: (spec) => new RandomPolicy(spec),
+};

@@ -1,24 +1,38 @@
-import { EofdMLogB } from './eofd-mlogb.js';
-import { OfulMLogB } from './oful-mlogb.js';
-import { POLICY_NAMES, type Policy, type PolicyName } from './policy.js';
-import { RandomPolicy } from './random.js';
+/**
+ * The policies a config can name, one descriptor each (policy.ts). To add one: a new file exporting
+ * its class and its `PolicyDescriptor`, and one line in POLICIES below.
+ */
+import { eofdMLogBPolicy } from './eofd-mlogb.js';
+import { ofulMLogBPolicy } from './oful-mlogb.js';
+import type { Policy, PolicyDescriptor } from './policy.js';
+import { randomPolicy } from './random.js';
 import type { PolicySpec } from './spec.js';
 
-/** Constructors keyed by the paper's names. */
-const POLICIES: Record<PolicyName, (spec: PolicySpec) => Policy> = {
-  'EOFD-MLogB': (spec) => new EofdMLogB(spec),
-  'OFUL-MLogB': (spec) => new OfulMLogB(spec),
-  Random: (spec) => new RandomPolicy(spec),
-};
+/** Every policy, in the order reports and `eofd list` show them. */
+export const POLICIES: readonly PolicyDescriptor[] = [eofdMLogBPolicy, ofulMLogBPolicy, randomPolicy];
 
-export function isPolicyName(name: string): name is PolicyName {
-  return (POLICY_NAMES as readonly string[]).includes(name);
+export const POLICY_NAMES: readonly string[] = POLICIES.map((p) => p.name);
+
+export function isPolicyName(name: string): boolean {
+  return POLICY_NAMES.includes(name);
+}
+
+/** The descriptor of `name`; throws a RangeError naming the known policies otherwise. */
+export function policyDescriptor(name: string): PolicyDescriptor {
+  const descriptor = POLICIES.find((p) => p.name === name);
+  if (descriptor === undefined) {
+    throw new RangeError(`unknown policy ${JSON.stringify(name)}; expected one of ${POLICY_NAMES.join(', ')}`);
+  }
+  return descriptor;
 }
 
 /** A fresh policy for one trial. */
 export function createPolicy(name: string, spec: PolicySpec): Policy {
-  if (!isPolicyName(name)) {
-    throw new RangeError(`unknown policy ${JSON.stringify(name)}; expected one of ${POLICY_NAMES.join(', ')}`);
-  }
-  return POLICIES[name](spec);
+  return policyDescriptor(name).create(spec);
+}
+
+/** Whether the policy reads λ or η (so the (l, e) grid and `--params` apply to it). */
+export function hasStepParameters(name: string): boolean {
+  const { tunable } = policyDescriptor(name);
+  return tunable.includes('lambda') || tunable.includes('eta');
 }

@@ -1,4 +1,5 @@
 import type { BetaMode } from '../model/beta.js';
+import { deriveHyperparameters, HYPERPARAMETER_DEFAULTS } from '../model/hyperparameters.js';
 
 /** Everything a policy needs to be built; validated by `validatePolicySpec`. */
 export interface PolicySpec {
@@ -8,8 +9,8 @@ export interface PolicySpec {
   K: number;
   /** r_1..r_K (r_0 = 0 is implicit). */
   reward: Float64Array;
-  /** S: radius of the parameter domain ‖W‖_F ≤ S. */
-  radius: number;
+  /** S: bound on ‖W‖_F (the parameter domain of eq. (9)). */
+  normBound: number;
   /** λ */
   regularization: number;
   /** η */
@@ -52,7 +53,7 @@ export function validatePolicySpec(spec: PolicySpec): void {
   spec.reward.forEach((r, k) => {
     if (!(Number.isFinite(r) && r >= 0)) throw new RangeError(`reward r_${k + 1} must be finite and ≥ 0, got ${r}`);
   });
-  requirePositive('S', spec.radius);
+  requirePositive('S', spec.normBound);
   requirePositive('lambda', spec.regularization);
   requirePositive('eta', spec.stepSize);
   requireInteger('m', spec.sketchSize, 1);
@@ -67,4 +68,74 @@ export function nonNullRewards(rewards: readonly number[]): Float64Array {
   if (rewards.length < 2) throw new RangeError(`reward must list r_0..r_K (at least 2 values), got ${rewards.length}`);
   if (rewards[0] !== 0) throw new RangeError(`reward r_0 must be 0 (the null outcome), got ${rewards[0]}`);
   return Float64Array.from(rewards.slice(1));
+}
+
+/** What an application (or the runner) knows about its problem; everything else takes Section 4's defaults. */
+export interface PolicyOptions {
+  d: number;
+  K: number;
+  /** r_0..r_K with r_0 = 0 (K = 1: [0, 1]). */
+  reward: readonly number[];
+  /** S: bound on ‖W*‖_F (default 1). */
+  normBound?: number;
+  /** D: bound on action norms (default 1). */
+  maxActionNorm?: number;
+  /** Horizon T for δ = 1/T (default 10,000). */
+  horizon?: number;
+  /** δ (default 1/T). */
+  delta?: number;
+  /** m (default ⌊Kd/10⌋; capped at Kd). */
+  sketchSize?: number;
+  /** β mode (default 'order', eq. (27)). */
+  beta?: BetaMode;
+  betaScale?: number;
+  /** λ and η directly, or through the (l, e) scaling of Section 4. */
+  regularization?: number;
+  stepSize?: number;
+  l?: number;
+  e?: number;
+  /** OFUL-MLogB: rounds between exact re-inversions of H. */
+  refreshInterval?: number;
+  /** A uniform stream on [0, 1) for policies that draw (Random). */
+  uniform?: () => number;
+}
+
+/** The horizon the library assumes for δ = 1/T when none is given. */
+export const DEFAULT_LIBRARY_HORIZON = 10_000;
+
+/** The one PolicySpec factory (library, runner, bench): λ, η, m and δ derived as Section 4 does. */
+export function policySpec(options: PolicyOptions): PolicySpec {
+  const normBound = options.normBound ?? HYPERPARAMETER_DEFAULTS.S;
+  const maxActionNorm = options.maxActionNorm ?? 1;
+  const derived = deriveHyperparameters({
+    d: options.d,
+    K: options.K,
+    normBound,
+    maxActionNorm,
+    horizon: options.horizon ?? DEFAULT_LIBRARY_HORIZON,
+    l: options.l,
+    e: options.e,
+    regularization: options.regularization,
+    stepSize: options.stepSize,
+    sketchSize: options.sketchSize,
+    delta: options.delta,
+  });
+  const reward = nonNullRewards(options.reward);
+  if (reward.length !== options.K) throw new RangeError(`reward must list r_0..r_K (${options.K + 1} values), got ${options.reward.length}`);
+  const spec: PolicySpec = {
+    d: options.d,
+    K: options.K,
+    reward,
+    normBound,
+    regularization: derived.regularization,
+    stepSize: derived.stepSize,
+    sketchSize: derived.sketchSize,
+    beta: options.beta ?? HYPERPARAMETER_DEFAULTS.beta,
+    betaScale: options.betaScale ?? HYPERPARAMETER_DEFAULTS.betaScale,
+    delta: derived.delta,
+    maxActionNorm,
+  };
+  if (options.refreshInterval !== undefined) spec.refreshInterval = options.refreshInterval;
+  if (options.uniform !== undefined) spec.uniform = options.uniform;
+  return spec;
 }

@@ -12,9 +12,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { ReportError, readResults, type ExperimentData } from './read.js';
+import { ResultsError, readResults, type ExperimentData } from '../results/read.js';
 
-export { readResults } from './read.js';
+export { readResults } from '../results/read.js';
 
 /** Version of the baseline.json layout. */
 export const BASELINE_FORMAT = 'eofd-baseline/1';
@@ -93,12 +93,12 @@ export function readActions(experimentDir: string, policy: string, trial: number
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch {
-    throw new ReportError(`${file}: not found`);
+    throw new ResultsError(`${file}: not found`);
   }
   const rows = parse(text, { columns: true, skip_empty_lines: true }) as Record<string, string>[];
   return rows.map((row, i) => {
     const action = Number(row.action);
-    if (!Number.isInteger(action)) throw new ReportError(`${file}:${i + 2}: action: expected an integer, got ${JSON.stringify(row.action)}`);
+    if (!Number.isInteger(action)) throw new ResultsError(`${file}:${i + 2}: action: expected an integer, got ${JSON.stringify(row.action)}`);
     return action;
   });
 }
@@ -152,7 +152,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Reads and checks the shape of `<dir>/baseline.json`; a defect is a ReportError (exit 2). */
+/** Reads and checks the shape of `<dir>/baseline.json`; a defect is a ResultsError (exit 2). */
 export function readBaseline(dir: string): Baseline {
   const file = path.join(dir, BASELINE_FILE);
   let json: unknown;
@@ -160,10 +160,10 @@ export function readBaseline(dir: string): Baseline {
     json = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new ReportError(`${file}: ${code === 'ENOENT' ? 'not found (run scripts/update-baselines)' : `cannot read: ${(err as Error).message.split('\n')[0]}`}`);
+    throw new ResultsError(`${file}: ${code === 'ENOENT' ? 'not found (run scripts/update-baselines)' : `cannot read: ${(err as Error).message.split('\n')[0]}`}`);
   }
   const bad = (field: string, what: string): never => {
-    throw new ReportError(`${file}: ${field}: expected ${what}`);
+    throw new ResultsError(`${file}: ${field}: expected ${what}`);
   };
   if (!isObject(json) || json.format !== BASELINE_FORMAT) bad('format', JSON.stringify(BASELINE_FORMAT));
   const settings = (json as Record<string, unknown>).settings;
@@ -270,7 +270,7 @@ export interface CheckResult {
   exitCode: 0 | 3;
 }
 
-/** Reads the baseline and the results and compares them (ReportError on unreadable input). */
+/** Reads the baseline and the results and compares them (ResultsError on unreadable input). */
 export function checkAgainstBaseline(baselineDir: string, resultDirs: readonly string[]): CheckResult {
   const baseline = readBaseline(baselineDir);
   const experiments = readResults(resultDirs);

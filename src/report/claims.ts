@@ -17,7 +17,7 @@
  * percentage is undefined (OFUL-MLogB's mean is 0), its verdict is "not measured".
  */
 import { describeRegretOverhead, describeTimeReduction, fixed } from './format.js';
-import type { Setting } from './read.js';
+import type { Setting } from '../results/read.js';
 import { EOFD, OFUL, type ExperimentSummary } from './summarize.js';
 
 export type Verdict = 'holds' | 'does not hold' | 'not measured';

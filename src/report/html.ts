@@ -3,7 +3,7 @@
  * the claims table. It references nothing outside itself — no URL, script, link, font or image — so
  * it opens offline, anywhere, and can be mailed as one file.
  */
-import type { Report } from './index.js';
+import type { Report } from './report.js';
 import { escapeXml, renderRegretFigure, renderTimeFigure } from './svg.js';
 import { CLAIM_HEADERS, POLICY_HEADERS, claimRows, comparisonLine, describeExperiment, policyRows } from './table.js';
 

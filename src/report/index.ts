@@ -5,21 +5,20 @@
  *   const report = buildReport(['results/mnist', 'results/synthetic-k4'], {});
  *   writeReport(report, 'results/report');
  */
-import { writeFileAtomic } from '../experiment/output.js';
+import { writeFileAtomic } from '../results/write.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { evaluateClaims, type ClaimRow } from './claims.js';
 import { renderHtml } from './html.js';
-import { ReportError, readResults } from './read.js';
+import { ResultsError, readResults } from '../results/read.js';
 import { renderRegretFigure, renderTimeFigure } from './svg.js';
-import { summarizeExperiment, type ExperimentSummary } from './summarize.js';
+import { REPORT_FORMAT, type Report } from './report.js';
+import { summarizeExperiment } from './summarize.js';
 
-export { ReportError, readExperiment, readResults, type ExperimentData, type Setting } from './read.js';
+export { ResultsError, readExperiment, readResults, type ExperimentData, type Setting } from '../results/read.js';
 export {
   downsampleIndices,
-  mean,
-  sampleStd,
   summarizeExperiment,
   type Comparison,
   type ExperimentSummary,
@@ -32,17 +31,7 @@ export { renderRegretFigure, renderTimeFigure, POLICY_COLOURS } from './svg.js';
 export { renderHtml } from './html.js';
 export { formatTable, renderTerminal, shouldColour } from './table.js';
 
-/** Version of the report.json layout. */
-export const REPORT_FORMAT = 'eofd-report/1';
-
-/** Everything the report shows, as plain JSON-serialisable data (report.json, `--json`). */
-export interface Report {
-  format: typeof REPORT_FORMAT;
-  /** The results folders as given. */
-  sources: string[];
-  experiments: ExperimentSummary[];
-  claims: ClaimRow[];
-}
+export { REPORT_FORMAT, type Report } from './report.js';
 
 export interface BuildOptions {
   /** The folder the report will be written to; never read as an experiment when scanning a parent. */
@@ -113,7 +102,7 @@ export function claimsCsv(report: Report): string {
 
 /**
  * Writes the REPORT_FILES into `outDir` (created if needed), each atomically. Returns their paths.
- * Throws ReportError with exit code 1 when the folder or a file cannot be written.
+ * Throws ResultsError with exit code 1 when the folder or a file cannot be written.
  */
 export function writeReport(report: Report, outDir: string): string[] {
   const contents: Record<(typeof REPORT_FILES)[number], string> = {
@@ -134,7 +123,7 @@ export function writeReport(report: Report, outDir: string): string[] {
     }
   } catch (err) {
     const code = (err as { code?: string }).code;
-    throw new ReportError(`cannot write the report to ${outDir}${code ? ` (${code})` : ''}`, 1);
+    throw new ResultsError(`cannot write the report to ${outDir}${code ? ` (${code})` : ''}`, 1);
   }
   return written;
 }

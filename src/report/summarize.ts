@@ -11,7 +11,9 @@
  * - Fig. 1's curves: mean cumulative regret and its sample std at each round, over trials,
  *   downsampled to at most 500 evenly spaced rounds that include the first and the last.
  */
-import type { ExperimentData, Provenance, Setting, SummaryRow } from './read.js';
+import type { ExperimentData, Provenance, Setting } from '../results/read.js';
+import type { SummaryRow } from '../results/records.js';
+import { mean, sampleStd } from '../stats/descriptive.js';
 
 /** Policy names as the paper spells them; reports list policies in this order, then others by name. */
 export const EOFD = 'EOFD-MLogB';
@@ -74,26 +76,6 @@ export interface ExperimentSummary {
   /** null when EOFD-MLogB or OFUL-MLogB did not run in this experiment. */
   comparison: Comparison | null;
   curves: RegretCurve[];
-}
-
-export function mean(xs: ArrayLike<number>): number {
-  if (xs.length === 0) return Number.NaN;
-  let s = 0;
-  for (let i = 0; i < xs.length; i++) s += xs[i] as number;
-  return s / xs.length;
-}
-
-/** Sample standard deviation (n − 1), two-pass; 0 when n < 2. */
-export function sampleStd(xs: ArrayLike<number>): number {
-  const n = xs.length;
-  if (n < 2) return 0;
-  const m = mean(xs);
-  let s = 0;
-  for (let i = 0; i < n; i++) {
-    const e = (xs[i] as number) - m;
-    s += e * e;
-  }
-  return Math.sqrt(s / (n - 1));
 }
 
 export function meanStd(xs: ArrayLike<number>): MeanStd {

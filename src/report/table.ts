@@ -5,7 +5,7 @@
  */
 import type { ClaimRow } from './claims.js';
 import { formatBytes, formatMeanStd, formatPct, formatShort, formatSig } from './format.js';
-import type { Report } from './index.js';
+import type { Report } from './report.js';
 import type { ExperimentSummary } from './summarize.js';
 
 export interface TableOptions {

@@ -34,7 +34,7 @@ export class FrequentDirections {
   /** V as rows: v_k = basis[k·Kd .. (k+1)·Kd). */
   basis: Float64Array;
   /** Λ: μ_1 ≥ … ≥ μ_r > 0. */
-  readonly weights: Float64Array;
+  readonly eigenvalues: Float64Array;
   /** ρ_{1:t}: the discarded mass Σ σ̄²_{m+1} (Alg. 1, line 7). */
   sketchError = 0;
   /** Times V was re-orthonormalised after measurable drift. */
@@ -61,7 +61,7 @@ export class FrequentDirections {
     const m = this.sketchSize;
     this.basis = new Float64Array(m * this.dimension);
     this.spareBasis = new Float64Array(m * this.dimension);
-    this.weights = new Float64Array(m);
+    this.eigenvalues = new Float64Array(m);
     this.gramEigen = new AugmentedGramEigen(m, K);
     this.projection = new Float64Array(m * K);
     this.oldCoefficients = new Float64Array(m * m);
@@ -75,7 +75,7 @@ export class FrequentDirections {
     return (
       this.basis.byteLength +
       this.spareBasis.byteLength +
-      this.weights.byteLength +
+      this.eigenvalues.byteLength +
       this.gramEigen.byteLength +
       this.projection.byteLength +
       this.oldCoefficients.byteLength +
@@ -92,9 +92,9 @@ export class FrequentDirections {
   }
 
   /** c_k = 1/λ − 1/(μ_k + λ) = μ_k/(λ(λ+μ_k)): Woodbury, Z⁻¹ = (I − V Λ(λI+Λ)⁻¹ Vᵀ)/λ = I/λ − V diag(c) Vᵀ. */
-  woodburyWeights(regularization: number, out: Float64Array): Float64Array {
+  woodburyCoefficients(regularization: number, out: Float64Array): Float64Array {
     for (let k = 0; k < this.rank; k++) {
-      const mu = this.weights[k];
+      const mu = this.eigenvalues[k];
       out[k] = mu / (regularization * (regularization + mu));
     }
     return out;
@@ -105,7 +105,7 @@ export class FrequentDirections {
     let sum = 0;
     for (let k = 0; k < this.rank; k++) {
       const c = dot(this.dimension, this.basis, k * this.dimension, w, 0);
-      sum += this.weights[k] * c * c;
+      sum += this.eigenvalues[k] * c * c;
     }
     return sum;
   }
@@ -119,8 +119,8 @@ export class FrequentDirections {
     const n = r + K;
     out.fill(0, 0, n * n);
     for (let k = 0; k < r; k++) {
-      out[k * n + k] = this.weights[k];
-      const root = Math.sqrt(this.weights[k]);
+      out[k * n + k] = this.eigenvalues[k];
+      const root = Math.sqrt(this.eigenvalues[k]);
       for (let j = 0; j < K; j++) {
         let s = 0;
         for (let i = 0; i < K; i++) s += factor[i * K + j] * projection[i * r + k];
@@ -141,7 +141,7 @@ export class FrequentDirections {
   augmentedTranspose(w: Float64Array, factor: Float64Array, x: Float64Array, out: Float64Array): void {
     const { rank: r, K, d, dimension } = this;
     gemv(r, dimension, this.basis, 0, dimension, w, 0, out, 0);
-    for (let k = 0; k < r; k++) out[k] *= Math.sqrt(this.weights[k]);
+    for (let k = 0; k < r; k++) out[k] *= Math.sqrt(this.eigenvalues[k]);
     const blockDots = this.blockDots;
     for (let i = 0; i < K; i++) blockDots[i] = dot(d, x, 0, w, i * d);
     for (let j = 0; j < K; j++) {
@@ -154,7 +154,7 @@ export class FrequentDirections {
   /** out += C h for C = [V Λ^{1/2}, F ⊗ x] and h of length r+K. */
   augmentedApply(h: Float64Array, factor: Float64Array, x: Float64Array, out: Float64Array): void {
     const { rank: r, K, d, dimension } = this;
-    for (let k = 0; k < r; k++) axpy(dimension, Math.sqrt(this.weights[k]) * h[k], this.basis, k * dimension, out, 0);
+    for (let k = 0; k < r; k++) axpy(dimension, Math.sqrt(this.eigenvalues[k]) * h[k], this.basis, k * dimension, out, 0);
     for (let i = 0; i < K; i++) {
       let s = 0;
       for (let j = 0; j < K; j++) s += factor[i * K + j] * h[r + j];
@@ -187,7 +187,7 @@ export class FrequentDirections {
     const xCoefficients = this.xCoefficients;
     for (let k = 0; k < newRank; k++) {
       const invSigma = 1 / Math.sqrt(values[k]);
-      for (let p = 0; p < r; p++) oldCoefficients[k * r + p] = vectors[p * n + k] * Math.sqrt(this.weights[p]) * invSigma;
+      for (let p = 0; p < r; p++) oldCoefficients[k * r + p] = vectors[p * n + k] * Math.sqrt(this.eigenvalues[p]) * invSigma;
       for (let i = 0; i < K; i++) {
         let s = 0;
         for (let j = 0; j < K; j++) s += factor[i * K + j] * vectors[(r + j) * n + k];
@@ -202,8 +202,8 @@ export class FrequentDirections {
     }
     this.spareBasis = this.basis;
     this.basis = next;
-    for (let k = 0; k < newRank; k++) this.weights[k] = values[k] - shrink;
-    this.weights.fill(0, newRank);
+    for (let k = 0; k < newRank; k++) this.eigenvalues[k] = values[k] - shrink;
+    this.eigenvalues.fill(0, newRank);
     this.rank = newRank;
 
     this.updates++;
@@ -283,7 +283,7 @@ export class AugmentedGramEigen {
       const r = sketch.rank;
       const f = factor[0];
       for (let k = 0; k < r; k++) {
-        const mu = sketch.weights[k];
+        const mu = sketch.eigenvalues[k];
         this.diagonal[k] = mu;
         this.border[k] = Math.sqrt(mu) * f * projection[k];
       }
@@ -298,7 +298,7 @@ export class AugmentedGramEigen {
 }
 
 /**
- * Lemma 1, eq. (18): A(x)_ij = δ_ij ‖x‖²/λ − Σ_k c_k ⟨x,u_ki⟩⟨x,u_kj⟩ with c from `woodburyWeights`,
+ * Lemma 1, eq. (18): A(x)_ij = δ_ij ‖x‖²/λ − Σ_k c_k ⟨x,u_ki⟩⟨x,u_kj⟩ with c from `woodburyCoefficients`,
  * so that A(x) = (I_K ⊗ x)ᵀ Z⁻¹ (I_K ⊗ x) and ‖Z^{-1/2}(I_K ⊗ x)‖₂² = ‖A(x)‖₂. `projection` holds
  * P(x) at `offset` in the layout of `project` (K blocks of r). O(rK²).
  */

@@ -10,6 +10,7 @@ import { parse } from 'csv-parse/sync';
 import { Command, CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { BENCH_COLUMNS, DEFAULT_BENCH_OPTIONS, fitSlopes, leastSquaresSlope, planPoints, quantiles, type BenchOptions, type BenchRow } from '../../src/bench/index.js';
+import { benchReward } from '../../src/bench/measure.js';
 import { BenchWorkload } from '../../src/bench/workload.js';
 import { registerBench, runBenchCommand, type BenchCommandOptions } from '../../src/cli/commands/bench.js';
 import { descendants, parseXml } from '../report/xml.js';
@@ -78,7 +79,7 @@ describe('eofd bench: bad usage is exit code 2 with one line on stderr', () => {
     fs.writeFileSync(blocker, '');
     let stderr = '';
     const parsed = (await parseBench(['--d', '8', '--K', '1', '--m', '2', '--rounds', '1', '--warmup', '1', '--policy', 'EOFD-MLogB'])).options!;
-    const code = await runBenchCommand({ ...parsed, out: path.join(blocker, 'out') }, { stderr: { write: (s: string) => (stderr += s) } });
+    const code = await runBenchCommand({ ...parsed, out: path.join(blocker, 'out') }, { stdout: { write: () => true }, stderr: { write: (s: string) => (stderr += s) }, env: {} });
     expect(code).toBe(1);
     expect(stderr.split('\n').filter((l) => l.startsWith('eofd bench:'))).toEqual([expect.stringMatching(/cannot write the bench results to .* \(E[A-Z]+\)$/)]);
   });
@@ -146,8 +147,8 @@ describe('bench statistics and workload', () => {
   });
 
   it('unit-norm actions, and the same seed gives the same problem', () => {
-    const a = new BenchWorkload(30, 2, 5, 1, 9);
-    const b = new BenchWorkload(30, 2, 5, 1, 9);
+    const a = new BenchWorkload(30, benchReward(2), 5, 1, 9);
+    const b = new BenchWorkload(30, benchReward(2), 5, 1, 9);
     const first = Float64Array.from(a.nextActions().features);
     expect(Array.from(b.nextActions().features)).toEqual(Array.from(first));
     for (let i = 0; i < 5; i++) {
@@ -168,7 +169,7 @@ describe('eofd bench: a tiny grid end to end', () => {
     const out = tempDir();
     let stderr = '';
     const parsed = (await parseBench(['--d', '20,40', '--K', '1,2', '--m', 'auto,8', '--rounds', '5', '--projection-rounds', '1', '--max-oful-mb', '0.1', '--out', out])).options!;
-    const code = await runBenchCommand(parsed, { stderr: { write: (s: string) => (stderr += s) } });
+    const code = await runBenchCommand(parsed, { stdout: { write: () => true }, stderr: { write: (s: string) => (stderr += s) }, env: {} });
     expect(code).toBe(0);
     expect(fs.readdirSync(out).sort()).toEqual(['bench.csv', 'bench.svg']);
 

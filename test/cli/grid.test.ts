@@ -70,8 +70,8 @@ describe('eofd grid → eofd run --params', () => {
   });
 
   it.each([
-    ['missing.json', null, /missing\.json: cannot read it/],
-    ['notjson.json', '{', /notjson\.json: \(file\): not valid JSON/],
+    ['missing.json', null, /missing\.json: cannot read the best\.json: no such file/],
+    ['notjson.json', '{', /notjson\.json:1: not valid JSON/],
     ['nopolicies.json', '{"format": "eofd-best/1"}', /nopolicies\.json: policies: expected an object/],
     ['badl.json', '{"policies": {"EOFD-MLogB": {"l": "x", "e": 0}}}', /badl\.json: policies\.EOFD-MLogB\.l: expected a finite number, got "x"/],
     ['bade.json', '{"policies": {"OFUL-MLogB": {"l": 0}}}', /bade\.json: policies\.OFUL-MLogB\.e: expected a finite number, got nothing/],

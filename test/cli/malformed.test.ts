@@ -132,7 +132,7 @@ const CASES: Case[] = [
   { name: 'config that is a list, not a mapping', config: '- 1\n- 2\n', field: /:1:1: /, problem: /expected a mapping with keys name, .*got \[1,2\]/ },
   { name: 'empty config file', config: '', field: /:1:1: /, problem: /expected a mapping with keys name, .*got null/ },
   // --- traces
-  { name: 'trace file missing', config: traceConfig(), field: 'environment.file', problem: /no such trace file/ },
+  { name: 'trace file missing', config: traceConfig(), field: 'environment.file', problem: /no such file/ },
   { name: 'trace shorter than the horizon', config: traceConfig(50), trace: trace(), field: 'environment', problem: /5 rounds, fewer than the horizon 50/ },
   traceCase('trace d does not match its actions', (t) => (t.d = 4), 'W_star[0]', /expected 4 numbers, got 3/),
   traceCase('trace action of the wrong length', (t) => t.rounds[2].actions[1].pop(), 'rounds[2].actions[1]', /expected 3 numbers, got 2/),

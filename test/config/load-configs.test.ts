@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/errors.js';
+import { ConfigError } from '../../src/base/errors.js';
 import { loadConfig, loadConfigs } from '../../src/config/load.js';
 
 let dir: string;
@@ -100,7 +100,7 @@ describe('loadConfigs', () => {
     expect(loadConfigs(write(doc('solo'))).map((c) => c.name)).toEqual(['solo']);
     const json = path.join(dir, 'one.json');
     writeFileSync(json, JSON.stringify({ name: 'j', environment: { type: 'mnist' }, horizon: 5, trials: 1, policies: ['Random'] }));
-    expect(loadConfigs(json)[0]?.environment).toEqual({ type: 'mnist', target: 1 });
+    expect(loadConfigs(json)[0]?.environment).toEqual({ type: 'mnist', target: 1, normalize: 'global' });
   });
 
   it('reads the shipped quick.yaml: the three paper settings at reduced size', () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/errors.js';
+import { ConfigError } from '../../src/base/errors.js';
 import { loadConfig, parseConfig } from '../../src/config/load.js';
 
 let dir: string;
@@ -189,7 +189,7 @@ describe('loadConfig: bad arguments and malformed configs', () => {
 
   it('rejects a trace file that does not exist, at the file field', () => {
     const error = failure(VALID.replace(/environment: .*\n/, 'environment: {type: trace, file: missing.json}\n'));
-    expectAt(error, 2, 34, 'environment.file', /no such trace file: .*missing\.json/);
+    expectAt(error, 2, 34, 'environment.file', /no such file: .*missing\.json/);
   });
 });
 
@@ -228,7 +228,7 @@ describe('loadConfig', () => {
   it('reads JSON configs and mnist defaults', () => {
     const json = JSON.stringify({ name: 'mnist', environment: { type: 'mnist' }, horizon: 2000, trials: 10, policies: ['EOFD-MLogB'] }, null, '\t');
     const config = loadConfig(write(json, 'json'));
-    expect(config.environment).toEqual({ type: 'mnist', target: 1 });
+    expect(config.environment).toEqual({ type: 'mnist', target: 1, normalize: 'global' });
   });
 
   it('resolves a trace path against the config file folder', () => {

@@ -1,6 +1,6 @@
 import { parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/errors.js';
+import { ConfigError } from '../../src/base/errors.js';
 import { applyOverrides, overrideFor, parseOverride, parseOverrides } from '../../src/config/overrides.js';
 
 function thrown(action: () => unknown): ConfigError {

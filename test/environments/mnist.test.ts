@@ -8,9 +8,11 @@ import {
   loadMnistData,
   MNIST_BIAS,
   MNIST_DIMENSION,
+  MNIST_NORMALIZATIONS,
   MNIST_PIXELS,
+  type MnistNormalization,
 } from '../../src/environments/mnist.js';
-import { RandomStream } from '../../src/environments/random-stream.js';
+import { RandomStream } from '../../src/random/stream.js';
 
 let root: string;
 /** A tiny fixture: digit k has k + 1 images; image j of digit k has pixel 0 = k + 1, pixel 1 = j. */
@@ -147,5 +149,129 @@ describe('MNIST protocol on the installed data set', () => {
     };
     expect(record('mnist-seed')).toEqual(record('mnist-seed'));
     expect(record('mnist-seed')).not.toEqual(record('mnist-other'));
+  });
+});
+
+describe('MNIST feature normalisation', () => {
+  const norm = (v: ArrayLike<number>): number => {
+    let squared = 0;
+    for (let j = 0; j < v.length; j++) squared += v[j] * v[j];
+    return Math.sqrt(squared);
+  };
+  /** One round's feature bytes, labels and images from a fresh environment. */
+  const firstRound = (spec: { normalize?: MnistNormalization }, seed: string, dataRoot?: string) => {
+    const env = createMnistEnvironment({ horizon: 5, ...spec }, new RandomStream(seed), dataRoot);
+    const set = env.actions(1);
+    return {
+      env,
+      bytes: Buffer.from(set.features.slice().buffer),
+      labels: Array.from(env.roundLabels),
+      images: Array.from(env.roundImages),
+    };
+  };
+
+  it('exports the allowed values', () => {
+    expect(MNIST_NORMALIZATIONS).toEqual(['global', 'per-image']);
+  });
+
+  it('per-image on the fixture: each image divided by its own norm, then the bias and 1/√2', () => {
+    const data = loadMnistData(fixture, 'per-image');
+    expect(data.normalize).toBe('per-image');
+    expect(data.counts).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    for (let digit = 0; digit < 10; digit++) {
+      for (let image = 0; image <= digit; image++) {
+        const row = data.features[digit].subarray(image * MNIST_DIMENSION, (image + 1) * MNIST_DIMENSION);
+        const pixelNorm = Math.hypot(digit + 1, image);
+        expect(row[0]).toBeCloseTo((digit + 1) / pixelNorm / Math.SQRT2, 15);
+        expect(row[1]).toBeCloseTo(image / pixelNorm / Math.SQRT2, 15);
+        expect(row[MNIST_PIXELS]).toBe(MNIST_BIAS);
+        expect(Math.abs(norm(row) - 1)).toBeLessThan(1e-12);
+      }
+    }
+    // Cached per (folder, normalisation).
+    expect(loadMnistData(fixture, 'per-image')).toBe(data);
+    expect(loadMnistData(fixture, 'global')).toBe(loadMnistData(fixture));
+    expect(loadMnistData(fixture, 'global')).not.toBe(data);
+    expect(loadMnistData(fixture).normalize).toBe('global');
+  });
+
+  it('per-image leaves an all-zero image zero (bias only)', () => {
+    const blank = mkdtempSync(path.join(root, 'blank-'));
+    for (let digit = 0; digit < 10; digit++) {
+      const data = new Array<number>(2 * MNIST_PIXELS).fill(0);
+      data[MNIST_PIXELS + 5] = 3; // image 1 non-blank, image 0 all zero
+      writeFileSync(path.join(blank, `${digit}.json`), JSON.stringify({ data }));
+    }
+    const data = loadMnistData(blank, 'per-image');
+    const zero = data.features[4].subarray(0, MNIST_DIMENSION);
+    expect(zero.subarray(0, MNIST_PIXELS).every((v) => v === 0)).toBe(true);
+    expect(zero[MNIST_PIXELS]).toBe(MNIST_BIAS);
+    const one = data.features[4].subarray(MNIST_DIMENSION, 2 * MNIST_DIMENSION);
+    expect(one[5]).toBe(MNIST_BIAS);
+    expect(Math.abs(norm(one) - 1)).toBeLessThan(1e-12);
+  });
+
+  it('per-image on the installed data: every action of a few rounds has norm 1 and bias 1/√2', () => {
+    const env = createMnistEnvironment({ horizon: 10, normalize: 'per-image' }, new RandomStream('per-image-norm'));
+    expect(env.normalize).toBe('per-image');
+    expect(env.maxActionNorm).toBe(1);
+    for (let t = 1; t <= 10; t++) {
+      const set = env.actions(t);
+      for (let i = 0; i < 10; i++) {
+        const row = set.features.subarray(i * MNIST_DIMENSION, (i + 1) * MNIST_DIMENSION);
+        expect(Math.abs(norm(row) - 1)).toBeLessThan(1e-12);
+        expect(row[MNIST_PIXELS]).toBe(MNIST_BIAS);
+      }
+      env.play(t % 10);
+    }
+  });
+
+  it("global is the default and byte-identical to normalize: 'global'", () => {
+    for (const dataRoot of [fixture, undefined]) {
+      const implicit = firstRound({}, 'global-bytes', dataRoot);
+      const explicit = firstRound({ normalize: 'global' }, 'global-bytes', dataRoot);
+      expect(implicit.env.normalize).toBe('global');
+      expect(explicit.env.normalize).toBe('global');
+      expect(implicit.bytes.equals(explicit.bytes)).toBe(true);
+      expect(implicit.labels).toEqual(explicit.labels);
+      expect(implicit.images).toEqual(explicit.images);
+    }
+  });
+
+  it('per-image and global features differ', () => {
+    for (const dataRoot of [fixture, undefined]) {
+      const global = firstRound({ normalize: 'global' }, 'differ', dataRoot);
+      const perImage = firstRound({ normalize: 'per-image' }, 'differ', dataRoot);
+      expect(perImage.bytes.equals(global.bytes)).toBe(false);
+    }
+  });
+
+  it('the same seed draws the same images in the same order in both modes (same random consumption)', () => {
+    const record = (normalize: MnistNormalization) => {
+      const stream = new RandomStream('mnist-modes');
+      const env = createMnistEnvironment({ horizon: 25, normalize }, stream);
+      const rounds: number[][] = [];
+      for (let t = 1; t <= 25; t++) {
+        env.actions(t);
+        rounds.push([...env.roundLabels, ...env.roundImages]);
+        env.play(t % 10);
+      }
+      return { rounds, next: stream.uniform() };
+    };
+    const global = record('global');
+    const perImage = record('per-image');
+    expect(perImage.rounds).toEqual(global.rounds);
+    expect(perImage.next).toBe(global.next);
+  });
+
+  it('rejects an unknown normalisation with a RangeError naming the allowed values', () => {
+    const bad = 'unit' as unknown as MnistNormalization;
+    const stream = new RandomStream('bad-normalize');
+    expect(() => createMnistEnvironment({ horizon: 5, normalize: bad }, stream, fixture)).toThrow(RangeError);
+    expect(() => createMnistEnvironment({ horizon: 5, normalize: bad }, stream, fixture)).toThrow(
+      /normalize must be one of 'global', 'per-image', got "unit"/,
+    );
+    expect(() => loadMnistData(fixture, bad)).toThrow(RangeError);
+    expect(() => loadMnistData(fixture, bad)).toThrow(/'global', 'per-image'/);
   });
 });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EnvironmentConfig } from '../../src/config/schema.js';
-import { RandomStream } from '../../src/environments/random-stream.js';
+import { RandomStream } from '../../src/random/stream.js';
 import { createEnvironment } from '../../src/environments/registry.js';
 import type { SyntheticEnvironment } from '../../src/environments/synthetic.js';
 
@@ -58,7 +58,7 @@ describe('createEnvironment', () => {
     expect(Array.from(a.trueWeights)).toEqual(Array.from(b.trueWeights));
   });
   it('builds an mnist environment with the target', () => {
-    const env = createEnvironment({ type: 'mnist', target: 3 }, { horizon: 4, stream: new RandomStream('m') });
+    const env = createEnvironment({ type: 'mnist', target: 3, normalize: 'global' }, { horizon: 4, stream: new RandomStream('m') });
     expect([env.d, env.K, env.horizon]).toEqual([785, 1, 4]);
     expect(env.actions(1).count).toBe(10);
   });

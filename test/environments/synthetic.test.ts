@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RandomStream } from '../../src/environments/random-stream.js';
+import { RandomStream } from '../../src/random/stream.js';
 import { createSyntheticEnvironment, type SyntheticSpec } from '../../src/environments/synthetic.js';
 
 const spec = (overrides: Partial<SyntheticSpec> = {}): SyntheticSpec => ({

@@ -61,7 +61,7 @@ describe('trace environment: bad input names the file and the field', () => {
     });
   }
   it('a missing file', () => {
-    expect(() => loadTraceEnvironment(join(dir, 'nope.json'))).toThrow(/nope\.json: cannot read trace: ENOENT/);
+    expect(() => loadTraceEnvironment(join(dir, 'nope.json'))).toThrow(/nope\.json: cannot read trace: no such file/);
   });
 });
 

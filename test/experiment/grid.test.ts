@@ -14,7 +14,7 @@ import {
   withPolicyParams,
   type GridRow,
 } from '../../src/experiment/grid.js';
-import { RunError } from '../../src/experiment/runner.js';
+import { RunError } from '../../src/base/errors.js';
 import { policySpecFor, resolveExperiment, unitSeeds } from '../../src/experiment/setup.js';
 import { gridHeatmapSvg } from '../../src/report/heatmap.js';
 import { descendants, parseXml } from '../report/xml.js';

@@ -4,11 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { loadConfigs } from '../../src/config/load.js';
 import type { ExperimentConfig } from '../../src/config/schema.js';
-import { SUMMARY_COLUMNS, TRIAL_COLUMNS } from '../../src/experiment/output.js';
-import { RunError, runExperiments, type UnitRef } from '../../src/experiment/runner.js';
+import { RunError } from '../../src/base/errors.js';
+import { runExperiments, type UnitRef } from '../../src/experiment/runner.js';
+import { SUMMARY_COLUMNS, TRIAL_COLUMNS } from '../../src/results/records.js';
 import { createTrialEnvironment, resolveExperiment } from '../../src/experiment/setup.js';
 import { buildReport } from '../../src/report/index.js';
-import { readExperiment } from '../../src/report/read.js';
+import { readExperiment } from '../../src/results/read.js';
 import { listFiles, tempDir, tinyConfig, trialCsvs, withoutTimings, writeFile } from './fixtures.js';
 
 let root: string;

@@ -24,7 +24,7 @@ export function makeSpec(K: number, d: number, overrides: Partial<PolicySpec> = 
     d,
     K,
     reward: Float64Array.from({ length: K }, (_, k) => (K === 1 ? 1 : (k + 1) / K)),
-    radius: 1,
+    normBound: 1,
     regularization: 2,
     stepSize: 1.5,
     sketchSize: Math.max(1, Math.floor((K * d) / 3)),
@@ -63,7 +63,7 @@ export function syntheticTrace(K: number, d: number, rounds: number, seed: numbe
 export function curvatureOf(policy: Policy, lambda: number): Matrix {
   if (policy instanceof EofdMLogB) {
     const { sketch } = policy;
-    return lowRankDense(sketch.dimension, sketch.rank, sketch.basis, sketch.weights).add(Matrix.eye(sketch.dimension).mul(lambda));
+    return lowRankDense(sketch.dimension, sketch.rank, sketch.basis, sketch.eigenvalues).add(Matrix.eye(sketch.dimension).mul(lambda));
   }
   const h = (policy as OfulMLogB).hessian;
   const n = Math.sqrt(h.length);

@@ -11,7 +11,7 @@ function radius(overrides: Partial<ConfidenceRadiusSpec> = {}): ConfidenceRadius
     rank: 2,
     regularization: 2,
     stepSize: 1.5,
-    radius: 1,
+    normBound: 1,
     maxActionNorm: 1,
     delta: 0.1,
     ...overrides,

@@ -32,7 +32,7 @@ describe('EOFD-MLogB with m ≥ Kd decides exactly as OFUL-MLogB', () => {
       it(`K = ${K}, d = ${d}, beta = ${beta}: ${rounds} identical decisions, with projections taken`, () => {
         // S* = 3S puts W* outside the ball, so the estimate presses on ‖W‖ = S and projections happen.
         const trace = syntheticTrace(K, d, rounds, 100 + K, 3);
-        const spec = makeSpec(K, d, { radius: 1, regularization: 1, stepSize: 2, sketchSize: K * d, beta, betaScale: beta === 'theory' ? 0.05 : 1 });
+        const spec = makeSpec(K, d, { normBound: 1, regularization: 1, stepSize: 2, sketchSize: K * d, beta, betaScale: beta === 'theory' ? 0.05 : 1 });
         const eofd = new EofdMLogB(spec);
         const oful = new OfulMLogB(spec);
         const a = play(eofd, new TraceEnvironment(trace), rounds);
@@ -44,7 +44,7 @@ describe('EOFD-MLogB with m ≥ Kd decides exactly as OFUL-MLogB', () => {
         expect(eofd.stats().projections).toBe(oful.stats().projections);
         expect(eofd.stats().beta).toBeCloseTo(oful.stats().beta, 6);
         let maxDiff = 0;
-        eofd.weights().forEach((v, i) => (maxDiff = Math.max(maxDiff, Math.abs(v - oful.weights()[i]))));
+        eofd.estimate().forEach((v, i) => (maxDiff = Math.max(maxDiff, Math.abs(v - oful.estimate()[i]))));
         expect(maxDiff).toBeLessThan(1e-8);
         // The decisions are not trivial: more than one action index was chosen.
         expect(new Set(a).size).toBeGreaterThan(2);

@@ -23,8 +23,8 @@ describe('large sizes: one update against the dense reference', () => {
   const eta = 1.5;
   const lambda = 2;
   for (const [name, K, d, build] of [
-    ['OFUL-MLogB', 1, DIVIDE_AND_CONQUER_MIN_ORDER + 4, (K: number, d: number) => new OfulMLogB(makeSpec(K, d, { radius: S }))],
-    ['EOFD-MLogB', 3, 40, (K: number, d: number) => new EofdMLogB(makeSpec(K, d, { radius: S, sketchSize: DIVIDE_AND_CONQUER_MIN_ORDER }))],
+    ['OFUL-MLogB', 1, DIVIDE_AND_CONQUER_MIN_ORDER + 4, (K: number, d: number) => new OfulMLogB(makeSpec(K, d, { normBound: S }))],
+    ['EOFD-MLogB', 3, 40, (K: number, d: number) => new EofdMLogB(makeSpec(K, d, { normBound: S, sketchSize: DIVIDE_AND_CONQUER_MIN_ORDER }))],
   ] as const) {
     it(`${name}, K = ${K}, d = ${d}: eqs. (8)–(9) round by round, with projections`, () => {
       const policy = build(K, d);
@@ -38,11 +38,11 @@ describe('large sizes: one update against the dense reference', () => {
         const index = policy.select(actionSet(rows), t);
         const x = rows[index];
         const outcome = Math.floor(uniform() * (K + 1));
-        const expected = denseUpdate(curvatureOf(policy, lambda), Float64Array.from(policy.weights()), x, outcome, eta, S);
+        const expected = denseUpdate(curvatureOf(policy, lambda), Float64Array.from(policy.estimate()), x, outcome, eta, S);
         const before = policy.stats().projections;
         policy.update(Float64Array.from(x), outcome);
         expect(policy.stats().projections > before).toBe(expected.projected);
-        expect(maxAbsDiff(policy.weights(), expected.next)).toBeLessThan(1e-9);
+        expect(maxAbsDiff(policy.estimate(), expected.next)).toBeLessThan(1e-9);
         if (expected.projected) projected++;
       }
       expect(projected).toBeGreaterThan(3);

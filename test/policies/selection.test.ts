@@ -48,8 +48,8 @@ describe('policies: bad input', () => {
   });
   it('rejects m < 1, S ≤ 0, a wrong reward length, and unknown names', () => {
     expect(() => new EofdMLogB(makeSpec(2, 3, { sketchSize: 0 }))).toThrow(/m must be an integer ≥ 1, got 0/);
-    expect(() => new OfulMLogB(makeSpec(2, 3, { radius: 0 }))).toThrow(/S must be a positive finite number, got 0/);
-    expect(() => new EofdMLogB(makeSpec(2, 3, { radius: -1 }))).toThrow(/S must be a positive finite number, got -1/);
+    expect(() => new OfulMLogB(makeSpec(2, 3, { normBound: 0 }))).toThrow(/S must be a positive finite number, got 0/);
+    expect(() => new EofdMLogB(makeSpec(2, 3, { normBound: -1 }))).toThrow(/S must be a positive finite number, got -1/);
     expect(() => new EofdMLogB(makeSpec(2, 3, { reward: Float64Array.of(1) }))).toThrow(/reward must list r_1..r_K \(2 values\), got 1/);
     expect(() => createPolicy('EOFD', makeSpec(1, 3))).toThrow(/unknown policy "EOFD"; expected one of EOFD-MLogB, OFUL-MLogB, Random/);
   });
@@ -76,7 +76,7 @@ for (const name of ['EOFD-MLogB', 'OFUL-MLogB'] as const) {
         for (let t = 1; t <= 40; t++) {
           const rows = Array.from({ length: 8 }, () => randomVector(d, normal, 0.5 + uniform()));
           const Zinv = denseInverse(curvatureOf(policy, lambda));
-          const w = Float64Array.from(policy.weights());
+          const w = Float64Array.from(policy.estimate());
           const index = policy.select(actionSet(rows), t);
           const beta = policy.stats().beta;
           const scores = rows.map((x) => denseScore(K, reward, w, Zinv, x, beta));

@@ -17,7 +17,7 @@ import {
   withinTolerance,
   type Baseline,
 } from '../../src/report/check.js';
-import { readResults } from '../../src/report/read.js';
+import { readResults } from '../../src/results/read.js';
 import { BIN, REPO, tempDir } from '../experiment/fixtures.js';
 
 const BASELINES = path.join(REPO, 'test', 'baselines');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PAPER_CLAIMS, evaluateClaims, matchesClaim, type ClaimRow } from '../../src/report/claims.js';
-import { readResults } from '../../src/report/read.js';
+import { readResults } from '../../src/results/read.js';
 import { summarizeExperiment, type ExperimentSummary } from '../../src/report/summarize.js';
 import { writeFixtureResults } from './fixture.js';
 

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
-import { REPORT_FILES, ReportError, buildReport, writeReport } from '../../src/report/index.js';
+import { REPORT_FILES, buildReport, writeReport } from '../../src/report/index.js';
+import { ResultsError } from '../../src/results/read.js';
 import { tempDir, writeFixtureResults } from './fixture.js';
 
 describe('writeReport: unwritable folder', () => {
@@ -13,10 +14,10 @@ describe('writeReport: unwritable folder', () => {
     const report = buildReport([writeFixtureResults()]);
     try {
       writeReport(report, path.join(blocker, 'report'));
-      throw new Error('expected a ReportError');
+      throw new Error('expected a ResultsError');
     } catch (err) {
-      expect(err).toBeInstanceOf(ReportError);
-      expect((err as ReportError).exitCode).toBe(1);
+      expect(err).toBeInstanceOf(ResultsError);
+      expect((err as ResultsError).exitCode).toBe(1);
     }
   });
 });

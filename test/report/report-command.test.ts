@@ -2,12 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { registerReport, runReport, type ReportCommandIo } from '../../src/cli/commands/report.js';
+import { registerReport, runReport } from '../../src/cli/commands/report.js';
+import type { CliIo } from '../../src/cli/io.js';
 import { editLine, tempDir, writeFixtureResults } from './fixture.js';
 
 function io(options: { isTTY?: boolean; env?: NodeJS.ProcessEnv } = {}) {
   const captured = { stdout: '', stderr: '' };
-  const streams: ReportCommandIo = {
+  const streams: CliIo = {
     stdout: { write: (t: string) => (captured.stdout += t), isTTY: options.isTTY ?? false },
     stderr: { write: (t: string) => (captured.stderr += t) },
     env: options.env ?? {},
@@ -80,7 +81,7 @@ describe('eofd report', () => {
     command.outputHelp();
     expect(help).toContain('Usage: eofd report [options] <results-dir...>');
     expect(help).toContain('Example: eofd report results/mnist');
-    expect(help).toContain('$ eofd report results/mnist results/synthetic-multinomial results/synthetic-binary');
+    expect(help).toContain('$ eofd report results/mnist results/synthetic-k4 results/synthetic-binary');
   });
 
   it('parses argv through commander and sets the exit code', async () => {

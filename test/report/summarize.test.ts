@@ -1,14 +1,13 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readResults } from '../../src/report/read.js';
+import { readResults } from '../../src/results/read.js';
+import { mean, sampleStd } from '../../src/stats/descriptive.js';
 import {
   comparePolicies,
   downsampleIndices,
-  mean,
   meanStd,
   overheadPct,
   reductionPct,
-  sampleStd,
   summarizeExperiment,
   type ExperimentSummary,
 } from '../../src/report/summarize.js';

@@ -35,7 +35,7 @@ function feed(sketch: FrequentDirections, sample: { x: number[]; jacobian: numbe
 }
 
 function sketchDense(sketch: FrequentDirections): Matrix {
-  return lowRankDense(sketch.dimension, sketch.rank, sketch.basis, sketch.weights);
+  return lowRankDense(sketch.dimension, sketch.rank, sketch.basis, sketch.eigenvalues);
 }
 
 describe('FrequentDirections: bad arguments', () => {
@@ -136,7 +136,7 @@ describe('Lemma 1: ‖Z^{-1/2}(I ⊗ x)‖₂² = ‖A(x)‖₂', () => {
         const x = randomVector(d, normal, 0.3 + trial * 0.2);
         const xf = Float64Array.from(x);
         const projection = sketch.project(xf, 0, new Float64Array(K * r));
-        const woodbury = sketch.woodburyWeights(lambda, new Float64Array(r));
+        const woodbury = sketch.woodburyCoefficients(lambda, new Float64Array(r));
         const A = lemma1Matrix(K, r, woodbury, projection, 0, x.reduce((s, v) => s + v * v, 0), lambda, new Float64Array(K * K));
         const X = kronIdentity(K, x);
         const dense = X.transpose().mmul(Zinv).mmul(X);

@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { BENCH_POLICIES, DEFAULT_BENCH_OPTIONS, runBench, type BenchOptions, type BenchPolicy, type SketchChoice } from '../../bench/index.js';
+import { failureExitCode, processIo, type CliIo } from '../io.js';
 
 const EXAMPLE = 'eofd bench --d 400,1600,12800 --K 1 --m 50 --rounds 30 --out results/bench';
 const DEFAULT_OUT = 'results/bench';
@@ -25,10 +26,6 @@ export interface BenchCommandOptions {
   maxProjectionKd: number;
   fitFrom: number;
   seed: number;
-}
-
-export interface BenchCommandIo {
-  stderr: { write(text: string): unknown };
 }
 
 /** A usage error: exit code 2 (commander's own default would be 1). */
@@ -91,7 +88,7 @@ function policyList(value: string): BenchPolicy[] {
 }
 
 /** Runs the bench; returns the exit code. Errors are one line on stderr, never a stack trace. */
-export async function runBenchCommand(options: BenchCommandOptions, io: BenchCommandIo): Promise<number> {
+export async function runBenchCommand(options: BenchCommandOptions, io: CliIo): Promise<number> {
   const benchOptions: BenchOptions = {
     d: options.d,
     K: options.K,
@@ -115,13 +112,11 @@ export async function runBenchCommand(options: BenchCommandOptions, io: BenchCom
     }
     return 0;
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    io.stderr.write(`eofd bench: ${message.split('\n')[0]}\n`);
-    return 1;
+    return failureExitCode(err, io, 'bench');
   }
 }
 
-export function registerBench(program: Command): void {
+export function registerBench(program: Command, io: CliIo = processIo()): void {
   const defaults = DEFAULT_BENCH_OPTIONS;
   const list = (xs: readonly (number | string)[]) => xs.join(',');
   program
@@ -174,6 +169,6 @@ export function registerBench(program: Command): void {
       throw err.exitCode === 0 ? err : new CommanderError(2, err.code, err.message);
     })
     .action(async (options: BenchCommandOptions) => {
-      process.exitCode = await runBenchCommand(options, { stderr: process.stderr });
+      process.exitCode = await runBenchCommand(options, io);
     });
 }

@@ -8,56 +8,43 @@ import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { loadConfigs } from '../../config/load.js';
 import { DEFAULT_GRID, gridPoints, parseExponentList, runGrid } from '../../experiment/grid.js';
-import { createProgress, progressMode } from '../../experiment/progress.js';
-import { resolveShard, shardFolder, type Shard } from '../../experiment/shard.js';
-import { collect, EXIT, failureExitCode, positiveInteger, shellWord, processIo, SHARD_HELP, shardArgument, shardCountArgument, shardNote, type CliIo } from './run.js';
+import { shardFolder } from '../../results/layout.js';
+import { EXIT, failureExitCode, firstLine, processIo, type CliIo } from '../io.js';
+import {
+  collect,
+  overridesOf,
+  positiveInteger,
+  resumeCommand,
+  SHARD_HELP,
+  shardArgument,
+  shardCountArgument,
+  shardNote,
+  type ExperimentCommandOptions,
+} from '../options.js';
+import { createProgress, progressMode } from '../progress.js';
+import { Session } from '../session.js';
+import { resolveShard } from '../shard.js';
 
-export interface GridCommandOptions {
-  out: string;
+export interface GridCommandOptions extends ExperimentCommandOptions {
   l?: string;
   e?: string;
-  trials?: number;
-  set?: string[];
-  jobs?: number;
-  resume?: boolean;
-  force?: boolean;
-  quiet?: boolean;
-  shard?: Shard;
-  shardCount?: number;
 }
 
-function resumeCommand(configFile: string, options: GridCommandOptions): string {
-  const words = ['eofd', 'grid', configFile, '--out', options.out];
-  if (options.l !== undefined) words.push('--l', options.l);
-  if (options.e !== undefined) words.push('--e', options.e);
-  for (const s of options.set ?? []) words.push('--set', s);
-  if (options.trials !== undefined) words.push('--trials', String(options.trials));
-  if (options.shard !== undefined) words.push('--shard', `${options.shard.index}/${options.shard.count}`);
-  if (options.shardCount !== undefined) words.push('--shard-count', String(options.shardCount));
-  words.push('--resume');
-  return words.map(shellWord).join(' ');
+function gridResumeCommand(configFile: string, options: GridCommandOptions): string {
+  const extra = [...(options.l === undefined ? [] : ['--l', options.l]), ...(options.e === undefined ? [] : ['--e', options.e])];
+  return resumeCommand('grid', configFile, options, extra);
 }
 
 export async function gridCommand(configFile: string, options: GridCommandOptions, io: CliIo): Promise<number> {
-  const error = (message: string): void => void io.stderr.write(`eofd grid: ${message.split('\n')[0]}\n`);
-  const controller = new AbortController();
-  let signalled: NodeJS.Signals | null = null;
+  const error = (message: string): void => void io.stderr.write(`eofd grid: ${firstLine(message)}\n`);
   const reporter = createProgress(progressMode(io.stderr, options.quiet === true), io.stderr);
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (signalled !== null) process.exit(signal === 'SIGINT' ? EXIT.interrupted : EXIT.terminated);
-    signalled = signal;
-    reporter.log(`eofd grid: ${signal === 'SIGINT' ? 'interrupted' : 'terminated'}; stopping the running units…`);
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const session = new Session('grid', (line) => reporter.log(line));
   try {
     const ls = options.l === undefined ? DEFAULT_GRID : parseExponentList(options.l, '--l');
     const es = options.e === undefined ? DEFAULT_GRID : parseExponentList(options.e, '--e');
     const shard = resolveShard(options.shard, options.shardCount, io.env);
     const out = shard === null ? options.out : shardFolder(options.out, shard);
-    const sets = options.set ?? [];
-    const configs = loadConfigs(configFile, options.trials === undefined ? sets : [...sets, `trials=${options.trials}`]);
+    const configs = loadConfigs(configFile, overridesOf(options));
     let failed = 0;
     for (const config of configs) {
       const result = await runGrid(config, {
@@ -69,13 +56,13 @@ export async function gridCommand(configFile: string, options: GridCommandOption
         resume: options.resume,
         force: options.force,
         configFile,
-        signal: controller.signal,
+        signal: session.signal,
         events: reporter.events,
       });
-      if (result.run.interrupted || signalled !== null) {
+      if (result.run.interrupted || session.signalled !== null) {
         reporter.stop();
-        error(`${signalled === 'SIGTERM' ? 'terminated' : 'interrupted'}: finished units are kept; resume with: ${resumeCommand(configFile, options)}`);
-        return signalled === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
+        error(`${session.stopWord}: finished units are kept; resume with: ${gridResumeCommand(configFile, options)}`);
+        return session.stopCode;
       }
       failed += result.run.unitsFailed;
       if (shard !== null) {
@@ -100,16 +87,15 @@ export async function gridCommand(configFile: string, options: GridCommandOption
     }
     reporter.stop();
     if (failed > 0) {
-      error(`${failed} units failed (messages above); after fixing the cause, ${resumeCommand(configFile, options)} reruns only those`);
+      error(`${failed} units failed (messages above); after fixing the cause, ${gridResumeCommand(configFile, options)} reruns only those`);
       return EXIT.failure;
     }
     return EXIT.ok;
   } catch (caught) {
     reporter.stop();
-    return failureExitCode(caught, io, error);
+    return failureExitCode(caught, io, 'grid');
   } finally {
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
+    session.close();
   }
 }
 

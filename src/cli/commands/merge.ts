@@ -7,7 +7,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { mergeShards } from '../../experiment/merge.js';
-import { EXIT, failureExitCode, processIo, type CliIo } from './run.js';
+import { EXIT, failureExitCode, processIo, type CliIo } from '../io.js';
 
 export interface MergeCommandOptions {
   out: string;
@@ -16,7 +16,6 @@ export interface MergeCommandOptions {
 }
 
 export function mergeCommand(dirs: string[], options: MergeCommandOptions, io: CliIo): number {
-  const error = (message: string): void => void io.stderr.write(`eofd merge: ${message.split('\n')[0]}\n`);
   try {
     const result = mergeShards(dirs, { out: options.out, force: options.force });
     if (options.quiet !== true) {
@@ -26,7 +25,7 @@ export function mergeCommand(dirs: string[], options: MergeCommandOptions, io: C
     }
     return EXIT.ok;
   } catch (caught) {
-    return failureExitCode(caught, io, error);
+    return failureExitCode(caught, io, 'merge');
   }
 }
 

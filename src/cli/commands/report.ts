@@ -6,9 +6,11 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { checkAgainstBaseline, formatRegressions } from '../../report/check.js';
-import { ReportError, buildReport, renderTerminal, shouldColour, writeReport } from '../../report/index.js';
+import { buildReport, renderTerminal, shouldColour, writeReport } from '../../report/index.js';
+import { ResultsError } from '../../results/read.js';
+import { failureExitCode, processIo, type CliIo } from '../io.js';
 
-const EXAMPLE = 'eofd report results/mnist results/synthetic-multinomial results/synthetic-binary';
+const EXAMPLE = 'eofd report results/mnist results/synthetic-k4 results/synthetic-binary';
 
 export interface ReportCommandOptions {
   /** Where the report files go (default: `<first results dir>/report`). */
@@ -23,17 +25,11 @@ export interface ReportCommandOptions {
   check?: string;
 }
 
-export interface ReportCommandIo {
-  stdout: { write(text: string): unknown; isTTY?: boolean };
-  stderr: { write(text: string): unknown };
-  env: NodeJS.ProcessEnv;
-}
-
 /** Runs the command; returns the exit code. Errors are one line on stderr, never a stack trace. */
-export function runReport(dirs: string[], options: ReportCommandOptions, io: ReportCommandIo): number {
+export function runReport(dirs: string[], options: ReportCommandOptions, io: CliIo): number {
   try {
     const first = dirs[0];
-    if (first === undefined) throw new ReportError('give at least one results folder');
+    if (first === undefined) throw new ResultsError('give at least one results folder');
     if (options.check !== undefined) {
       const result = checkAgainstBaseline(options.check, dirs);
       if (result.exitCode === 0) {
@@ -60,13 +56,11 @@ export function runReport(dirs: string[], options: ReportCommandOptions, io: Rep
     }
     return 0;
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    io.stderr.write(`eofd report: ${message.split('\n')[0]}\n`);
-    return err instanceof ReportError ? err.exitCode : 1;
+    return failureExitCode(err, io, 'report');
   }
 }
 
-export function registerReport(program: Command): void {
+export function registerReport(program: Command, io: CliIo = processIo()): void {
   program
     .command('report')
     .summary("summarise results: tables, the paper's claims, Fig. 1 and Fig. 2, report.html")
@@ -89,6 +83,6 @@ export function registerReport(program: Command): void {
         '3 --check found a regression (the diff table is on stdout).',
     )
     .action((dirs: string[], options: ReportCommandOptions) => {
-      process.exitCode = runReport(dirs, options, { stdout: process.stdout, stderr: process.stderr, env: process.env });
+      process.exitCode = runReport(dirs, options, io);
     });
 }

@@ -5,105 +5,32 @@
  * 130 interrupted (SIGINT), 143 terminated (SIGTERM).
  */
 import os from 'node:os';
-import path from 'node:path';
-import { InvalidArgumentError, Option, type Command } from 'commander';
-import { ConfigError } from '../../config/errors.js';
+import { Option, type Command } from 'commander';
 import { loadConfigs } from '../../config/load.js';
 import { readBestFile, withPolicyParams } from '../../experiment/grid.js';
-import { createProgress, progressMode } from '../../experiment/progress.js';
-import { RunError, runExperiments } from '../../experiment/runner.js';
-import { parseShard, parseShardCount, resolveShard, shardFolder, type ResolvedShard, type Shard } from '../../experiment/shard.js';
-import { formatRunSummary, summarizeRun } from '../../experiment/summary.js';
+import { runExperiments } from '../../experiment/runner.js';
+import { shardFolder } from '../../results/layout.js';
+import { EXIT, failureExitCode, firstLine, processIo, type CliIo } from '../io.js';
+import {
+  collect,
+  overridesOf,
+  positiveInteger,
+  resumeCommand,
+  SHARD_HELP,
+  shardArgument,
+  shardCountArgument,
+  shardNote,
+  type ExperimentCommandOptions,
+} from '../options.js';
+import { createProgress, progressMode } from '../progress.js';
+import { formatRunSummary, summarizeRun } from '../run-summary.js';
+import { Session } from '../session.js';
+import { resolveShard } from '../shard.js';
 
-export interface CliIo {
-  stdout: { write(text: string): unknown; isTTY?: boolean };
-  stderr: { write(text: string): unknown; isTTY?: boolean };
-  env: NodeJS.ProcessEnv;
-}
-
-let pipeGuarded = false;
-
-/** The real streams. A closed pipe on stdout (`eofd run --help | head -3`) ends output quietly. */
-export function processIo(): CliIo {
-  if (!pipeGuarded) {
-    pipeGuarded = true;
-    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE') throw error;
-    });
-  }
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env };
-}
-
-export interface RunCommandOptions {
-  /** Parent folder of the experiment folders (default `results`). */
-  out: string;
-  /** Overrides `trials` of every experiment. */
-  trials?: number;
-  /** `key=value` overrides, applied to every experiment in the file. */
-  set?: string[];
-  /** Units run at once (default: the CPU cores). */
-  jobs?: number;
-  resume?: boolean;
-  force?: boolean;
-  quiet?: boolean;
+export interface RunCommandOptions extends ExperimentCommandOptions {
   json?: boolean;
   /** best.json from `eofd grid`: per-policy (l, e). */
   params?: string;
-  /** `--shard i/n` (0-based). */
-  shard?: Shard;
-  /** `--shard-count n`: the count for JOB_COMPLETION_INDEX. */
-  shardCount?: number;
-}
-
-/** commander parsers of --shard and --shard-count (one-line errors, exit 2). */
-export function shardArgument(text: string): Shard {
-  try {
-    return parseShard(text);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
-}
-
-export function shardCountArgument(text: string): number {
-  try {
-    return parseShardCount(text);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
-}
-
-export const SHARD_HELP =
-  '\nSharding (several machines): --shard i/n (0-based, 0 ≤ i < n) runs unit k of the fixed order\n' +
-  '(experiments, policies, trials as configured) when k mod n = i, into <out>/shard-<i>-of-<n>/.\n' +
-  'Without --shard: Slurm arrays give i = SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN, n = SLURM_ARRAY_TASK_COUNT;\n' +
-  'Kubernetes Indexed Jobs give i = JOB_COMPLETION_INDEX, n = --shard-count or EOFD_SHARD_COUNT.\n' +
-  '--shard 0/1 runs everything. Combine the shards with: eofd merge <out>/shard-*-of-<n> --out <dir>';
-
-/** The note a shard prints when done. */
-export function shardNote(command: string, shard: ResolvedShard, out: string, dir: string, units: { run: number; skipped: number; failed: number }): string {
-  return (
-    `eofd ${command}: shard ${shard.index}/${shard.count} (from ${shard.source}): ${units.run} units run, ${units.skipped} kept, ${units.failed} failed → ${dir}\n` +
-    `eofd ${command}: when every shard is done: eofd merge ${path.join(out, `shard-*-of-${shard.count}`)} --out <dir>\n`
-  );
-}
-
-/** Exit codes of `eofd run`. */
-export const EXIT = { ok: 0, failure: 1, usage: 2, interrupted: 130, terminated: 143 } as const;
-
-/**
- * The exit code for an error that reached a command, after printing it as one line: ConfigError and
- * RunError carry their own code (2 for usage/config, 1 for runtime); anything else is 1, with its stack
- * when EOFD_DEBUG=1.
- */
-export function failureExitCode(caught: unknown, io: CliIo, error: (message: string) => void): number {
-  if (caught instanceof ConfigError || caught instanceof RunError) {
-    error(caught.message);
-    return caught.exitCode;
-  }
-  const err = caught instanceof Error ? caught : new Error(String(caught));
-  error(err.message);
-  if (io.env.EOFD_DEBUG === '1' && err.stack) io.stderr.write(err.stack + '\n');
-  return EXIT.failure;
 }
 
 const EXAMPLES = [
@@ -117,65 +44,20 @@ function examplesText(): string {
   return `Examples:\n${EXAMPLES.map(([command, what]) => `  # ${what}\n  $ ${command}`).join('\n')}\n`;
 }
 
-/** A commander parser for an integer in [1, max]. */
-export function positiveInteger(what: string, max: number) {
-  return (text: string): number => {
-    const value = Number(text);
-    if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(value) || value < 1 || value > max) {
-      throw new InvalidArgumentError(`expected ${what}: an integer from 1 to ${max}, got ${JSON.stringify(text)}`);
-    }
-    return value;
-  };
-}
-
-/** A commander parser collecting a repeatable option. */
-export const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
-
-/** A shell word: quoted when it holds anything but safe characters. */
-export function shellWord(word: string): string {
-  return /^[A-Za-z0-9_./=:@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
-}
-
-/** The command that resumes this run. */
-export function resumeCommand(configFile: string, options: RunCommandOptions): string {
-  const words = ['eofd', 'run', configFile, '--out', options.out];
-  for (const s of options.set ?? []) words.push('--set', s);
-  if (options.trials !== undefined) words.push('--trials', String(options.trials));
-  if (options.params !== undefined) words.push('--params', options.params);
-  if (options.shard !== undefined) words.push('--shard', `${options.shard.index}/${options.shard.count}`);
-  if (options.shardCount !== undefined) words.push('--shard-count', String(options.shardCount));
-  words.push('--resume');
-  return words.map(shellWord).join(' ');
-}
-
-function firstLine(text: string): string {
-  return text.split('\n')[0] as string;
+function runResumeCommand(configFile: string, options: RunCommandOptions): string {
+  return resumeCommand('run', configFile, options, options.params === undefined ? [] : ['--params', options.params]);
 }
 
 /** Runs the command; returns the exit code. Errors are one line on stderr (a stack only with EOFD_DEBUG=1). */
 export async function runCommand(configFile: string, options: RunCommandOptions, io: CliIo): Promise<number> {
   const error = (message: string): void => void io.stderr.write(`eofd run: ${firstLine(message)}\n`);
   const debug = io.env.EOFD_DEBUG === '1';
-  const controller = new AbortController();
-  let signalled: NodeJS.Signals | null = null;
   const reporter = createProgress(progressMode(io.stderr, options.quiet === true), io.stderr);
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (signalled !== null) {
-      error('stopping now (second signal)');
-      process.exit(signal === 'SIGINT' ? EXIT.interrupted : EXIT.terminated);
-    }
-    signalled = signal;
-    reporter.log(`eofd run: ${signal === 'SIGINT' ? 'interrupted' : 'terminated'}; stopping the running units…`);
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const session = new Session('run', (line) => reporter.log(line));
   try {
-    const sets = options.set ?? [];
-    const overrides = options.trials === undefined ? sets : [...sets, `trials=${options.trials}`];
     const shard = resolveShard(options.shard, options.shardCount, io.env);
     const out = shard === null ? options.out : shardFolder(options.out, shard);
-    let configs = loadConfigs(configFile, overrides);
+    let configs = loadConfigs(configFile, overridesOf(options));
     if (options.params !== undefined) {
       const best = readBestFile(options.params);
       configs = configs.map((config) => withPolicyParams(config, best.policies));
@@ -192,7 +74,7 @@ export async function runCommand(configFile: string, options: RunCommandOptions,
       resume: options.resume,
       force: options.force,
       configFile,
-      signal: controller.signal,
+      signal: session.signal,
       events: {
         ...reporter.events,
         onUnitFailed: (unit, message, stack) => {
@@ -203,12 +85,12 @@ export async function runCommand(configFile: string, options: RunCommandOptions,
     });
     reporter.stop();
     const total = result.unitsRun + result.unitsSkipped + result.unitsFailed;
-    if (result.interrupted || signalled !== null) {
+    if (result.interrupted || session.signalled !== null) {
       error(
-        `${signalled === 'SIGTERM' ? 'terminated' : 'interrupted'}: ${result.unitsRun + result.unitsSkipped} units are finished and kept; ` +
-          `resume with: ${resumeCommand(configFile, options)}`,
+        `${session.stopWord}: ${result.unitsRun + result.unitsSkipped} units are finished and kept; ` +
+          `resume with: ${runResumeCommand(configFile, options)}`,
       );
-      return signalled === 'SIGTERM' ? EXIT.terminated : EXIT.interrupted;
+      return session.stopCode;
     }
     const summary = summarizeRun(result, out);
     if (options.json === true) {
@@ -221,17 +103,16 @@ export async function runCommand(configFile: string, options: RunCommandOptions,
     if (result.unitsFailed > 0) {
       error(
         `${result.unitsFailed} of ${total} units failed (messages above); the others are written. ` +
-          `After fixing the cause, ${resumeCommand(configFile, options)} reruns only the failed ones`,
+          `After fixing the cause, ${runResumeCommand(configFile, options)} reruns only the failed ones`,
       );
       return EXIT.failure;
     }
     return EXIT.ok;
   } catch (caught) {
     reporter.stop();
-    return failureExitCode(caught, io, error);
+    return failureExitCode(caught, io, 'run');
   } finally {
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
+    session.close();
   }
 }
 
@@ -269,7 +150,7 @@ export function registerRun(program: Command, io: CliIo = processIo()): void {
         'otherwise); only --json writes to stdout.\n\n' +
         'Exit codes: 0 done; 1 a unit failed or the output folder cannot be written;\n' +
         '2 bad usage or config (the message names file:line:column and the field);\n' +
-        '130 interrupted by Ctrl-C (finished units are kept; resume with --resume).',
+        '130 interrupted by Ctrl-C, 143 terminated by SIGTERM (finished units are kept; resume with --resume).',
     )
     .action(async (config: string, options: RunCommandOptions) => {
       process.exitCode = await runCommand(config, options, io);

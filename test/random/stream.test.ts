@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RandomStream } from '../../src/environments/random-stream.js';
+import { RandomStream } from '../../src/random/stream.js';
 
 describe('RandomStream: bad arguments', () => {
   it('rejects an empty or non-string seed', () => {

@@ -4,10 +4,10 @@
  * are printed in every mode: they are errors, not progress.
  */
 import { MultiBar, type SingleBar } from 'cli-progress';
+import type { RunEvents, RunPlan, UnitRef } from '../experiment/runner.js';
+import type { ResolvedExperiment } from '../experiment/setup.js';
 import { formatShort } from '../report/format.js';
-import type { RunEvents, RunPlan, UnitRef } from './runner.js';
-import { describeResolved } from './setup.js';
-import type { TrialSummary } from './trial.js';
+import type { TrialSummary } from '../results/records.js';
 
 export type ProgressMode = 'bars' | 'lines' | 'quiet';
 
@@ -28,6 +28,21 @@ export interface ProgressReporter {
 export function progressMode(stream: ProgressStream, quiet: boolean): ProgressMode {
   if (quiet) return 'quiet';
   return stream.isTTY === true ? 'bars' : 'lines';
+}
+
+/** One line with the setting and every derived value, e.g. for stderr at the start of a run. */
+export function describeResolved(experiment: ResolvedExperiment): string {
+  const { config, environment: env, derived: v } = experiment;
+  const beta = typeof v.beta === 'number' ? formatShort(v.beta) : v.beta;
+  return (
+    `${config.name}: ${env.type}, d = ${env.d}, K = ${env.K}, T = ${config.horizon}, ${config.trials} trial${config.trials === 1 ? '' : 's'}, ` +
+    `policies ${config.policies.join(', ')}; S = ${formatShort(v.S)}, D = ${formatShort(v.D)}, α = ${formatShort(v.alpha)}, ` +
+    `λ0 = ${formatShort(v.lambda0)}, η0 = ${formatShort(v.eta0)}, l = ${v.l ?? '–'}, e = ${v.e ?? '–'}, λ = ${formatShort(v.lambda)}, ` +
+    `η = ${formatShort(v.eta)}, m = ${v.m}, δ = ${formatShort(v.delta)}, β = ${beta} × ${formatShort(v.beta_scale)}` +
+    Object.entries(v.policies ?? {})
+      .map(([policy, p]) => `; ${policy}: l = ${p.l}, e = ${p.e}, λ = ${formatShort(p.lambda)}, η = ${formatShort(p.eta)}`)
+      .join('')
+  );
 }
 
 const unitKey = (unit: UnitRef): string => `${unit.experiment}\u0000${unit.policy}\u0000${unit.trial}`;

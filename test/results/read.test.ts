@@ -1,18 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ReportError, readResults } from '../../src/report/read.js';
-import { SYNTHETIC_K4, editLine, tempDir, writeExperiment, writeFixtureResults } from './fixture.js';
+import { ResultsError, readResults } from '../../src/results/read.js';
+import { SYNTHETIC_K4, editLine, tempDir, writeExperiment, writeFixtureResults } from '../report/fixture.js';
 
-/** The ReportError thrown by `fn` (fails the test when nothing or something else is thrown). */
-function reportError(fn: () => unknown): ReportError {
+/** The ResultsError thrown by `fn` (fails the test when nothing or something else is thrown). */
+function reportError(fn: () => unknown): ResultsError {
   try {
     fn();
   } catch (err) {
-    expect(err).toBeInstanceOf(ReportError);
-    return err as ReportError;
+    expect(err).toBeInstanceOf(ResultsError);
+    return err as ResultsError;
   }
-  throw new Error('expected a ReportError');
+  throw new Error('expected a ResultsError');
 }
 
 describe('readResults: bad input', () => {

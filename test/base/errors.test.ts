@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/config/errors.js';
+import { ConfigError } from '../../src/base/errors.js';
 
 describe('ConfigError: bad arguments', () => {
   it('keeps a multi-line detail on one line', () => {

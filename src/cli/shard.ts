@@ -1,11 +1,7 @@
 /**
- * Sharding a run over machines (`--shard i/n`, 0-based: 0 ≤ i < n).
- *
- * The units of one `runExperiments` call (one `eofd run` config file, or one experiment's whole grid)
- * are numbered in a fixed order that depends on the config alone: experiments in file order (grid
- * points l-major), then the config's policies in their listed order, then trials 0, 1, …. Unit k runs
- * on shard k mod n. Each shard writes to its own folder, `<out>/shard-<i>-of-<n>/`, with the same layout
- * as an unsharded run and `shard` recorded in each manifest; `eofd merge` (merge.ts) combines them.
+ * Which shard this command runs (`--shard i/n`, 0-based: 0 ≤ i < n; experiment/plan.ts deals the
+ * units). Each shard writes to its own folder, `<out>/shard-<i>-of-<n>/`, laid out like an unsharded
+ * run with `shard` recorded in each manifest; `eofd merge` combines them.
  *
  * Without `--shard`, the shard comes from the environment:
  *   - Slurm job arrays: i = SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN (0 when unset),
@@ -13,32 +9,14 @@
  *   - Kubernetes Indexed Jobs: i = JOB_COMPLETION_INDEX, n = --shard-count or EOFD_SHARD_COUNT.
  * `--shard 0/1` runs everything even inside such a job.
  */
-import path from 'node:path';
-import { RunError } from './runner.js';
+import { RunError } from '../base/errors.js';
+import type { Shard } from '../experiment/plan.js';
 
-export interface Shard {
-  /** 0-based. */
-  index: number;
-  count: number;
-}
+export type { Shard } from '../experiment/plan.js';
 
 /** Where a shard came from (for messages). */
 export interface ResolvedShard extends Shard {
   source: string;
-}
-
-/** The manifest's record of a shard. */
-export interface ManifestShard extends Shard {
-  /** Number of the experiment's first unit in the fixed order (its unit j is number first_unit + j). */
-  first_unit: number;
-  scheme: string;
-}
-
-export const SHARD_SCHEME = 'unit k (experiments in config order, then policies in config order, then trials ascending) runs on shard k mod count';
-
-/** The folder of a shard's output under `--out`. */
-export function shardFolder(out: string, shard: Shard): string {
-  return path.join(out, `shard-${shard.index}-of-${shard.count}`);
 }
 
 const INTEGER = /^\d{1,9}$/;
@@ -110,9 +88,4 @@ export function resolveShard(flag: Shard | undefined, countFlag: number | undefi
     throw new RunError('--shard-count needs JOB_COMPLETION_INDEX (a Kubernetes Indexed Job); elsewhere give --shard i/n', 2);
   }
   return shard;
-}
-
-/** Whether unit number `k` (in the fixed order above) belongs to `shard` (every unit when null). */
-export function inShard(k: number, shard: Shard | null | undefined): boolean {
-  return shard == null || k % shard.count === shard.index;
 }

@@ -4,12 +4,11 @@
  * ms per round, and EOFD-MLogB against OFUL-MLogB (time ratio, regret overhead).
  */
 import path from 'node:path';
+import type { RunResult } from '../experiment/runner.js';
 import { formatMeanStd, formatPct, formatShort } from '../report/format.js';
-import { readExperiment } from '../report/read.js';
-import type { Setting } from '../report/read.js';
 import { summarizeExperiment, type Comparison, type PolicySummary } from '../report/summarize.js';
 import { formatTable } from '../report/table.js';
-import type { RunResult } from './runner.js';
+import { readExperiment, type Setting } from '../results/read.js';
 
 export interface ExperimentRunSummary {
   name: string;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createProgress, formatDuration, progressMode } from '../../src/experiment/progress.js';
+import { createProgress, formatDuration, progressMode } from '../../src/cli/progress.js';
 import type { RunPlan, UnitRef } from '../../src/experiment/runner.js';
 import type { ResolvedExperiment } from '../../src/experiment/setup.js';
-import type { TrialSummary } from '../../src/experiment/trial.js';
+import type { TrialSummary } from '../../src/results/records.js';
 
 function sink(isTTY: boolean) {
   const stream = { text: '', isTTY, write(chunk: string) { stream.text += chunk; return true; } };

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { RunError } from '../../src/experiment/runner.js';
-import { inShard, parseShard, parseShardCount, resolveShard, shardFolder } from '../../src/experiment/shard.js';
+import { RunError } from '../../src/base/errors.js';
+import { parseShard, parseShardCount, resolveShard } from '../../src/cli/shard.js';
+import { inShard } from '../../src/experiment/plan.js';
+import { shardFolder } from '../../src/results/layout.js';
 
 describe('shards', () => {
   it('parses i/n (0-based) and refuses anything else', () => {

@@ -1,0 +1,45 @@
+/**
+ * What every command is given instead of touching `process` directly (so tests run commands
+ * in-process with captured output), the exit codes, and the one failure handler.
+ */
+import { EofdError } from '../base/errors.js';
+
+export interface CliIo {
+  stdout: { write(text: string): unknown; isTTY?: boolean };
+  stderr: { write(text: string): unknown; isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+}
+
+let pipeGuarded = false;
+
+/** The real streams. A closed pipe on stdout (`eofd run --help | head -3`) ends output quietly. */
+export function processIo(): CliIo {
+  if (!pipeGuarded) {
+    pipeGuarded = true;
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+    });
+  }
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env };
+}
+
+/** Exit codes of every command. */
+export const EXIT = { ok: 0, failure: 1, usage: 2, regression: 3, interrupted: 130, terminated: 143 } as const;
+
+/** The first line of a message. */
+export function firstLine(text: string): string {
+  return text.split('\n')[0] as string;
+}
+
+/**
+ * Prints an error that reached a command as one line (`eofd <command>: …`) and returns its exit
+ * code: an EofdError carries its own (2 for usage and input, 1 at run time); anything else is 1, with
+ * its stack when EOFD_DEBUG=1.
+ */
+export function failureExitCode(caught: unknown, io: CliIo, command: string): number {
+  const err = caught instanceof Error ? caught : new Error(String(caught));
+  io.stderr.write(`eofd ${command}: ${firstLine(err.message)}\n`);
+  if (caught instanceof EofdError) return caught.exitCode;
+  if (io.env.EOFD_DEBUG === '1' && err.stack) io.stderr.write(err.stack + '\n');
+  return EXIT.failure;
+}

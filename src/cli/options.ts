@@ -1,0 +1,97 @@
+/**
+ * Argument parsers and help texts shared by the commands (commander parsers throw
+ * InvalidArgumentError: one line, exit 2).
+ */
+import path from 'node:path';
+import { InvalidArgumentError } from 'commander';
+import { parseShard, parseShardCount, type ResolvedShard, type Shard } from './shard.js';
+
+/** A commander parser for an integer in [1, max]. */
+export function positiveInteger(what: string, max: number) {
+  return (text: string): number => {
+    const value = Number(text);
+    if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(value) || value < 1 || value > max) {
+      throw new InvalidArgumentError(`expected ${what}: an integer from 1 to ${max}, got ${JSON.stringify(text)}`);
+    }
+    return value;
+  };
+}
+
+/** A commander parser collecting a repeatable option. */
+export const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+/** commander parsers of --shard and --shard-count. */
+export function shardArgument(text: string): Shard {
+  try {
+    return parseShard(text);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+export function shardCountArgument(text: string): number {
+  try {
+    return parseShardCount(text);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+export const SHARD_HELP =
+  '\nSharding (several machines): --shard i/n (0-based, 0 ≤ i < n) runs unit k of the fixed order\n' +
+  '(experiments, policies, trials as configured) when k mod n = i, into <out>/shard-<i>-of-<n>/.\n' +
+  'Without --shard: Slurm arrays give i = SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN, n = SLURM_ARRAY_TASK_COUNT;\n' +
+  'Kubernetes Indexed Jobs give i = JOB_COMPLETION_INDEX, n = --shard-count or EOFD_SHARD_COUNT.\n' +
+  '--shard 0/1 runs everything. Combine the shards with: eofd merge <out>/shard-*-of-<n> --out <dir>';
+
+/** The note a shard prints when done. */
+export function shardNote(command: string, shard: ResolvedShard, out: string, dir: string, units: { run: number; skipped: number; failed: number }): string {
+  return (
+    `eofd ${command}: shard ${shard.index}/${shard.count} (from ${shard.source}): ${units.run} units run, ${units.skipped} kept, ${units.failed} failed → ${dir}\n` +
+    `eofd ${command}: when every shard is done: eofd merge ${path.join(out, `shard-*-of-${shard.count}`)} --out <dir>\n`
+  );
+}
+
+/** A shell word: quoted when it holds anything but safe characters. */
+export function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./=:@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
+}
+
+/** The options every experiment command (run, grid, …) shares. */
+export interface ExperimentCommandOptions {
+  /** Parent folder of the experiment folders (default `results`). */
+  out: string;
+  /** Overrides `trials` of every experiment. */
+  trials?: number;
+  /** `key=value` overrides, applied to every experiment in the file. */
+  set?: string[];
+  /** Units run at once (default: the CPU cores). */
+  jobs?: number;
+  resume?: boolean;
+  force?: boolean;
+  quiet?: boolean;
+  /** `--shard i/n` (0-based). */
+  shard?: Shard;
+  /** `--shard-count n`: the count for JOB_COMPLETION_INDEX. */
+  shardCount?: number;
+}
+
+/** The `--set` overrides with `--trials` folded in. */
+export function overridesOf(options: ExperimentCommandOptions): string[] {
+  const sets = options.set ?? [];
+  return options.trials === undefined ? sets : [...sets, `trials=${options.trials}`];
+}
+
+/**
+ * The command that resumes `eofd <command> <config> …`: the shared options, then `extra` (the
+ * command's own words, e.g. `--l 0,1`), then `--resume`.
+ */
+export function resumeCommand(command: string, configFile: string, options: ExperimentCommandOptions, extra: readonly string[] = []): string {
+  const words = ['eofd', command, configFile, '--out', options.out, ...extra];
+  for (const s of options.set ?? []) words.push('--set', s);
+  if (options.trials !== undefined) words.push('--trials', String(options.trials));
+  if (options.shard !== undefined) words.push('--shard', `${options.shard.index}/${options.shard.count}`);
+  if (options.shardCount !== undefined) words.push('--shard-count', String(options.shardCount));
+  words.push('--resume');
+  return words.map(shellWord).join(' ');
+}

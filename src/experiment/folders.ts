@@ -1,0 +1,135 @@
+/**
+ * The experiment folders of a run, before any unit starts: the output folder can be written, each
+ * experiment's lock is taken (lock.ts), and an existing `<out>/<name>` is refused unless resumed (its
+ * manifest's config must match) or forced (deleted, once every config resolved without error).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describeFsError, errnoCode, RunError } from '../base/errors.js';
+import { MANIFEST_FILE, unitFiles } from '../results/layout.js';
+import { readFinishedUnit } from '../results/read.js';
+import { clearUnit, removeLeftovers, writeJsonAtomic } from '../results/write.js';
+import type { Manifest } from '../results/manifest.js';
+import { acquireLock, LockedError, type Lock } from './lock.js';
+import { configDifference, manifestConfig } from './manifest.js';
+import type { Shard, UnitRef } from './plan.js';
+import type { ResolvedExperiment } from './setup.js';
+
+/** What to do with an experiment folder. */
+export type FolderState = 'fresh' | 'resume' | 'replace';
+
+/** The first existing path on the way to `target` that is not a folder, if any. */
+function fileInTheWay(target: string): string | null {
+  let current = path.resolve(target);
+  const chain: string[] = [];
+  for (;;) {
+    chain.unshift(current);
+    const parent = path.dirname(current);
+    if (parent === current) break;
+    current = parent;
+  }
+  for (const p of chain) {
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(p);
+    } catch {
+      return null;
+    }
+    if (!stat.isDirectory()) return p;
+  }
+  return null;
+}
+
+/** Creates `folder` (and parents), or throws a one-line RunError saying why it cannot be written. */
+export function makeFolder(folder: string, what: string): void {
+  try {
+    fs.mkdirSync(folder, { recursive: true });
+    if (!fs.statSync(folder).isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
+  } catch (error) {
+    const blocker = fileInTheWay(folder);
+    if (blocker !== null) {
+      throw new RunError(`cannot write ${what} ${folder}: ${path.relative(process.cwd(), blocker) || blocker} is a file, not a folder`);
+    }
+    throw new RunError(`cannot write ${what} ${folder}: ${describeFsError(error)}`);
+  }
+}
+
+/** Takes the lock of `dir` (`lockPath`); a live holder or an unwritable folder is a RunError. */
+export function lockFolder(lockPath: string, dir: string, out: string): Lock {
+  try {
+    return acquireLock(lockPath);
+  } catch (error) {
+    if (error instanceof LockedError) throw new RunError(`${dir}: ${error.message}`);
+    throw new RunError(`cannot write to the output folder ${out}: ${describeFsError(error)}`);
+  }
+}
+
+/** What to do with `dir`: refuse (throws), start fresh, resume, or replace. */
+export function inspectFolder(dir: string, options: { resume?: boolean; force?: boolean }): FolderState {
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(dir);
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return 'fresh';
+    throw new RunError(`cannot read ${dir}: ${describeFsError(error)}`);
+  }
+  if (!stat.isDirectory()) throw new RunError(`cannot write the experiment folder ${dir}: it is a file, not a folder`);
+  if (fs.readdirSync(dir).length === 0) return 'fresh';
+  if (options.force) return 'replace';
+  if (options.resume) return 'resume';
+  throw new RunError(`${dir} already holds results; add --resume to finish that run, or --force to delete it and start over`, 2);
+}
+
+/** On --resume: the earlier run's config must be this run's, field for field, and the same shard. */
+export function checkResumable(dir: string, resolved: ResolvedExperiment, shard: Shard | undefined): void {
+  let previous: { config?: unknown; shard?: Partial<Shard> };
+  try {
+    previous = JSON.parse(fs.readFileSync(path.join(dir, MANIFEST_FILE), 'utf8')) as { config?: unknown; shard?: Partial<Shard> };
+  } catch {
+    throw new RunError(`cannot resume ${dir}: it has no readable manifest.json (not an eofd run folder?); use --force to replace it`, 2);
+  }
+  const current: unknown = JSON.parse(JSON.stringify(manifestConfig(resolved)));
+  const difference = configDifference(previous.config, current);
+  if (difference !== null) {
+    throw new RunError(
+      `cannot resume ${dir}: its config differs from this one at ${difference}; rerun with the same config and --set values, or use --force to start over`,
+      2,
+    );
+  }
+  const was = previous.shard === undefined ? 'unsharded' : `shard ${previous.shard.index}/${previous.shard.count}`;
+  const now = shard === undefined ? 'unsharded' : `shard ${shard.index}/${shard.count}`;
+  if (was !== now) throw new RunError(`cannot resume ${dir}: it holds a ${was} run, this is ${now}; use the same --shard, or --force to start over`, 2);
+}
+
+/** Readies `dir` for the run: deleted when replaced; created with its manifest unless resumed. */
+export function prepareFolder(dir: string, state: FolderState, manifest: () => Manifest): void {
+  if (state === 'replace') fs.rmSync(dir, { recursive: true, force: true });
+  if (state === 'resume') return;
+  makeFolder(dir, 'the experiment folder');
+  const file = path.join(dir, MANIFEST_FILE);
+  try {
+    writeJsonAtomic(file, manifest());
+  } catch (error) {
+    throw new RunError(`cannot write ${file}: ${describeFsError(error)}`);
+  }
+}
+
+/**
+ * Splits an experiment's units into those an earlier run finished (kept, only on resume) and those
+ * to run (their leftovers removed).
+ */
+export function sortUnits(dir: string, units: readonly UnitRef[], state: FolderState): { finished: UnitRef[]; pending: UnitRef[] } {
+  const finished: UnitRef[] = [];
+  const pending: UnitRef[] = [];
+  for (const policy of new Set(units.map((u) => u.policy))) removeLeftovers(path.join(dir, policy));
+  for (const unit of units) {
+    const files = unitFiles(dir, unit.policy, unit.trial);
+    if (state === 'resume' && readFinishedUnit(files, unit.policy, unit.trial, unit.horizon) !== null) {
+      finished.push(unit);
+    } else {
+      clearUnit(files);
+      pending.push(unit);
+    }
+  }
+  return { finished, pending };
+}

@@ -1,0 +1,154 @@
+/**
+ * Running units: one after another in this thread (`jobs = 1`), or on a pool of worker threads
+ * (worker.ts). Each unit writes its own files (unit.ts); the pool only hands out tasks and relays
+ * progress. An aborted signal stops the pool: workers are terminated and their partial files removed.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { RunError } from '../base/errors.js';
+import { unitFiles } from '../results/layout.js';
+import { readFinishedUnit } from '../results/read.js';
+import { clearUnit } from '../results/write.js';
+import { executeUnit, type UnitResult, type UnitTask } from './unit.js';
+import type { FromWorker, ToWorker } from './worker.js';
+
+/** The compiled worker next to this module, or (running from TypeScript sources) the repository's dist/. */
+export function defaultWorkerScript(): URL {
+  const here = fileURLToPath(import.meta.url);
+  const sibling = path.join(path.dirname(here), 'worker.js');
+  if (fs.existsSync(sibling)) return pathToFileURL(sibling);
+  return pathToFileURL(path.resolve(path.dirname(here), '..', '..', 'dist', 'experiment', 'worker.js'));
+}
+
+export interface TaskHandlers {
+  start(task: UnitTask): void;
+  progress(task: UnitTask, rounds: number): void;
+  done(task: UnitTask, result: UnitResult): void;
+  failed(task: UnitTask, error: { name: string; message: string; stack?: string }): void;
+}
+
+/** Units one after another in this thread; the signal is looked at between units. Returns true if stopped early. */
+export async function runInProcess(tasks: readonly UnitTask[], handlers: TaskHandlers, signal: AbortSignal | undefined): Promise<boolean> {
+  for (let i = 0; i < tasks.length; i++) {
+    const task = tasks[i] as UnitTask;
+    if (signal?.aborted) return true;
+    handlers.start(task);
+    try {
+      const result = executeUnit(task, (rounds) => handlers.progress(task, rounds));
+      handlers.done(task, result);
+    } catch (error) {
+      handlers.failed(task, error instanceof Error ? error : new Error(String(error)));
+    }
+    // Let signal handlers and timers (progress bars) run between units.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return false;
+}
+
+/** Units on `size` worker threads. Returns true if the signal stopped it before every unit ran. */
+export function runPool(
+  tasks: readonly UnitTask[],
+  size: number,
+  script: string | URL,
+  handlers: TaskHandlers,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
+  if (tasks.length === 0) return Promise.resolve(signal?.aborted === true);
+  const scriptPath = typeof script === 'string' ? script : fileURLToPath(script);
+  if (!fs.existsSync(scriptPath)) {
+    return Promise.reject(new RunError(`the compiled worker ${scriptPath} is missing; run \`npm run build\` first`));
+  }
+  return new Promise((resolve) => {
+    const queue = [...tasks];
+    const running = new Map<Worker, UnitTask>();
+    const alive = new Set<Worker>();
+    let stopping = false;
+    let startFailure: string | null = null;
+    /** Units cut short by the signal. */
+    let interruptedTasks = 0;
+
+    const finish = (): void => {
+      if (alive.size > 0) return;
+      signal?.removeEventListener('abort', onAbort);
+      // A worker that could not even start fails every unit left.
+      if (startFailure !== null) {
+        for (const task of queue.splice(0)) handlers.failed(task, { name: 'Error', message: startFailure });
+      }
+      resolve(stopping && (queue.length > 0 || interruptedTasks > 0));
+    };
+
+    const feed = (worker: Worker): void => {
+      const task = stopping || startFailure !== null ? undefined : queue.shift();
+      if (task === undefined) {
+        running.delete(worker);
+        void worker.terminate();
+        return;
+      }
+      running.set(worker, task);
+      worker.postMessage({ type: 'run', task } satisfies ToWorker);
+      handlers.start(task);
+    };
+
+    const spawn = (): void => {
+      const worker = new Worker(scriptPath);
+      let answered = false;
+      alive.add(worker);
+      worker.on('message', (message: FromWorker) => {
+        answered = true;
+        const task = running.get(worker);
+        if (task === undefined || message.id !== task.id) return;
+        if (message.type === 'progress') {
+          handlers.progress(task, message.rounds);
+        } else if (message.type === 'done') {
+          running.delete(worker);
+          handlers.done(task, message.result);
+          feed(worker);
+        } else {
+          running.delete(worker);
+          handlers.failed(task, message);
+          feed(worker);
+        }
+      });
+      worker.on('error', (error) => {
+        const task = running.get(worker);
+        running.delete(worker);
+        if (!answered) startFailure = `a worker thread could not start: ${error.message.split('\n')[0]}`;
+        if (task !== undefined) handlers.failed(task, { name: 'Error', message: `the worker thread crashed: ${error.message}`, stack: error.stack });
+      });
+      worker.on('exit', () => {
+        alive.delete(worker);
+        const task = running.get(worker);
+        running.delete(worker);
+        if (task !== undefined) {
+          if (stopping) {
+            interruptedTasks++;
+            // Terminated mid-unit: nothing of it may look finished (a unit that completed is kept).
+            const files = unitFiles(task.dir, task.policy, task.trial);
+            const { horizon } = task.experiment.config;
+            if (readFinishedUnit(files, task.policy, task.trial, horizon) === null) clearUnit(files);
+          } else {
+            handlers.failed(task, { name: 'Error', message: 'the worker thread exited unexpectedly' });
+          }
+        }
+        if (!stopping && startFailure === null && queue.length > 0 && alive.size < size) spawn();
+        finish();
+      });
+      feed(worker);
+    };
+
+    const onAbort = (): void => {
+      if (stopping) return;
+      stopping = true;
+      for (const worker of alive) void worker.terminate();
+    };
+    if (signal?.aborted) {
+      resolve(true);
+      return;
+    }
+    signal?.addEventListener('abort', onAbort);
+    const initial = Math.min(size, queue.length);
+    for (let i = 0; i < initial; i++) spawn();
+  });
+}
