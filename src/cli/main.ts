@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { packageInfo } from '../experiment/manifest.js';
 import { registerBench } from './commands/bench.js';
 import { registerGrid } from './commands/grid.js';
+import { registerList } from './commands/list.js';
 import { registerMerge } from './commands/merge.js';
 import { registerReport } from './commands/report.js';
 import { registerRun } from './commands/run.js';
@@ -54,6 +55,7 @@ export function createProgram(io: CliIo = processIo()): Command {
   registerMerge(program, io);
   registerReport(program, io);
   registerBench(program, io);
+  registerList(program, io);
   for (const command of program.commands) {
     command.configureOutput({ ...program.configureOutput(), outputError: oneLineError(`eofd ${command.name()}`) });
   }

@@ -12,6 +12,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { describeFsError, errnoCode } from '../base/errors.js';
 import { ResultsError, readResults, type ExperimentData } from '../results/read.js';
 
 export { readResults } from '../results/read.js';
@@ -159,8 +160,7 @@ export function readBaseline(dir: string): Baseline {
   try {
     json = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new ResultsError(`${file}: ${code === 'ENOENT' ? 'not found (run scripts/update-baselines)' : `cannot read: ${(err as Error).message.split('\n')[0]}`}`);
+    throw new ResultsError(`${file}: ${errnoCode(err) === 'ENOENT' ? 'not found (run scripts/update-baselines)' : `cannot read: ${describeFsError(err)}`}`);
   }
   const bad = (field: string, what: string): never => {
     throw new ResultsError(`${file}: ${field}: expected ${what}`);

@@ -3,18 +3,10 @@
  * ml-matrix for inverses and eigenvalues. Nothing here shares code with src/ beyond the interfaces.
  */
 import { EigenvalueDecomposition, Matrix, inverse } from 'ml-matrix';
+import { mulberry32 } from '../../src/random/stream.js';
 
-/** mulberry32: a small deterministic PRNG for test data. */
-export function seededUniform(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Test data: uniforms on [0, 1) from mulberry32 (the package's seeded generator). */
+export const seededUniform = mulberry32;
 
 export function seededNormal(seed: number): () => number {
   const u = seededUniform(seed);

@@ -1,21 +1,12 @@
 /** Deterministic random matrices and dense reference helpers shared by the linalg tests. */
 
 import { Matrix } from 'ml-matrix';
+import { mulberry32 } from '../../src/random/stream.js';
 
 /** Machine epsilon for float64. */
 export const EPS = 2 ** -52;
 
-/** mulberry32: a tiny seeded PRNG returning uniforms in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 } from '../../src/random/stream.js';
 
 /** Uniform in [−1, 1). */
 export function symmetricUniform(rand: () => number): number {
