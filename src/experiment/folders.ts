@@ -7,9 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describeFsError, errnoCode, RunError } from '../base/errors.js';
 import { MANIFEST_FILE, unitFiles } from '../results/layout.js';
-import { readFinishedUnit } from '../results/read.js';
+import { readFinishedUnit, readManifest, ResultsError } from '../results/read.js';
 import { clearUnit, removeLeftovers, writeJsonAtomic } from '../results/write.js';
-import type { Manifest } from '../results/manifest.js';
+import type { Manifest, ManifestRead } from '../results/manifest.js';
 import { acquireLock, LockedError, type Lock } from './lock.js';
 import { configDifference, manifestConfig } from './manifest.js';
 import type { Shard, UnitRef } from './plan.js';
@@ -82,11 +82,12 @@ export function inspectFolder(dir: string, options: { resume?: boolean; force?: 
 
 /** On --resume: the earlier run's config must be this run's, field for field, and the same shard. */
 export function checkResumable(dir: string, resolved: ResolvedExperiment, shard: Shard | undefined): void {
-  let previous: { config?: unknown; shard?: Partial<Shard> };
+  let previous: ManifestRead;
   try {
-    previous = JSON.parse(fs.readFileSync(path.join(dir, MANIFEST_FILE), 'utf8')) as { config?: unknown; shard?: Partial<Shard> };
-  } catch {
-    throw new RunError(`cannot resume ${dir}: it has no readable manifest.json (not an eofd run folder?); use --force to replace it`, 2);
+    previous = readManifest(dir);
+  } catch (error) {
+    const why = error instanceof ResultsError ? ` (${error.message})` : '';
+    throw new RunError(`cannot resume ${dir}: it has no readable manifest.json${why}; use --force to replace it`, 2);
   }
   const current: unknown = JSON.parse(JSON.stringify(manifestConfig(resolved)));
   const difference = configDifference(previous.config, current);

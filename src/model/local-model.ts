@@ -1,6 +1,6 @@
 /**
  * The logistic model at one (W, x) pair: z = Wx, σ(z), ∇σ(z) and the Hessian factor F with
- * s·∇σ ⊗ x xᵀ = (F ⊗ x)(F ⊗ x)ᵀ. Both policies evaluate it at W_t (gradient step, eqs. (8), (20))
+ * s·∇σ ⊗ x xᵀ = (F ⊗ x)(F ⊗ x)ᵀ. Both policies evaluate it at W_t (gradient step, eq. (8), eq. (20))
  * and at W_{t+1} (curvature update, Alg. 1). Buffers are allocated once.
  */
 import { SymmetricEigen } from '../linalg/eigen.js';
@@ -46,7 +46,7 @@ export class LocalModel {
     return this;
   }
 
-  /** F with (F ⊗ x)(F ⊗ x)ᵀ = scale · ∇σ ⊗ x xᵀ (eqs. (12)–(13), (20)). */
+  /** F with (F ⊗ x)(F ⊗ x)ᵀ = scale · ∇σ ⊗ x xᵀ (eq. (12), eq. (13), eq. (20)). */
   hessianFactor(scale: number): Float64Array {
     return hessianFactor(this.K, this.jacobian, scale, this.eigen, this.eigenValues, this.eigenVectors, this.factor);
   }

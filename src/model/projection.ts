@@ -1,5 +1,5 @@
 /**
- * The 1-D root of Lemma 2: find ν > 0 with f(ν) = Σ_i a_i / (b_i + ν)² = S², eqs. (24)–(25).
+ * The 1-D root of Lemma 2: find ν > 0 with f(ν) = Σ_i a_i / (b_i + ν)² = S², eq. (24), eq. (25).
  * Both policies reduce the Z̃-norm projection onto ‖W‖_F ≤ S, eq. (9), to this form: EOFD-MLogB with
  * the m+K sketch directions plus the λ-complement, OFUL-MLogB with the full eigenbasis of H̃.
  */

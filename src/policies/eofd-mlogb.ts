@@ -34,7 +34,7 @@ export class EofdMLogB implements Policy {
   /** W', then W_{t+1}. */
   private candidate: Float64Array;
   private readonly difference: Float64Array;
-  /** Eigendecomposition of the Gram matrix of C̃ = [VΛ^{1/2}, P(ηD)^{1/2} ⊗ x] (eqs. (20)–(22)). */
+  /** Eigendecomposition of the Gram matrix of C̃ = [VΛ^{1/2}, P(ηD)^{1/2} ⊗ x] (eq. (20), eq. (21), eq. (22)). */
   private readonly gramEigen: AugmentedGramEigen;
   private readonly projection: Float64Array;
   private readonly transposed: Float64Array;
@@ -126,7 +126,7 @@ export class EofdMLogB implements Policy {
     const r = sketch.rank;
     const xNormSq = dot(d, x, 0, x, 0);
 
-    // eqs. (20)–(22): Z̃ = λI + C̃C̃ᵀ with C̃ = [VΛ^{1/2}, P(ηD)^{1/2} ⊗ x]; its Gram is (r+K)×(r+K).
+    // eq. (20), eq. (21), eq. (22): Z̃ = λI + C̃C̃ᵀ with C̃ = [VΛ^{1/2}, P(ηD)^{1/2} ⊗ x]; its Gram is (r+K)×(r+K).
     local.evaluate(this.current, x, outcome);
     const factor = local.hessianFactor(eta);
     const projection = sketch.project(x, 0, this.projection);
@@ -197,7 +197,7 @@ export class EofdMLogB implements Policy {
     }
   }
 
-  // Lemma 2, eqs. (23)–(25): the Z̃-norm projection of W' onto ‖W‖_F ≤ S via one scalar root.
+  // Lemma 2, eq. (23), eq. (24), eq. (25): the Z̃-norm projection of W' onto ‖W‖_F ≤ S via one scalar root.
   private project(n: number, normSq: number, factor: Float64Array, x: Float64Array, next: Float64Array): void {
     const lambda = this.regularization;
     const S = this.normBound;

@@ -1,5 +1,5 @@
 /**
- * Block frequent directions for rank-K Hessian updates, Alg. 1 (eqs. (11)–(15)).
+ * Block frequent directions for rank-K Hessian updates, Alg. 1 (eq. (11), eq. (12), eq. (13), eq. (14), eq. (15)).
  *
  * The sketch is Z = λI + V Λ Vᵀ (eq. (11)); this class holds V (Kd×r, orthonormal columns, stored as
  * r rows `basis[k·Kd ..]` = v_k), Λ = diag(μ_1..μ_r) with every μ_k > 0, and ρ_{1:t}. Only directions
