@@ -39,6 +39,7 @@ export function describeResolved(experiment: ResolvedExperiment): string {
     `policies ${config.policies.join(', ')}; S = ${formatShort(v.S)}, D = ${formatShort(v.D)}, α = ${formatShort(v.alpha)}, ` +
     `λ0 = ${formatShort(v.lambda0)}, η0 = ${formatShort(v.eta0)}, l = ${v.l ?? '–'}, e = ${v.e ?? '–'}, λ = ${formatShort(v.lambda)}, ` +
     `η = ${formatShort(v.eta)}, m = ${v.m}, δ = ${formatShort(v.delta)}, β = ${beta} × ${formatShort(v.beta_scale)}` +
+    (v.beta_rank === 'full' ? ' (rank Kd)' : '') +
     Object.entries(v.policies ?? {})
       .map(([policy, p]) => `; ${policy}: l = ${p.l}, e = ${p.e}, λ = ${formatShort(p.lambda)}, η = ${formatShort(p.eta)}`)
       .join('')

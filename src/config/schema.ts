@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { integer, listAllowed, positive, strictObject } from '../base/fields.js';
 import { ENVIRONMENT_TYPES, ENVIRONMENTS, type EnvironmentConfig, type ParsedEnvironmentConfig } from '../environments/registry.js';
-import { BETA_MODES } from '../model/beta.js';
+import { BETA_MODES, BETA_RANKS } from '../model/beta.js';
 import { HYPERPARAMETER_DEFAULTS } from '../model/hyperparameters.js';
 import { POLICY_NAMES } from '../policies/registry.js';
 
@@ -74,6 +74,8 @@ const paramsSchema = strictObject(
       .union([z.enum(BETA_MODES, { error: betaError }), positive(betaError)], { error: betaError })
       .default(HYPERPARAMETER_DEFAULTS.beta),
     beta_scale: positive().default(HYPERPARAMETER_DEFAULTS.betaScale),
+    /** Rank and Δ a sketched policy puts into β: 'sketch' (m, 1 + ρ/λ) or 'full' (Kd, 1: OFUL-MLogB's radius). */
+    beta_rank: z.enum(BETA_RANKS, { error: `expected ${listAllowed(BETA_RANKS)}` }).default(HYPERPARAMETER_DEFAULTS.betaRank),
     /** δ: confidence level. */
     delta: z
       .union(

@@ -8,7 +8,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { policyDescriptor } from '../policies/registry.js';
-import type { Manifest, ManifestConfig, ManifestShard, PackageInfo } from '../results/manifest.js';
+import { MANIFEST_FILE } from '../results/layout.js';
+import type { Manifest, ManifestConfig, ManifestShard, PackageInfo, TimingRun } from '../results/manifest.js';
+import { writeJsonAtomic } from '../results/write.js';
 import { unitSeeds, type ResolvedExperiment } from './setup.js';
 
 /** The package's folder (this file is `src/experiment/` or `dist/experiment/` under it). */
@@ -106,4 +108,24 @@ export function configDifference(previous: unknown, current: unknown, field = ''
     if (difference !== null) return difference;
   }
   return null;
+}
+
+/**
+ * Records in `<dir>/manifest.json` how this run times its units (`timing.runs`, one entry per run
+ * that writes units there): at the start with `load_end` null, then again with the end's load.
+ */
+export function recordTiming(dir: string, run: TimingRun): void {
+  const file = path.join(dir, MANIFEST_FILE);
+  const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Manifest;
+  const runs = manifest.timing?.runs ?? [];
+  const same = runs.findIndex((r) => r.started === run.started);
+  if (same >= 0) runs[same] = run;
+  else runs.push(run);
+  manifest.timing = { runs };
+  writeJsonAtomic(file, manifest);
+}
+
+/** os.loadavg(), rounded to 0.01. */
+export function loadAverage(): number[] {
+  return os.loadavg().map((x) => Math.round(x * 100) / 100);
 }

@@ -164,6 +164,9 @@ function planExperiment(label: string, dirs: readonly string[]): ExperimentPlan 
   delete manifest.shard;
   const starts = manifests.map((m) => m.started).filter((s): s is string => typeof s === 'string').sort();
   if (starts.length > 0) manifest.started = starts[0] as string;
+  // Every shard's runs timed units of this experiment.
+  const runs = order.flatMap(({ m }) => m.timing?.runs ?? []);
+  if (runs.length > 0) manifest.timing = { ...manifest.timing, runs };
   return { name: label, manifest, units };
 }
 

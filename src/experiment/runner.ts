@@ -18,7 +18,7 @@ import type { UnitSummaryFile } from '../results/unit.js';
 import { summaryCsv, writeFileAtomic } from '../results/write.js';
 import { checkResumable, inspectFolder, lockFolder, makeFolder, prepareFolder, sortUnits } from './folders.js';
 import type { Lock } from './lock.js';
-import { buildManifest } from './manifest.js';
+import { buildManifest, loadAverage, recordTiming } from './manifest.js';
 import { isValidShard, planUnits, runOrder, SHARD_SCHEME, type Shard, type UnitRef } from './plan.js';
 import { defaultWorkerScript, runInProcess, runPool, type TaskHandlers } from './pool.js';
 import type { SeedSplit } from './seeds.js';
@@ -123,6 +123,8 @@ function checkOptions(configs: readonly ExperimentConfig[], options: RunOptions)
 export async function runExperiments(configs: readonly ExperimentConfig[], options: RunOptions): Promise<RunResult> {
   const jobs = checkOptions(configs, options);
   const { shard } = options;
+  const started = new Date().toISOString();
+  const loadStart = loadAverage();
   makeFolder(options.out, 'to the output folder');
   const locks: Lock[] = [];
   try {
@@ -163,6 +165,8 @@ export async function runExperiments(configs: readonly ExperimentConfig[], optio
       ),
     ).map((task, id): UnitTask & { unit: UnitRef } => ({ ...task, id }));
     plan.jobs = jobs === 1 ? 1 : Math.max(1, Math.min(jobs, tasks.length));
+    const timed = plan.experiments.filter((e) => e.pending.length > 0);
+    for (const e of timed) recordTiming(e.dir, { started, jobs: plan.jobs, load_start: loadStart, load_end: null });
     options.events?.onPlan?.(plan);
 
     const failures: UnitFailure[] = [];
@@ -189,6 +193,8 @@ export async function runExperiments(configs: readonly ExperimentConfig[], optio
         ? await runInProcess(tasks, handlers, options.signal)
         : await runPool(tasks, plan.jobs, options.workerScript ?? defaultWorkerScript(), handlers, options.signal);
 
+    const loadEnd = loadAverage();
+    for (const e of timed) recordTiming(e.dir, { started, jobs: plan.jobs, load_start: loadStart, load_end: loadEnd });
     const experiments = plan.experiments.map((planned, i): ExperimentOutcome => {
       const { config } = planned.resolved;
       const finishedUnits = (units[i] as (typeof units)[number]).all

@@ -115,6 +115,7 @@ export function resolveExperiment(config: ExperimentConfig, options: ResolveOpti
       delta: hp.delta,
       beta: params.beta,
       beta_scale: params.beta_scale,
+      beta_rank: params.beta_rank,
       alpha: hp.alpha,
       lambda0: hp.baseRegularization,
       eta0: hp.baseStepSize,
@@ -149,6 +150,7 @@ export function policySpecFor(experiment: ResolvedExperiment, policy: string, tr
     delta: derived.delta,
     beta: derived.beta,
     betaScale: derived.beta_scale,
+    betaRank: derived.beta_rank,
     uniform,
   });
 }

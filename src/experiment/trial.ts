@@ -76,5 +76,7 @@ export function runTrial(
     sketchError: stats.sketchError,
     projections: stats.projections,
     parameterError: environment.parameterError && estimate.length > 0 ? environment.parameterError(estimate) : null,
+    deltaT: Number.isFinite(stats.delta) ? stats.delta : null,
+    betaT: Number.isFinite(stats.beta) ? stats.beta : null,
   };
 }

@@ -11,6 +11,14 @@ import { dot } from '../linalg/blas.js';
 export const BETA_MODES = ['theory', 'order'] as const;
 export type BetaMode = (typeof BETA_MODES)[number] | number;
 
+/**
+ * Which rank and Δ a sketched policy puts into β: 'sketch' (its sketch size m and
+ * Δ_t = 1 + ρ_{1:t}/λ, eq. (27) and eq. (36) as the paper defines them for EOFD-MLogB) or 'full' (rank Kd
+ * and Δ = 1: OFUL-MLogB's radius, so that a comparison can hold the radius formula fixed).
+ */
+export const BETA_RANKS = ['sketch', 'full'] as const;
+export type BetaRank = (typeof BETA_RANKS)[number];
+
 export interface ConfidenceRadiusSpec {
   mode: BetaMode;
   /** beta_scale: multiplies β_t. */

@@ -2,7 +2,7 @@
  * Hyperparameters of Section 4: α, λ0, η0, the (l, e) scaling of λ and η, m = ⌊Kd/10⌋, δ = 1/T.
  * Every derived value can be overridden. The one home of their defaults (configs and the library).
  */
-import type { BetaMode } from './beta.js';
+import type { BetaMode, BetaRank } from './beta.js';
 
 /** Defaults of everything a config's `params` or the library may leave out. */
 export const HYPERPARAMETER_DEFAULTS = {
@@ -16,6 +16,8 @@ export const HYPERPARAMETER_DEFAULTS = {
   beta: 'order' as BetaMode,
   /** beta_scale */
   betaScale: 1,
+  /** beta_rank: the sketch's own rank and Δ in β (the paper's EOFD-MLogB). */
+  betaRank: 'sketch' as BetaRank,
 } as const;
 
 export interface HyperparameterInput {

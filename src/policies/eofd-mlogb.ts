@@ -51,6 +51,8 @@ export class EofdMLogB implements Policy {
   private readonly curvatureOfAction: (index: number, out: Float64Array) => void;
   private projections = 0;
   private lastBeta = NaN;
+  /** beta_rank 'full': β with rank Kd and Δ = 1, as OFUL-MLogB's. */
+  private readonly fullRankRadius: boolean;
 
   constructor(spec: PolicySpec) {
     validatePolicySpec(spec);
@@ -63,12 +65,13 @@ export class EofdMLogB implements Policy {
     this.normBound = spec.normBound;
     this.sketch = new FrequentDirections(d, K, spec.sketchSize);
     const m = this.sketch.sketchSize;
+    this.fullRankRadius = spec.betaRank === 'full';
     this.beta = new ConfidenceRadius({
       mode: spec.beta,
       scale: spec.betaScale,
       d,
       K,
-      rank: m,
+      rank: this.fullRankRadius ? K * d : m,
       regularization: spec.regularization,
       stepSize: spec.stepSize,
       normBound: spec.normBound,
@@ -106,7 +109,8 @@ export class EofdMLogB implements Policy {
     }
     for (let a = 0; a < count; a++) this.actionNormsSq[a] = dot(d, actions.features, a * d, actions.features, a * d);
     sketch.woodburyCoefficients(this.regularization, this.woodbury);
-    this.lastBeta = this.beta.value(t, sketch.sketchError);
+    // beta_rank 'full': OFUL-MLogB's radius (rank Kd, Δ = 1).
+    this.lastBeta = this.beta.value(t, this.fullRankRadius ? 0 : sketch.sketchError);
     const choice = this.selector.select(actions, this.current, this.lastBeta, this.curvatureOfAction);
     return choice;
   }
@@ -241,7 +245,13 @@ export class EofdMLogB implements Policy {
       (this.current.byteLength + this.candidate.byteLength + this.difference.byteLength) +
       this.gramEigen.byteLength +
       this.actionProjections.byteLength;
-    return { stateBytes: bytes, sketchError: this.sketch.sketchError, projections: this.projections, beta: this.lastBeta };
+    return {
+      stateBytes: bytes,
+      sketchError: this.sketch.sketchError,
+      projections: this.projections,
+      beta: this.lastBeta,
+      delta: 1 + this.sketch.sketchError / this.regularization,
+    };
   }
 
   estimate(): Float64Array {
@@ -253,7 +263,7 @@ export const eofdMLogBPolicy: PolicyDescriptor = {
   name: 'EOFD-MLogB',
   summary: 'online Newton steps on a frequent-directions sketch of the Hessian (Alg. 2); O(Kd(m+K)²) per round',
   supports: { binary: true, multinomial: true },
-  tunable: ['lambda', 'eta', 'm', 'beta', 'S', 'delta'],
+  tunable: ['lambda', 'eta', 'm', 'beta', 'beta_rank', 'S', 'delta'],
   needsRandomStream: false,
   costRank: 1,
   create: (spec) => new EofdMLogB(spec),

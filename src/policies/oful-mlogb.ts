@@ -290,7 +290,7 @@ export class OfulMLogB implements Policy {
       this.lowRank.byteLength +
       this.actionColumns.byteLength +
       (work ? work.matrix.byteLength + 3 * work.values.byteLength + work.eigen.byteLength : 0);
-    return { stateBytes: bytes, sketchError: 0, projections: this.projections, beta: this.lastBeta };
+    return { stateBytes: bytes, sketchError: 0, projections: this.projections, beta: this.lastBeta, delta: 1 };
   }
 
   estimate(): Float64Array {

@@ -9,8 +9,10 @@ export interface PolicyStats {
   sketchError: number;
   /** Rounds in which the projection of eq. (9) was taken. */
   projections: number;
-  /** β_t of the most recent selection (NaN before the first). */
+  /** β_t of the most recent selection (NaN before the first, and for policies without one). */
   beta: number;
+  /** Δ_t = 1 + ρ_{1:t}/λ (1 for exact policies; NaN for policies without λ). */
+  delta: number;
 }
 
 /** An online multinomial logistic bandit policy: select, then update with the observed outcome. */
@@ -27,7 +29,7 @@ export interface Policy {
 }
 
 /** A hyperparameter of the PolicySpec that a policy reads (so a sweep or grid over it means something). */
-export type TunableParameter = 'lambda' | 'eta' | 'm' | 'beta' | 'S' | 'delta';
+export type TunableParameter = 'lambda' | 'eta' | 'm' | 'beta' | 'beta_rank' | 'S' | 'delta';
 
 /**
  * A policy as configs, the runner, the bench and `eofd list` know it. Each policy file exports one;

@@ -27,7 +27,7 @@ export class RandomPolicy implements Policy {
   }
 
   stats(): PolicyStats {
-    return { stateBytes: 0, sketchError: 0, projections: 0, beta: NaN };
+    return { stateBytes: 0, sketchError: 0, projections: 0, beta: NaN, delta: NaN };
   }
 
   estimate(): Float64Array {

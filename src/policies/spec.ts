@@ -1,4 +1,4 @@
-import type { BetaMode } from '../model/beta.js';
+import { BETA_RANKS, type BetaMode, type BetaRank } from '../model/beta.js';
 import { deriveHyperparameters, HYPERPARAMETER_DEFAULTS } from '../model/hyperparameters.js';
 
 /** Everything a policy needs to be built; validated by `validatePolicySpec`. */
@@ -21,6 +21,8 @@ export interface PolicySpec {
   beta: BetaMode;
   /** beta_scale */
   betaScale: number;
+  /** beta_rank: a sketched policy's rank and Δ in β ('sketch': m and 1 + ρ/λ; 'full': Kd and 1). */
+  betaRank: BetaRank;
   /** δ */
   delta: number;
   /** D: bound on action norms. */
@@ -58,6 +60,7 @@ export function validatePolicySpec(spec: PolicySpec): void {
   requirePositive('eta', spec.stepSize);
   requireInteger('m', spec.sketchSize, 1);
   requirePositive('beta_scale', spec.betaScale);
+  if (!BETA_RANKS.includes(spec.betaRank)) throw new RangeError(`beta_rank must be 'sketch' or 'full', got ${JSON.stringify(spec.betaRank)}`);
   if (!(spec.delta > 0 && spec.delta < 1)) throw new RangeError(`delta must lie in (0, 1), got ${spec.delta}`);
   requirePositive('D (largest action norm)', spec.maxActionNorm);
   if (spec.refreshInterval !== undefined) requireInteger('refreshInterval', spec.refreshInterval, 1);
@@ -89,6 +92,8 @@ export interface PolicyOptions {
   /** β mode (default 'order', eq. (27)). */
   beta?: BetaMode;
   betaScale?: number;
+  /** beta_rank (default 'sketch'). */
+  betaRank?: BetaRank;
   /** λ and η directly, or through the (l, e) scaling of Section 4. */
   regularization?: number;
   stepSize?: number;
@@ -132,6 +137,7 @@ export function policySpec(options: PolicyOptions): PolicySpec {
     sketchSize: derived.sketchSize,
     beta: options.beta ?? HYPERPARAMETER_DEFAULTS.beta,
     betaScale: options.betaScale ?? HYPERPARAMETER_DEFAULTS.betaScale,
+    betaRank: options.betaRank ?? HYPERPARAMETER_DEFAULTS.betaRank,
     delta: derived.delta,
     maxActionNorm,
   };

@@ -30,6 +30,7 @@ export function makeSpec(K: number, d: number, overrides: Partial<PolicySpec> = 
     sketchSize: Math.max(1, Math.floor((K * d) / 3)),
     beta: 'order',
     betaScale: 1,
+    betaRank: 'sketch',
     delta: 0.01,
     maxActionNorm: 1,
     ...overrides,

@@ -52,3 +52,37 @@ describe('EOFD-MLogB with m ≥ Kd decides exactly as OFUL-MLogB', () => {
     }
   }
 });
+
+describe("beta_rank 'full' gives EOFD-MLogB OFUL-MLogB's radius", () => {
+  /** β of every round of one policy, fed the trace's actions and outcomes. */
+  function betas(policy: Policy, env: TraceEnvironment, rounds: number): number[] {
+    const values: number[] = [];
+    for (let t = 1; t <= rounds; t++) {
+      const actions = env.actions(t);
+      const index = policy.select(actions, t);
+      values.push(policy.stats().beta);
+      policy.update(actions.features.slice(index * env.d, (index + 1) * env.d), env.play(index).outcome);
+    }
+    return values;
+  }
+
+  for (const beta of ['order', 0.5] as BetaMode[]) {
+    it(`beta = ${beta}, m < Kd: equal β every round with 'full'; smaller with 'sketch' once the sketch discards`, () => {
+      const [K, d, rounds] = [2, 6, 200];
+      const trace = syntheticTrace(K, d, rounds, 7, 2);
+      const base = { regularization: 0.5, stepSize: 2, sketchSize: 3, beta };
+      const oful = betas(new OfulMLogB(makeSpec(K, d, base)), new TraceEnvironment(trace), rounds);
+      const full = new EofdMLogB(makeSpec(K, d, { ...base, betaRank: 'full' }));
+      expect(betas(full, new TraceEnvironment(trace), rounds)).toEqual(oful);
+      expect(full.stats().sketchError).toBeGreaterThan(0);
+      expect(full.stats().delta).toBeGreaterThan(1);
+      const sketch = betas(new EofdMLogB(makeSpec(K, d, { ...base, betaRank: 'sketch' })), new TraceEnvironment(trace), rounds);
+      if (beta === 'order') {
+        // eq. (27): m ln t < Kd ln t from the first round on (Δ = 1 until the sketch first discards).
+        expect(sketch[0]).toBeLessThan(oful[0] as number);
+      } else {
+        expect(sketch).toEqual(oful);
+      }
+    });
+  }
+});

@@ -8,6 +8,7 @@ import os from 'node:os';
 import { Option, type Command } from 'commander';
 import { loadConfigs } from '../../config/load.js';
 import { readBestFile, withPolicyParams } from '../../experiment/grid.js';
+import { RunError } from '../../base/errors.js';
 import { runExperiments } from '../../experiment/runner.js';
 import { shardFolder } from '../../results/layout.js';
 import { EXIT, failureExitCode, firstLine, processIo, type CliIo } from '../io.js';
@@ -29,6 +30,8 @@ import { resolveShard } from '../shard.js';
 
 export interface RunCommandOptions extends ExperimentCommandOptions {
   json?: boolean;
+  /** Time units one at a time (= --jobs 1), warning when the machine is loaded. */
+  timing?: boolean;
   /** best.json from `eofd grid`: per-policy (l, e). */
   params?: string;
 }
@@ -42,6 +45,19 @@ const EXAMPLES = [
 
 function examplesText(): string {
   return `Examples:\n${EXAMPLES.map(([command, what]) => `  # ${what}\n  $ ${command}`).join('\n')}\n`;
+}
+
+/**
+ * `--timing`: one unit at a time (per-round times are then the policy's alone, the only ones the
+ * report judges time claims on), and a warning when other work loads the machine.
+ */
+export function timingCheck(options: { jobs?: number }, log: (line: string) => void): void {
+  if (options.jobs !== undefined && options.jobs !== 1) throw new RunError(`--timing runs one unit at a time; drop --jobs ${options.jobs}`, 2);
+  const [load] = os.loadavg();
+  const cores = os.availableParallelism();
+  if ((load ?? 0) > cores) {
+    log(`eofd: warning: the load average (${(load ?? 0).toFixed(2)}) exceeds the ${cores} cores; other work will inflate the per-round times`);
+  }
 }
 
 function runResumeCommand(configFile: string, options: RunCommandOptions): string {
@@ -67,10 +83,11 @@ export async function runCommand(configFile: string, options: RunCommandOptions,
         }
       }
     }
+    if (options.timing === true) timingCheck(options, (line) => reporter.log(line));
     const result = await runExperiments(configs, {
       out,
       ...(shard === null ? {} : { shard: { index: shard.index, count: shard.count } }),
-      jobs: options.jobs ?? os.availableParallelism(),
+      jobs: options.timing === true ? 1 : (options.jobs ?? os.availableParallelism()),
       resume: options.resume,
       force: options.force,
       configFile,
@@ -141,6 +158,7 @@ export function registerRun(program: Command, io: CliIo = processIo()): void {
     .option('--shard <i/n>', 'run only shard i of n (0-based) into <out>/shard-<i>-of-<n>/; see Sharding below', shardArgument)
     .option('--shard-count <n>', 'the shard count when the index comes from JOB_COMPLETION_INDEX (default: EOFD_SHARD_COUNT)', shardCountArgument)
     .option('--quiet', 'print no progress and no summary (errors still go to stderr)')
+    .option('--timing', "time units one at a time (= --jobs 1; warns when the load average exceeds the cores): the runs `eofd report` judges time claims on")
     .option('--json', 'print the summary as one JSON document on stdout')
     .addHelpText('before', examplesText())
     .addHelpText('after', SHARD_HELP)
