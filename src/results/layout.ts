@@ -1,0 +1,64 @@
+/**
+ * Where things are under `--out` (DESIGN §4), all written so that a crash never leaves a file that
+ * looks finished:
+ *
+ *   <out>/.<name>.lock                          the writing run's pid, host and start (experiment/lock)
+ *   <out>/<name>/manifest.json                  resolved config, derived values, seeds, provenance
+ *   <out>/<name>/summary.csv                    one row per policy × trial (written when all are done)
+ *   <out>/<name>/<policy>/trial-<i>.csv         one row per round
+ *   <out>/<name>/<policy>/trial-<i>.summary.json   the unit's summary (the resume marker's partner)
+ *   <out>/<name>-grid/l=<l>,e=<e>/              one experiment folder per grid point
+ *   <out>/<name>-grid/{grid.csv, best.json, heatmap-<policy>.svg, grid-shard.json}
+ *   <out>/shard-<i>-of-<n>/                     a shard's folder, laid out like <out>
+ *
+ * A unit's rows go to `trial-<i>.csv.partial`; when the trial ends its summary is written
+ * (atomically) and only then is the CSV renamed to its final name.
+ */
+import path from 'node:path';
+
+export const MANIFEST_FILE = 'manifest.json';
+export const SUMMARY_FILE = 'summary.csv';
+/** Suffix of a unit's CSV while it is being written. */
+export const PARTIAL_SUFFIX = '.partial';
+
+export interface UnitFiles {
+  /** `<out>/<name>/<policy>` */
+  folder: string;
+  /** `trial-<i>.csv` (final name). */
+  csv: string;
+  /** `trial-<i>.csv.partial` (while running). */
+  partial: string;
+  /** `trial-<i>.summary.json` */
+  summary: string;
+}
+
+export function unitFiles(experimentDir: string, policy: string, trial: number): UnitFiles {
+  const folder = path.join(experimentDir, policy);
+  const csv = path.join(folder, `trial-${trial}.csv`);
+  return { folder, csv, partial: csv + PARTIAL_SUFFIX, summary: path.join(folder, `trial-${trial}.summary.json`) };
+}
+
+/** `<out>/.<name>.lock` */
+export function lockFile(out: string, name: string): string {
+  return path.join(out, `.${name}.lock`);
+}
+
+/** `<out>/<name>-grid` */
+export function gridDir(out: string, name: string): string {
+  return path.join(out, `${name}-grid`);
+}
+
+export const GRID_FILE = 'grid.csv';
+export const BEST_FILE = 'best.json';
+/** In a shard's grid folder: what `eofd merge` needs to rebuild grid.csv, heatmaps and best.json. */
+export const GRID_SHARD_FILE = 'grid-shard.json';
+
+/** A file name for a policy's heatmap: `heatmap-EOFD-MLogB.svg`. */
+export function heatmapFile(policy: string): string {
+  return `heatmap-${policy.replace(/[^A-Za-z0-9._-]/g, '_')}.svg`;
+}
+
+/** `<out>/shard-<i>-of-<n>` */
+export function shardFolder(out: string, shard: { index: number; count: number }): string {
+  return path.join(out, `shard-${shard.index}-of-${shard.count}`);
+}

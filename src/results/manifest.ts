@@ -1,0 +1,182 @@
+/**
+ * `<out>/<name>/manifest.json`: what ran (the resolved config), with which derived values and seeds,
+ * from which code (package version, git commit) on which machine. experiment/manifest.ts builds it;
+ * resume, merge and the report read it through `manifestSchema` (read.ts).
+ */
+import { z } from 'zod';
+import type { BetaMode, BetaRank } from '../model/beta.js';
+
+/** Every derived value, under the names the manifest uses (the paper's symbol in each comment). */
+export interface DerivedValues {
+  /** λ */
+  lambda: number;
+  /** η */
+  eta: number;
+  /** m: sketch size (at most Kd). */
+  m: number;
+  /** δ */
+  delta: number;
+  /** β mode: 'theory', 'order' or a constant. */
+  beta: BetaMode;
+  beta_scale: number;
+  /** β's rank for sketched policies: 'sketch' (m, Δ) or 'full' (Kd, Δ = 1). */
+  beta_rank: BetaRank;
+  /** α = 2(1 + S·D) + ln(K+1) */
+  alpha: number;
+  /** λ0 = √K·α·S */
+  lambda0: number;
+  /** η0 = S/2 + ln(K+1)/4 */
+  eta0: number;
+  /** l (null when λ was given directly). */
+  l: number | null;
+  /** e (null when η was given directly). */
+  e: number | null;
+  /** D: the largest action norm. */
+  D: number;
+  /** S: bound on ‖W‖_F. */
+  S: number;
+  /** Per-policy (l, e, λ, η) overriding the shared ones (only with `eofd run --params`). */
+  policies?: Record<string, PolicyHyperparameters>;
+}
+
+/** One policy's own λ and η (from its own l and e). */
+export interface PolicyHyperparameters {
+  l: number;
+  e: number;
+  lambda: number;
+  eta: number;
+}
+
+/** The environment as the manifest states it: the config's fields plus d, K and r_0..r_K. */
+export interface ResolvedEnvironment {
+  type: string;
+  d: number;
+  K: number;
+  /** r_0..r_K (r_0 = 0). */
+  reward: number[];
+  [field: string]: unknown;
+}
+
+/** The manifest's `config`: the resolved config (every default filled in). */
+export interface ManifestConfig {
+  name: string;
+  environment: ResolvedEnvironment;
+  horizon: number;
+  trials: number;
+  seed: number;
+  policies: string[];
+  params: Record<string, unknown>;
+  /** The name the seeds come from, when not `name` (grid variants). */
+  seed_name?: string;
+  /** Per-policy (l, e) from `eofd run --params`. */
+  policy_params?: Record<string, { l: number; e: number }>;
+}
+
+/** The manifest's record of a shard (`--shard i/n`); `eofd merge` drops it. */
+export interface ManifestShard {
+  /** 0-based. */
+  index: number;
+  count: number;
+  /** Number of the experiment's first unit in the fixed order (its unit j is number first_unit + j). */
+  first_unit: number;
+  scheme: string;
+}
+
+/** One run that wrote units into an experiment folder (a resumed folder has several). */
+export interface TimingRun {
+  /** When the run started (ISO 8601). */
+  started: string;
+  /** Units the run timed at once (1: one unit at a time, the only timing claims are judged on). */
+  jobs: number;
+  /** os.loadavg() (1, 5, 15 minutes) when the run started and when it ended (null: it did not end). */
+  load_start: number[];
+  load_end: number[] | null;
+}
+
+export interface PackageInfo {
+  name: string;
+  version: string;
+}
+
+export interface Manifest {
+  name: string;
+  /** The config file it was read from (absolute; not part of the comparison on --resume). */
+  config_file: string;
+  config: ManifestConfig;
+  derived: DerivedValues;
+  seeds: {
+    /** seed = SHA-256 of JSON ["eofd-seed-v1", name, trial, purpose, split, config seed]. */
+    scheme: string;
+    split: string;
+    seed: number;
+    /** Per trial index, the seed of each stream: `environment`, and `policy:<name>` for policies that draw. */
+    trials: Record<string, Record<string, string>>;
+  };
+  package: PackageInfo;
+  git: string | null;
+  node: string;
+  host: { cpu: string; cores: number; platform: string };
+  /** When the run started (ISO 8601). */
+  started: string;
+  /** Only in a shard's folder. */
+  shard?: ManifestShard;
+  /** How the units were timed: one entry per run that wrote units here. */
+  timing?: { runs: TimingRun[] };
+}
+
+const positiveInteger = z.number({ error: 'expected a positive integer' }).int({ error: 'expected a positive integer' }).min(1, { error: 'expected a positive integer' });
+const text = (what = 'a non-empty string') => z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}` });
+const object = (what: string) => z.record(z.string(), z.unknown(), { error: `expected ${what}` });
+
+/**
+ * What a reader may rely on in a manifest. Loose where older or hand-made manifests differ (extra
+ * fields pass; provenance may be absent or odd); strict where a reader computes with the value.
+ * It validates only (no defaults, no transforms), so what passes is the file's JSON as written.
+ */
+export const manifestSchema = z.looseObject(
+  {
+    name: text(),
+    config: z.looseObject(
+      {
+        environment: z.looseObject({ type: text(), K: positiveInteger, d: positiveInteger }, { error: 'expected an object' }),
+        horizon: positiveInteger,
+        trials: positiveInteger,
+        policies: z
+          .array(text('a policy name'), { error: 'expected a non-empty list of policy names' })
+          .min(1, { error: 'expected a non-empty list of policy names' })
+          .refine((list) => new Set(list).size === list.length, { error: 'expected distinct names' }),
+      },
+      { error: 'expected an object' },
+    ),
+    derived: object('an object').optional(),
+    seeds: z.looseObject({ split: z.string().optional() }, { error: 'expected an object' }).optional(),
+    // Provenance is shown, never computed with: any value passes, readers check types where they show it.
+    package: z.unknown().optional(),
+    git: z.unknown().optional(),
+    node: z.unknown().optional(),
+    host: z.unknown().optional(),
+    started: z.unknown().optional(),
+    timing: z
+      .looseObject(
+        {
+          runs: z.array(
+            z.looseObject({
+              jobs: z.number({ error: 'expected a job count' }).int().min(1),
+              load_start: z.array(z.number()).optional(),
+              load_end: z.array(z.number()).nullable().optional(),
+            }),
+            { error: 'expected a list of runs' },
+          ),
+        },
+        { error: 'expected an object' },
+      )
+      .optional(),
+    shard: z
+      .looseObject({ index: z.number().int().min(0), count: positiveInteger, first_unit: z.number().int().min(0) }, { error: 'expected an object' })
+      .optional(),
+  },
+  { error: 'expected an object' },
+);
+
+/** A manifest as a reader sees it: the checked fields typed, the rest as written (unknown). */
+export type ManifestRead = z.output<typeof manifestSchema>;

@@ -1,0 +1,467 @@
+/**
+ * Reads and validates what a run wrote (layout.ts), for resume, merge and the report. Every defect
+ * is one line naming the file and, where there is one, the line and field:
+ * `results/x/EOFD-MLogB/trial-3.csv:118: cum_regret: expected a finite number, got "abc"`.
+ * A file cut short (a row with too few fields, fewer than T rounds, a gap in t) is a defect.
+ * Files this reader does not know (grid.csv, best.json, a report folder, …) are ignored by `readResults`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import type { z } from 'zod';
+import { describeFsError, EofdError } from '../base/errors.js';
+import { bestFileSchema, gridShardSchema } from './sweep.js';
+import { MANIFEST_FILE, SUMMARY_FILE, unitFiles, type UnitFiles } from './layout.js';
+import { manifestSchema, type ManifestRead } from './manifest.js';
+import { OPTIONAL_SUMMARY_COLUMNS, SUMMARY_COLUMNS, TRIAL_COLUMNS, type SummaryRow } from './records.js';
+import { unitSummarySchema, type UnitSummaryFile } from './unit.js';
+
+/** A defect in a results file (or a missing one): exit code 2. */
+export class ResultsError extends EofdError {
+  constructor(message: string, exitCode = 2) {
+    super(message, exitCode);
+  }
+}
+
+/** The setting an experiment ran in, as the manifest's resolved config states it. */
+export interface Setting {
+  /** `config.environment.type`: synthetic, mnist, trace, … */
+  environment: string;
+  /** Number of non-null outcomes K. */
+  K: number;
+  /** Feature dimension d. */
+  d: number;
+  /** Rounds per trial T (`config.horizon`). */
+  horizon: number;
+  /** Trials per policy (`config.trials`). */
+  trials: number;
+  /** Policies in the order the manifest lists them. */
+  policies: string[];
+}
+
+/** Provenance copied from the manifest (display only; absent fields are null). */
+export interface Provenance {
+  package: string | null;
+  git: string | null;
+  node: string | null;
+  cpu: string | null;
+  cores: number | null;
+}
+
+/** How an experiment's units were timed, from the manifest's `timing` (null fields: not recorded). */
+export interface Timing {
+  /** The most units any run of this folder timed at once. */
+  jobs: number | null;
+  /** The highest 1-minute load average seen when a run started or ended. */
+  load: number | null;
+  /** Cores of the machine (manifest's host). */
+  cores: number | null;
+}
+
+/** The per-round columns of one `<policy>/trial-<i>.csv` a reader uses; index = t − 1. */
+export interface TrialSeries {
+  policy: string;
+  trial: number;
+  cumRegret: Float64Array;
+  selectMs: Float64Array;
+  updateMs: Float64Array;
+}
+
+/** One validated experiment folder. */
+export interface ExperimentData {
+  /** The folder, spelled as given (or joined onto the parent folder given). */
+  dir: string;
+  name: string;
+  setting: Setting;
+  /** The manifest's derived hyperparameters (λ, η, m, δ, β, …), as written. */
+  derived: Record<string, unknown>;
+  provenance: Provenance;
+  timing: Timing;
+  /** summary.csv rows, policy by policy in manifest order, trials ascending. */
+  summary: SummaryRow[];
+  /** Per-round series, policy by policy in manifest order, trials ascending. */
+  trials: TrialSeries[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON files
+
+function show(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  const s = JSON.stringify(v);
+  if (s === undefined) return String(v);
+  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+}
+
+function lineOf(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+function valueAt(data: unknown, keys: readonly PropertyKey[]): unknown {
+  let v: unknown = data;
+  for (const key of keys) {
+    if (typeof v !== 'object' || v === null) return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
+}
+
+/**
+ * Reads `file` as JSON and validates it against `schema` (which must not transform: the JSON is
+ * returned as written, key order included); throws a one-line ResultsError
+ * `file[:line]: field: expected …, got …` (`what` names the file's role when it cannot be read).
+ */
+export function readJsonFile<Schema extends z.ZodType>(file: string, schema: Schema, what: string): z.output<Schema> {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ResultsError(`${file}: cannot read ${what}: ${describeFsError(error)}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    const message = (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').trim();
+    const position = /position (\d+)/.exec(message);
+    const where = position ? `:${lineOf(text, Number(position[1]))}` : '';
+    throw new ResultsError(`${file}${where}: not valid JSON (${message})`);
+  }
+  const result = schema.safeParse(json);
+  if (!result.success) {
+    const issue = result.error.issues[0] as z.core.$ZodIssue;
+    const field = issue.path.length === 0 ? '(file)' : issue.path.map(String).join('.');
+    const value = valueAt(json, issue.path);
+    throw new ResultsError(`${file}: ${field}: ${issue.message}, got ${show(value)}`);
+  }
+  return json as z.output<Schema>;
+}
+
+/** The manifest of an experiment folder. */
+export function readManifest(dir: string): ManifestRead {
+  const file = path.join(dir, MANIFEST_FILE);
+  if (!fs.existsSync(file)) throw new ResultsError(`${file}: not found`);
+  return readJsonFile(file, manifestSchema, 'the manifest');
+}
+
+/** A best.json as `eofd grid` writes it (per policy (l, e)). */
+export function readBestFile(file: string): z.output<typeof bestFileSchema> {
+  return readJsonFile(file, bestFileSchema, 'the best.json');
+}
+
+/** A shard's grid-shard.json. */
+export function readGridShard(file: string): z.output<typeof gridShardSchema> {
+  return readJsonFile(file, gridShardSchema, 'the grid shard record');
+}
+
+/**
+ * The unit's summary if the unit finished: the final CSV exists, its summary file is readable, names
+ * the same policy, trial and horizon, and records the CSV's byte length. Otherwise null.
+ */
+export function readFinishedUnit(files: UnitFiles, policy: string, trial: number, horizon: number): UnitSummaryFile | null {
+  let size: number;
+  let content: unknown;
+  try {
+    size = fs.statSync(files.csv).size;
+    content = JSON.parse(fs.readFileSync(files.summary, 'utf8'));
+  } catch {
+    return null;
+  }
+  const parsed = unitSummarySchema.safeParse(content);
+  if (!parsed.success) return null;
+  const unit = parsed.data;
+  if (unit.policy !== policy || unit.trial !== trial || unit.horizon !== horizon || unit.bytes !== size) return null;
+  return unit;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Experiment folders
+
+/** Relative tolerance of the check `summary.csv final_regret = last cum_regret of the trial file`. */
+const FINAL_REGRET_TOLERANCE = 1e-6;
+
+export interface ReadOptions {
+  /** Folders never taken as experiments when scanning a parent (e.g. the report's own output). */
+  exclude?: string[];
+}
+
+/**
+ * Reads every experiment under `dirs`. Each entry is an experiment folder (it holds manifest.json)
+ * or a parent whose immediate sub-folders holding a manifest.json are read, in name order.
+ * The same folder given twice is read once. Throws ResultsError (exit code 2) on the first defect.
+ */
+export function readResults(dirs: readonly string[], options: ReadOptions = {}): ExperimentData[] {
+  if (dirs.length === 0) throw new ResultsError('no results folder given');
+  const excluded = new Set((options.exclude ?? []).map((d) => path.resolve(d)));
+  const seen = new Set<string>();
+  const experiments: ExperimentData[] = [];
+  for (const dir of dirs) {
+    for (const experimentDir of findExperimentDirs(dir, excluded)) {
+      const key = realPath(experimentDir);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      experiments.push(readExperiment(experimentDir));
+    }
+  }
+  return experiments;
+}
+
+function realPath(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+function findExperimentDirs(dir: string, excluded: Set<string>): string[] {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(dir);
+  } catch {
+    throw new ResultsError(`${dir}: no such folder`);
+  }
+  if (!stat.isDirectory()) throw new ResultsError(`${dir}: not a folder`);
+  if (fs.existsSync(path.join(dir, MANIFEST_FILE))) return [dir];
+  const found = fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort()
+    .map((name) => path.join(dir, name))
+    .filter((sub) => !excluded.has(path.resolve(sub)) && fs.existsSync(path.join(sub, MANIFEST_FILE)));
+  if (found.length === 0) {
+    throw new ResultsError(`${path.join(dir, MANIFEST_FILE)}: not found (and no sub-folder holds one)`);
+  }
+  return found;
+}
+
+/** Reads and validates one experiment folder. */
+export function readExperiment(dir: string): ExperimentData {
+  const manifest = describeManifest(readManifest(dir));
+  const summary = readSummary(path.join(dir, SUMMARY_FILE), manifest.setting);
+  const trials: TrialSeries[] = [];
+  for (const policy of manifest.setting.policies) {
+    for (let trial = 0; trial < manifest.setting.trials; trial++) {
+      const file = unitFiles(dir, policy, trial).csv;
+      const series = readTrial(file, policy, trial, manifest.setting.horizon);
+      const row = summary.rows.find((r) => r.policy === policy && r.trial === trial) as SummaryRow;
+      const last = series.cumRegret[series.cumRegret.length - 1] as number;
+      const scale = Math.max(1, Math.abs(last), Math.abs(row.finalRegret));
+      if (Math.abs(last - row.finalRegret) > FINAL_REGRET_TOLERANCE * scale) {
+        const line = summary.lines.get(`${policy}\u0000${trial}`);
+        throw new ResultsError(
+          `${path.join(dir, SUMMARY_FILE)}:${line}: final_regret: ${row.finalRegret} disagrees with ` +
+            `the last cum_regret ${last} of ${file}`,
+        );
+      }
+      trials.push(series);
+    }
+  }
+  return {
+    dir,
+    name: manifest.name,
+    setting: manifest.setting,
+    derived: manifest.derived,
+    provenance: manifest.provenance,
+    timing: manifest.timing,
+    summary: summary.rows,
+    trials,
+  };
+}
+
+
+/** The setting, derived values and provenance a reader shows, from a validated manifest. */
+function describeManifest(m: ManifestRead): { name: string; setting: Setting; derived: Record<string, unknown>; provenance: Provenance; timing: Timing } {
+  const { environment, horizon, trials, policies } = m.config;
+  const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+  const pkg = (m.package ?? {}) as { name?: unknown; version?: unknown };
+  const host = (m.host ?? {}) as { cpu?: unknown; cores?: unknown };
+  return {
+    name: m.name,
+    setting: { environment: environment.type, K: environment.K, d: environment.d, horizon, trials, policies: [...policies] },
+    derived: m.derived ?? {},
+    provenance: {
+      package: typeof pkg.name === 'string' && typeof pkg.version === 'string' ? `${pkg.name} ${pkg.version}` : null,
+      git: str(m.git),
+      node: str(m.node),
+      cpu: str(host.cpu),
+      cores: typeof host.cores === 'number' ? host.cores : null,
+    },
+    timing: timingOf(m, typeof host.cores === 'number' ? host.cores : null),
+  };
+}
+
+function timingOf(m: ManifestRead, cores: number | null): Timing {
+  const runs = m.timing?.runs ?? [];
+  const loads = runs.flatMap((r) => [r.load_start?.[0], r.load_end?.[0] ?? undefined]).filter((x): x is number => typeof x === 'number');
+  return {
+    jobs: runs.length === 0 ? null : Math.max(...runs.map((r) => r.jobs)),
+    load: loads.length === 0 ? null : Math.max(...loads),
+    cores,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// CSV
+
+interface CsvRecord {
+  fields: string[];
+  line: number;
+}
+
+/** Parses a CSV file into its header (with its line) and data records, each with its line number. */
+function readCsv(file: string): { header: CsvRecord; rows: CsvRecord[] } {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    throw new ResultsError(`${file}: not found`);
+  }
+  let records: { record: string[]; info: { lines: number } }[];
+  try {
+    records = parse(text, { info: true, relax_column_count: true, skip_empty_lines: true }) as unknown as {
+      record: string[];
+      info: { lines: number };
+    }[];
+  } catch (err) {
+    const lines = (err as { lines?: unknown }).lines;
+    const message = (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').trim();
+    throw new ResultsError(`${file}${typeof lines === 'number' ? `:${lines}` : ''}: ${message}`);
+  }
+  const first = records[0];
+  if (first === undefined) throw new ResultsError(`${file}:1: empty file (no header)`);
+  return {
+    header: { fields: first.record, line: first.info.lines },
+    rows: records.slice(1).map((r) => ({ fields: r.record, line: r.info.lines })),
+  };
+}
+
+/** Column name → index, after checking that every required column is in the header exactly once. */
+function columnIndex(file: string, header: CsvRecord, required: readonly string[]): Map<string, number> {
+  const index = new Map<string, number>();
+  header.fields.forEach((name, i) => {
+    const key = name.trim();
+    if (index.has(key)) throw new ResultsError(`${file}:${header.line}: header: column "${key}" appears twice`);
+    index.set(key, i);
+  });
+  for (const name of required) {
+    if (!index.has(name)) throw new ResultsError(`${file}:${header.line}: header: missing column "${name}"`);
+  }
+  return index;
+}
+
+/** Cell accessor for one record: checks the field count first (a short row is a truncated file). */
+function cells(file: string, header: CsvRecord, row: CsvRecord, index: Map<string, number>) {
+  if (row.fields.length !== header.fields.length) {
+    const hint = row.fields.length < header.fields.length ? ' (truncated file?)' : '';
+    throw new ResultsError(
+      `${file}:${row.line}: expected ${header.fields.length} fields as in the header, got ${row.fields.length}${hint}`,
+    );
+  }
+  const raw = (column: string): string => (row.fields[index.get(column) as number] as string).trim();
+  const fail = (column: string, expected: string): never => {
+    throw new ResultsError(`${file}:${row.line}: ${column}: expected ${expected}, got ${JSON.stringify(raw(column))}`);
+  };
+  const num = (column: string): number => {
+    const s = raw(column);
+    const v = s === '' ? Number.NaN : Number(s);
+    return Number.isFinite(v) ? v : fail(column, 'a finite number');
+  };
+  const int = (column: string, min: number): number => {
+    const v = num(column);
+    return Number.isInteger(v) && v >= min ? v : fail(column, min === 0 ? 'an integer ≥ 0' : `an integer ≥ ${min}`);
+  };
+  return { raw, num, int, fail };
+}
+
+function readSummary(
+  file: string,
+  setting: Setting,
+): { rows: SummaryRow[]; lines: Map<string, number> } {
+  const { header, rows } = readCsv(file);
+  const index = columnIndex(file, header, SUMMARY_COLUMNS.filter((c) => !OPTIONAL_SUMMARY_COLUMNS.includes(c)));
+  const byKey = new Map<string, SummaryRow>();
+  const lines = new Map<string, number>();
+  for (const row of rows) {
+    const c = cells(file, header, row, index);
+    const policy = c.raw('policy');
+    if (!setting.policies.includes(policy)) {
+      c.fail('policy', `one of the manifest's policies (${setting.policies.join(', ')})`);
+    }
+    const trial = c.int('trial', 0);
+    if (trial >= setting.trials) c.fail('trial', `a trial index below the manifest's ${setting.trials} trials`);
+    const key = `${policy}\u0000${trial}`;
+    if (byKey.has(key)) {
+      throw new ResultsError(`${file}:${row.line}: second row for policy ${policy}, trial ${trial} (first on line ${lines.get(key)})`);
+    }
+    const optional = (column: string): number | null => (!index.has(column) || c.raw(column) === '' ? null : c.num(column));
+    const parameterError = optional('parameter_error');
+    byKey.set(key, {
+      policy,
+      trial,
+      finalRegret: c.num('final_regret'),
+      meanSelectMs: c.num('mean_select_ms'),
+      meanUpdateMs: c.num('mean_update_ms'),
+      medianSelectMs: c.num('median_select_ms'),
+      medianUpdateMs: c.num('median_update_ms'),
+      meanRoundMs: c.num('mean_round_ms'),
+      stateBytes: c.num('state_bytes'),
+      sketchError: c.num('sketch_error'),
+      projections: c.num('projections'),
+      parameterError,
+      deltaT: optional('delta_T'),
+      betaT: optional('beta_T'),
+    });
+    lines.set(key, row.line);
+  }
+  const ordered: SummaryRow[] = [];
+  for (const policy of setting.policies) {
+    for (let trial = 0; trial < setting.trials; trial++) {
+      const row = byKey.get(`${policy}\u0000${trial}`);
+      if (row === undefined) {
+        throw new ResultsError(`${file}: no row for policy ${policy}, trial ${trial} (the manifest lists ${setting.trials} trials)`);
+      }
+      ordered.push(row);
+    }
+  }
+  return { rows: ordered, lines };
+}
+
+/** Reads one trial file, which must hold rounds t = 1..T of (policy, trial), in order. */
+export function readTrial(file: string, policy: string, trial: number, horizon: number): TrialSeries {
+  const { header, rows } = readCsv(file);
+  const index = columnIndex(file, header, TRIAL_COLUMNS);
+  const cumRegret = new Float64Array(horizon);
+  const selectMs = new Float64Array(horizon);
+  const updateMs = new Float64Array(horizon);
+  let t = 0;
+  for (const row of rows) {
+    const c = cells(file, header, row, index);
+    if (t === horizon) {
+      throw new ResultsError(`${file}:${row.line}: more rounds than the manifest's T = ${horizon}`);
+    }
+    const rowTrial = c.int('trial', 0);
+    if (rowTrial !== trial) c.fail('trial', `${trial} (the file's trial index)`);
+    if (c.raw('policy') !== policy) c.fail('policy', JSON.stringify(policy));
+    const rowT = c.int('t', 1);
+    if (rowT !== t + 1) c.fail('t', `${t + 1} (rounds run 1, 2, … without gaps)`);
+    c.int('action', 0);
+    c.int('outcome', 0);
+    c.num('reward');
+    c.num('regret');
+    cumRegret[t] = c.num('cum_regret');
+    selectMs[t] = c.num('select_ms');
+    updateMs[t] = c.num('update_ms');
+    t++;
+  }
+  if (t < horizon) {
+    const after = rows.length > 0 ? (rows[rows.length - 1] as CsvRecord).line : header.line;
+    throw new ResultsError(
+      `${file}:${after}: ends after t = ${t}, the manifest's T is ${horizon} (truncated file?)`,
+    );
+  }
+  return { policy, trial, cumRegret, selectMs, updateMs };
+}

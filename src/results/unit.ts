@@ -1,0 +1,47 @@
+/**
+ * `<policy>/trial-<i>.summary.json`: a finished unit's TrialSummary with its identity and the byte
+ * length of its trial CSV. Written before the CSV gets its final name, so the pair marks a finished
+ * unit (read.ts: `readFinishedUnit`).
+ */
+import { z } from 'zod';
+import type { TrialSummary } from './records.js';
+
+/** Version tag of a unit's summary file. */
+export const UNIT_SUMMARY_FORMAT = 'eofd-unit/1';
+
+export interface UnitSummaryFile {
+  format: typeof UNIT_SUMMARY_FORMAT;
+  policy: string;
+  trial: number;
+  horizon: number;
+  /** Byte length of the finished trial CSV. */
+  bytes: number;
+  summary: TrialSummary;
+}
+
+const finite = z.number().refine(Number.isFinite);
+const count = z.number().int().min(0);
+
+export const trialSummarySchema = z.object({
+  finalRegret: finite,
+  meanSelectMs: finite,
+  meanUpdateMs: finite,
+  medianSelectMs: finite,
+  medianUpdateMs: finite,
+  meanRoundMs: finite,
+  stateBytes: count,
+  sketchError: finite,
+  projections: count,
+  parameterError: finite.nullable(),
+  deltaT: finite.nullable(),
+  betaT: finite.nullable(),
+}) satisfies z.ZodType<TrialSummary>;
+
+export const unitSummarySchema = z.object({
+  format: z.literal(UNIT_SUMMARY_FORMAT),
+  policy: z.string(),
+  trial: count,
+  horizon: z.number().int().min(1),
+  bytes: count,
+  summary: trialSummarySchema,
+}) satisfies z.ZodType<UnitSummaryFile>;
