@@ -22,7 +22,7 @@ export interface ConfigErrorOptions {
   column?: number;
   /** Dotted path of the offending field (`params.beta`, `environment.reward.0`). */
   field?: string;
-  /** The `--set key=value` text the problem came from, when it came from one. */
+  /** The `--set key=value` text the problem came from (or `--over key=value`, flag included). */
   override?: string;
   /** What is wrong, one line, e.g. `expected an integer ≥ 1, got -5`. */
   detail: string;
@@ -53,7 +53,7 @@ export class ConfigError extends EofdError {
 
 function formatConfigError(options: ConfigErrorOptions): string {
   let where: string;
-  if (options.override !== undefined) where = `--set ${options.override}`;
+  if (options.override !== undefined) where = options.override.startsWith('--') ? options.override : `--set ${options.override}`;
   else if (options.line !== undefined) where = `${options.file}:${options.line}:${options.column ?? 1}`;
   else where = options.file;
   const parts = [where];

@@ -11,6 +11,7 @@ import { registerList } from './commands/list.js';
 import { registerMerge } from './commands/merge.js';
 import { registerReport } from './commands/report.js';
 import { registerRun } from './commands/run.js';
+import { registerSweep } from './commands/sweep.js';
 import { processIo, type CliIo } from './io.js';
 
 export type { CliIo } from './io.js';
@@ -20,6 +21,7 @@ const EXAMPLES = `Examples:
   $ eofd run configs/synthetic-k4.yaml --jobs 2  # one full setting, two units at a time
   $ eofd run configs/mnist.yaml --resume         # finish an interrupted run
   $ eofd grid configs/quick.yaml --jobs 4        # the (l, e) search; then run --params <out>/<name>-grid/best.json
+  $ eofd sweep configs/mnist.yaml --over params.m=20,78,785  # any key, paired across points
   $ eofd run configs/quick.yaml --shard 0/4      # one quarter of the units (a machine); then eofd merge
   $ eofd report results                          # tables, the paper's claims, figures, report.html
 `;
@@ -52,6 +54,7 @@ export function createProgram(io: CliIo = processIo()): Command {
     });
   registerRun(program, io);
   registerGrid(program, io);
+  registerSweep(program, io);
   registerMerge(program, io);
   registerReport(program, io);
   registerBench(program, io);

@@ -131,7 +131,7 @@ function validateDocument(
   if (!result.success) {
     throw issueError(result.error.issues, { file, document, data, overrides: parsedOverrides, locate });
   }
-  return resolveConfig(result.data as unknown as ExperimentConfigDocument, file, parsedOverrides, (field, detail) => {
+  return resolveConfig(result.data as unknown as ExperimentConfigDocument, file, parsedOverrides, data, (field, detail) => {
     const override = overrideFor(field, parsedOverrides);
     if (override) return new ConfigError({ file, override: override.text, field: field.join('.'), detail });
     return new ConfigError({ file, ...locate(offsetOf(document, field, false)), field: field.join('.'), detail });
@@ -143,8 +143,10 @@ function resolveConfig(
   parsed: ExperimentConfigDocument,
   file: string,
   overrides: readonly ConfigOverride[],
+  data: unknown,
   fail: (field: FieldPath, detail: string) => ConfigError,
 ): ExperimentConfig {
+  const document = structuredClone(data) as Record<string, unknown>;
   const source = path.resolve(file);
   const environment = environmentDescriptor(parsed.environment.type).resolve(parsed.environment, {
     S: parsed.params.S,
@@ -158,10 +160,48 @@ function resolveConfig(
         isFile = false;
       }
       if (!isFile) throw fail([...field], `no such file: ${resolved}`);
+      // The document keeps the absolute path, so that a variant (reconfigure) reads the same file.
+      setField(document, field, resolved);
       return resolved;
     },
   }) as EnvironmentConfig;
-  return { ...parsed, environment, source };
+  return { ...parsed, environment, source, document };
+}
+
+/** Sets `field` (a path of keys and indices) in plain data, creating mappings on the way. */
+export function setField(data: Record<string, unknown>, field: readonly (string | number)[], value: unknown): void {
+  let node: Record<string | number, unknown> = data;
+  field.forEach((key, i) => {
+    if (i === field.length - 1) {
+      node[key] = value;
+      return;
+    }
+    const next = node[key];
+    if (typeof next !== 'object' || next === null) node[key] = {};
+    node = node[key] as Record<string | number, unknown>;
+  });
+}
+
+/**
+ * A variant of a loaded config: `edit` changes a copy of its document (the config as validated),
+ * which is then validated and resolved again exactly as a file would be. A problem is a ConfigError
+ * naming `origin` (e.g. `--over params.m=abc`) and the field.
+ */
+export function reconfigure(config: ExperimentConfig, edit: (document: Record<string, unknown>) => void, origin: string): ExperimentConfig {
+  const data = structuredClone(config.document) as Record<string, unknown>;
+  edit(data);
+  const file = path.relative(process.cwd(), config.source) || config.source;
+  const result = experimentConfigSchema.safeParse(data);
+  if (!result.success) {
+    const issue = result.error.issues[0] as z.core.$ZodIssue;
+    const field = issue.path.map((key) => (typeof key === 'number' ? key : String(key)));
+    const value = field.reduce<unknown>((v, key) => (typeof v === 'object' && v !== null ? (v as Record<string | number, unknown>)[key] : undefined), data);
+    const detail = value === undefined ? issue.message : `${issue.message}, got ${describeValue(value)}`;
+    throw new ConfigError({ file, override: origin, field: field.join('.'), detail });
+  }
+  return resolveConfig(result.data as unknown as ExperimentConfigDocument, config.source, [], data, (field, detail) =>
+    new ConfigError({ file, override: origin, field: field.join('.'), detail }),
+  );
 }
 
 interface IssueContext {

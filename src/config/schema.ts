@@ -113,6 +113,8 @@ export interface ExperimentConfig extends Omit<ExperimentConfigDocument, 'enviro
   readonly environment: EnvironmentConfig;
   /** Absolute path of the config file it was loaded from. */
   readonly source: string;
+  /** The config as validated (after --set overrides, input paths made absolute): what `reconfigure` varies. */
+  readonly document: unknown;
   /**
    * Name the trial seeds are derived from, when not `name` (the grid's variants `l=…,e=…` share the
    * seeds of their base experiment, so every grid point sees the same instances).

@@ -13,12 +13,13 @@ import { RunError } from '../base/errors.js';
 import type { ExperimentConfig, PolicyExponents } from '../config/schema.js';
 import { hasStepParameters, POLICY_NAMES } from '../policies/registry.js';
 import { gridHeatmapSvg } from '../report/heatmap.js';
-import { BEST_FORMAT, gridCsv, GRID_SHARD_FORMAT, type BestEntry, type BestFile, type GridRow, type GridShardFile } from '../results/grid.js';
-import { BEST_FILE, GRID_FILE, GRID_SHARD_FILE, gridDir, heatmapFile, unitFiles } from '../results/layout.js';
-import { readBestFile as readBestJson, readFinishedUnit, ResultsError } from '../results/read.js';
+import { BEST_FILE, GRID_FILE, gridDir, heatmapFile, SWEEP_SHARD_FILE } from '../results/layout.js';
+import { readBestFile as readBestJson, ResultsError } from '../results/read.js';
+import { BEST_FORMAT, gridCsv, SWEEP_SHARD_FORMAT, type BestEntry, type BestFile, type GridRow, type SweepShardFile } from '../results/sweep.js';
 import { writeFileAtomic, writeJsonAtomic } from '../results/write.js';
 import { mean, sampleStd } from '../stats/descriptive.js';
-import { runExperiments, type RunOptions, type RunResult } from './runner.js';
+import type { RunOptions, RunResult } from './runner.js';
+import { pointInfoFromRun, readPointUnits, runSweepPoints, sweepPoints, sweepVariant, type PointInfo, type PointUnits, type SweepAxis, type SweepPoint } from './sweep.js';
 
 export { gridDir, type BestFile, type GridRow };
 
@@ -42,12 +43,20 @@ export function parseExponentList(text: string, what: string): number[] {
   return values;
 }
 
+/** The grid as a sweep: params.l (slowest), then params.e. */
+export function gridAxes(ls: readonly number[], es: readonly number[]): SweepAxis[] {
+  return [
+    { key: 'params.l', values: [...ls] },
+    { key: 'params.e', values: [...es] },
+  ];
+}
+
 /** Every (l, e), l-major, in the given orders. */
 export function gridPoints(ls: readonly number[], es: readonly number[]): GridPoint[] {
   return ls.flatMap((l) => es.map((e) => ({ l, e })));
 }
 
-/** The folder (and variant) name of a grid point. */
+/** The folder (and variant) name of a grid point: `l=<l>,e=<e>`, as the sweep names it. */
 export function pointName(point: GridPoint): string {
   return `l=${point.l},e=${point.e}`;
 }
@@ -57,20 +66,22 @@ export function tunedPolicies(config: ExperimentConfig): string[] {
   return config.policies.filter(hasStepParameters);
 }
 
-/** The variant of `config` at one grid point: λ and η from (l, e), validation seeds of the base name. */
+/** The config of one grid point (the sweep's variant at l, e). */
 export function variantConfig(config: ExperimentConfig, point: GridPoint): ExperimentConfig {
-  const params = { ...config.params, l: point.l, e: point.e };
-  delete params.lambda;
-  delete params.eta;
-  const variant: ExperimentConfig = {
-    ...config,
-    name: pointName(point),
-    seedName: config.seedName ?? config.name,
-    policies: tunedPolicies(config) as ExperimentConfig['policies'],
-    params,
+  return sweepVariant(config, gridAxes([point.l], [point.e]), { name: pointName(point), values: [point.l, point.e] }, gridVariant(config));
+}
+
+/** The variant options of the grid: validation seeds, tuned policies only, λ and η from (l, e). */
+function gridVariant(config: ExperimentConfig) {
+  return {
+    split: 'validation' as const,
+    policies: tunedPolicies(config),
+    edit: (document: Record<string, unknown>) => {
+      const params = document.params as Record<string, unknown>;
+      delete params.lambda;
+      delete params.eta;
+    },
   };
-  delete (variant as { policyParams?: unknown }).policyParams;
-  return variant;
 }
 
 /** Lower is better: mean final regret, then parameter error (a known one beats an unknown one), then l, then e. */
@@ -132,55 +143,23 @@ export interface GridResult {
   best: BestFile | null;
 }
 
-/** What the rows of one grid point need from its variant (the resolved config, or its manifest). */
-export interface VariantInfo {
-  derived: { lambda: number; eta: number };
-  policies: readonly string[];
-  trials: number;
-  horizon: number;
-}
-
-/**
- * Reads the finished units of every grid point under `dir` into rows (grid point order, then policy
- * order); null if a grid point is unknown or a unit is not finished.
- */
-export function gridRows(dir: string, points: readonly GridPoint[], variant: (point: GridPoint) => VariantInfo | null): GridRow[] | null {
-  const rows: GridRow[] = [];
-  for (const point of points) {
-    const info = variant(point);
-    if (info === null) return null;
-    for (const policy of info.policies) {
-      const summaries = [];
-      for (let trial = 0; trial < info.trials; trial++) {
-        const unit = readFinishedUnit(unitFiles(path.join(dir, pointName(point)), policy, trial), policy, trial, info.horizon);
-        if (unit === null) return null;
-        summaries.push(unit.summary);
-      }
-      const regrets = summaries.map((s) => s.finalRegret);
-      const errors = summaries.map((s) => s.parameterError);
-      rows.push({
-        l: point.l,
-        e: point.e,
-        lambda: info.derived.lambda,
-        eta: info.derived.eta,
-        policy,
-        trials: summaries.length,
-        meanFinalRegret: mean(regrets),
-        stdFinalRegret: sampleStd(regrets),
-        meanParameterError: errors.every((x): x is number => typeof x === 'number') ? mean(errors) : null,
-        meanRoundMs: mean(summaries.map((s) => s.meanRoundMs)),
-      });
-    }
-  }
-  return rows;
-}
-
-function collectRows(dir: string, result: RunResult, points: readonly GridPoint[]): GridRow[] | null {
-  return gridRows(dir, points, (point) => {
-    const outcome = result.experiments.find((x) => x.name === pointName(point));
-    if (outcome === undefined || !outcome.complete) return null;
-    const { derived, config: variant } = outcome.resolved;
-    return { derived, policies: variant.policies, trials: variant.trials, horizon: variant.horizon };
+/** grid.csv's rows from the units of every grid point (points l-major, then policies). */
+export function gridRows(units: readonly PointUnits[]): GridRow[] {
+  return units.map(({ point, policy, derived, summaries }) => {
+    const regrets = summaries.map((s) => s.finalRegret);
+    const errors = summaries.map((s) => s.parameterError);
+    return {
+      l: point.values[0] as number,
+      e: point.values[1] as number,
+      lambda: derived.lambda,
+      eta: derived.eta,
+      policy,
+      trials: summaries.length,
+      meanFinalRegret: mean(regrets),
+      stdFinalRegret: sampleStd(regrets),
+      meanParameterError: errors.every((x): x is number => typeof x === 'number') ? mean(errors) : null,
+      meanRoundMs: mean(summaries.map((s) => s.meanRoundMs)),
+    };
   });
 }
 
@@ -209,6 +188,15 @@ export function writeGridOutputs(
   return { best, files };
 }
 
+/** The outputs of a complete grid folder from its units (used by runGrid and by merge). */
+export function finishGrid(dir: string, base: Pick<ExperimentConfig, 'name' | 'trials'>, policies: readonly string[], axes: readonly SweepAxis[], info: (point: SweepPoint) => PointInfo | null): { rows: GridRow[]; best: BestFile; files: string[] } | null {
+  const units = readPointUnits(dir, sweepPoints(axes), info);
+  if (units === null) return null;
+  const rows = gridRows(units);
+  const [ls, es] = axes.map((a) => a.values as number[]) as [number[], number[]];
+  return { rows, ...writeGridOutputs(dir, base, policies, ls, es, rows) };
+}
+
 /** Runs the grid of one experiment and writes its outputs when complete. */
 export async function runGrid(config: ExperimentConfig, options: GridOptions): Promise<GridResult> {
   const ls = options.l ?? DEFAULT_GRID;
@@ -218,33 +206,30 @@ export async function runGrid(config: ExperimentConfig, options: GridOptions): P
   if (policies.length === 0) {
     throw new RunError(`${config.name}: no policy to tune (Random has no λ or η); list EOFD-MLogB or OFUL-MLogB`, 2);
   }
-  const points = gridPoints(ls, es);
+  const axes = gridAxes(ls, es);
   const dir = gridDir(options.out, config.name);
   const { l: _l, e: _e, ...runOptions } = options;
   void _l;
   void _e;
-  const run = await runExperiments(
-    points.map((p) => variantConfig(config, p)),
-    { ...runOptions, out: dir, split: 'validation' },
-  );
+  const { run } = await runSweepPoints(config, axes, gridVariant(config), { ...runOptions, out: dir });
   if (options.shard !== undefined) {
     // A shard's folder: no grid outputs (they need every unit), but what `eofd merge` needs to make them.
-    const info: GridShardFile = {
-      format: GRID_SHARD_FORMAT,
+    const info: SweepShardFile = {
+      format: SWEEP_SHARD_FORMAT,
+      kind: 'grid',
       experiment: config.name,
       trials: config.trials,
       policies,
-      l_values: [...ls],
-      e_values: [...es],
+      axes,
+      reference: null,
       shard: { index: options.shard.index, count: options.shard.count },
     };
-    writeJsonAtomic(path.join(dir, GRID_SHARD_FILE), info);
+    writeJsonAtomic(path.join(dir, SWEEP_SHARD_FILE), info);
     return { name: config.name, dir, run, rows: [], files: [], best: null };
   }
-  const rows = run.interrupted ? null : collectRows(dir, run, points);
-  if (rows === null) return { name: config.name, dir, run, rows: [], files: [], best: null };
-  const { best, files } = writeGridOutputs(dir, config, policies, ls, es, rows);
-  return { name: config.name, dir, run, rows, files, best };
+  const done = run.interrupted ? null : finishGrid(dir, config, policies, axes, pointInfoFromRun(run));
+  if (done === null) return { name: config.name, dir, run, rows: [], files: [], best: null };
+  return { name: config.name, dir, run, rows: done.rows, files: done.files, best: done.best };
 }
 
 /**

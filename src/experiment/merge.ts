@@ -1,26 +1,28 @@
 /**
  * `eofd merge`: combines the folders of `--shard i/n` runs (shard.ts) into the folder one machine would
  * have written. Each input is a shard's output folder (`<out>/shard-<i>-of-<n>`: experiment folders
- * `<name>/` and grid folders `<name>-grid/`), or one experiment folder.
+ * `<name>/`, grid folders `<name>-grid/` and sweep folders `<name>-sweep/`), or one experiment folder.
  *
  * Everything is checked before anything is written: every input holds the same experiments and grids;
  * their manifests have the same resolved config (and seed split, package version, git commit when both
  * are known); each (policy, trial) is finished in exactly one input. Then per experiment the unit files
  * are copied, summary.csv is regenerated in the canonical order (policies as configured, trials
  * ascending) and manifest.json is rewritten without `shard` (provenance: the lowest shard's, the
- * earliest `started`). Grids get grid.csv, heatmaps and best.json regenerated. Each result folder is
+ * earliest `started`, every shard's timing runs). Grids get grid.csv, heatmaps and best.json regenerated,
+ * sweeps sweep.csv and their figures. Each result folder is
  * built under a temporary name and renamed into place.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describeFsError, errnoCode, RunError } from '../base/errors.js';
-import type { GridShardFile } from '../results/grid.js';
-import { GRID_SHARD_FILE, MANIFEST_FILE, SUMMARY_FILE, unitFiles } from '../results/layout.js';
+import type { SweepShardFile } from '../results/sweep.js';
+import { MANIFEST_FILE, SUMMARY_FILE, SWEEP_SHARD_FILE, unitFiles } from '../results/layout.js';
 import type { ManifestRead } from '../results/manifest.js';
-import { readFinishedUnit, readGridShard, readManifest, ResultsError } from '../results/read.js';
+import { readFinishedUnit, readManifest, readSweepShard, ResultsError } from '../results/read.js';
 import type { UnitSummaryFile } from '../results/unit.js';
 import { summaryCsv, writeFileAtomic, writeJsonAtomic } from '../results/write.js';
-import { gridPoints, gridRows, pointName, writeGridOutputs } from './grid.js';
+import { finishGrid } from './grid.js';
+import { finishSweep, sweepPoints, type PointInfo, type SweepPoint } from './sweep.js';
 import { configDifference } from './manifest.js';
 
 export interface MergeOptions {
@@ -33,7 +35,7 @@ export interface MergeOptions {
 export interface MergedFolder {
   name: string;
   dir: string;
-  kind: 'experiment' | 'grid';
+  kind: 'experiment' | 'grid' | 'sweep';
   /** Units copied. */
   units: number;
   /** Input folders merged. */
@@ -84,10 +86,10 @@ function scanInput(input: string): InputFolders {
     const sub = path.join(input, name);
     if (name.startsWith('.') || !isDir(sub)) continue;
     if (fs.existsSync(path.join(sub, MANIFEST_FILE))) found.experiments.set(name, sub);
-    else if (fs.existsSync(path.join(sub, GRID_SHARD_FILE))) found.grids.set(name, sub);
+    else if (fs.existsSync(path.join(sub, SWEEP_SHARD_FILE))) found.grids.set(name, sub);
   }
   if (found.experiments.size === 0 && found.grids.size === 0) {
-    refuse(`${input}: holds no shard output (no <name>/manifest.json and no <name>-grid/${GRID_SHARD_FILE}); give the folders that --shard runs wrote`);
+    refuse(`${input}: holds no shard output (no <name>/manifest.json and no <name>-grid/ or <name>-sweep/ with ${SWEEP_SHARD_FILE}); give the folders that --shard runs wrote`);
   }
   return found;
 }
@@ -184,28 +186,45 @@ function writeExperiment(dir: string, plan: ExperimentPlan): void {
   writeFileAtomic(path.join(dir, SUMMARY_FILE), summaryCsv(plan.units.map((u) => u.unit)));
 }
 
-interface GridPlan {
+interface SweepPlan {
   name: string;
-  info: GridShardFile;
+  info: SweepShardFile;
   variants: ExperimentPlan[];
 }
 
-function planGrid(name: string, dirs: readonly string[]): GridPlan {
-  const infos = dirs.map((dir) => readChecked(() => readGridShard(path.join(dir, GRID_SHARD_FILE))));
-  const info = infos[0] as GridShardFile;
-  const key = (g: GridShardFile): unknown => ({ experiment: g.experiment, trials: g.trials, policies: g.policies, l_values: g.l_values, e_values: g.e_values });
+/** Checks one grid's or sweep's folders (one per input) and plans each point like an experiment. */
+function planSweep(name: string, dirs: readonly string[]): SweepPlan {
+  const infos = dirs.map((dir) => readChecked(() => readSweepShard(path.join(dir, SWEEP_SHARD_FILE))) as SweepShardFile);
+  const info = infos[0] as SweepShardFile;
+  const key = (g: SweepShardFile): unknown => ({ kind: g.kind, experiment: g.experiment, trials: g.trials, policies: g.policies, axes: g.axes, reference: g.reference });
   infos.forEach((g, i) => {
     const difference = configDifference(key(info), key(g));
     if (difference !== null) {
-      refuse(`${name}: ${path.join(dirs[i] as string, GRID_SHARD_FILE)} and ${path.join(dirs[0] as string, GRID_SHARD_FILE)} describe different grids (at ${difference})`);
+      refuse(`${name}: ${path.join(dirs[i] as string, SWEEP_SHARD_FILE)} and ${path.join(dirs[0] as string, SWEEP_SHARD_FILE)} describe different ${info.kind}s (at ${difference})`);
     }
   });
-  const variants = gridPoints(info.l_values, info.e_values).map((point) => {
-    const variantDirs = dirs.map((dir) => path.join(dir, pointName(point)));
-    for (const d of variantDirs) if (!fs.existsSync(path.join(d, MANIFEST_FILE))) refuse(`${d}: missing (no manifest.json); every shard of a grid holds every grid point`);
-    return planExperiment(`${name}/${pointName(point)}`, variantDirs);
+  const variants = sweepPoints(info.axes).map((point) => {
+    const variantDirs = dirs.map((dir) => path.join(dir, point.name));
+    for (const d of variantDirs) if (!fs.existsSync(path.join(d, MANIFEST_FILE))) refuse(`${d}: missing (no manifest.json); every shard of a ${info.kind} holds every point`);
+    return planExperiment(`${name}/${point.name}`, variantDirs);
   });
   return { name, info, variants };
+}
+
+/** Rebuilds a merged grid's or sweep's outputs from its copied points. */
+function finishMerged(staging: string, plan: SweepPlan): void {
+  const byName = new Map(plan.variants.map((v) => [v.manifest.name, v.manifest]));
+  const pointInfo = (point: SweepPoint): PointInfo | null => {
+    const m = byName.get(point.name);
+    if (m === undefined) return null;
+    return { derived: { lambda: Number(m.derived?.lambda), eta: Number(m.derived?.eta) }, policies: m.config.policies, trials: m.config.trials, horizon: m.config.horizon };
+  };
+  const { info } = plan;
+  const done =
+    info.kind === 'grid'
+      ? finishGrid(staging, { name: info.experiment, trials: info.trials }, info.policies, info.axes, pointInfo)
+      : finishSweep(staging, info.experiment, info.axes, info.reference ?? (info.policies[0] as string), pointInfo);
+  if (done === null) throw new RunError(`${plan.name}: a point could not be read back after copying`);
 }
 
 /** Whether `inner` is `outer` or inside it. */
@@ -225,7 +244,7 @@ export function mergeShards(inputs: readonly string[], options: MergeOptions): M
   const gridNames = sameNames(scanned, (f) => f.grids, 'grid folder');
 
   const experiments = experimentNames.map((name) => planExperiment(name, scanned.map((f) => f.experiments.get(name) as string)));
-  const grids = gridNames.map((name) => planGrid(name, scanned.map((f) => f.grids.get(name) as string)));
+  const grids = gridNames.map((name) => planSweep(name, scanned.map((f) => f.grids.get(name) as string)));
 
   const targets = [...experimentNames, ...gridNames].map((name) => path.join(options.out, name));
   for (const target of targets) {
@@ -270,17 +289,9 @@ export function mergeShards(inputs: readonly string[], options: MergeOptions): M
     install(dir, (staging) => {
       fs.mkdirSync(staging, { recursive: true });
       for (const variant of plan.variants) writeExperiment(path.join(staging, variant.manifest.name), variant);
-      const byName = new Map(plan.variants.map((v) => [v.manifest.name, v.manifest]));
-      const { info } = plan;
-      const rows = gridRows(staging, gridPoints(info.l_values, info.e_values), (point) => {
-        const m = byName.get(pointName(point));
-        if (m === undefined) return null;
-        return { derived: { lambda: Number(m.derived?.lambda), eta: Number(m.derived?.eta) }, policies: m.config.policies, trials: m.config.trials, horizon: m.config.horizon };
-      });
-      if (rows === null) throw new RunError(`${plan.name}: a grid point could not be read back after copying`);
-      writeGridOutputs(staging, { name: info.experiment, trials: info.trials }, info.policies, info.l_values, info.e_values, rows);
+      finishMerged(staging, plan);
     });
-    folders.push({ name: plan.name, dir, kind: 'grid', units: plan.variants.reduce((n, v) => n + v.units.length, 0), shards: inputs.length });
+    folders.push({ name: plan.name, dir, kind: plan.info.kind, units: plan.variants.reduce((n, v) => n + v.units.length, 0), shards: inputs.length });
   }
   return { folders };
 }

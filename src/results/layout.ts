@@ -7,8 +7,10 @@
  *   <out>/<name>/summary.csv                    one row per policy × trial (written when all are done)
  *   <out>/<name>/<policy>/trial-<i>.csv         one row per round
  *   <out>/<name>/<policy>/trial-<i>.summary.json   the unit's summary (the resume marker's partner)
+ *   <out>/<name>-sweep/<key=value,…>/           one experiment folder per sweep point
+ *   <out>/<name>-sweep/{sweep.csv, sweep-<key>.svg, sweep-shard.json}
  *   <out>/<name>-grid/l=<l>,e=<e>/              one experiment folder per grid point
- *   <out>/<name>-grid/{grid.csv, best.json, heatmap-<policy>.svg, grid-shard.json}
+ *   <out>/<name>-grid/{grid.csv, best.json, heatmap-<policy>.svg, sweep-shard.json}
  *   <out>/shard-<i>-of-<n>/                     a shard's folder, laid out like <out>
  *
  * A unit's rows go to `trial-<i>.csv.partial`; when the trial ends its summary is written
@@ -48,10 +50,21 @@ export function gridDir(out: string, name: string): string {
   return path.join(out, `${name}-grid`);
 }
 
+/** `<out>/<name>-sweep` */
+export function sweepDir(out: string, name: string): string {
+  return path.join(out, `${name}-sweep`);
+}
+
 export const GRID_FILE = 'grid.csv';
 export const BEST_FILE = 'best.json';
-/** In a shard's grid folder: what `eofd merge` needs to rebuild grid.csv, heatmaps and best.json. */
-export const GRID_SHARD_FILE = 'grid-shard.json';
+export const SWEEP_FILE = 'sweep.csv';
+/** In a shard's sweep or grid folder: what `eofd merge` needs to rebuild the folder's outputs. */
+export const SWEEP_SHARD_FILE = 'sweep-shard.json';
+
+/** A sweep's figure for one swept key: `sweep-params.m.svg`. */
+export function sweepFigureFile(key: string): string {
+  return `sweep-${key.replace(/[^A-Za-z0-9._-]/g, '_')}.svg`;
+}
 
 /** A file name for a policy's heatmap: `heatmap-EOFD-MLogB.svg`. */
 export function heatmapFile(policy: string): string {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { z } from 'zod';
 import { describeFsError, EofdError } from '../base/errors.js';
-import { bestFileSchema, gridShardSchema } from './sweep.js';
+import { bestFileSchema, sweepShardSchema } from './sweep.js';
 import { MANIFEST_FILE, SUMMARY_FILE, unitFiles, type UnitFiles } from './layout.js';
 import { manifestSchema, type ManifestRead } from './manifest.js';
 import { OPTIONAL_SUMMARY_COLUMNS, SUMMARY_COLUMNS, TRIAL_COLUMNS, type SummaryRow } from './records.js';
@@ -151,9 +151,9 @@ export function readBestFile(file: string): z.output<typeof bestFileSchema> {
   return readJsonFile(file, bestFileSchema, 'the best.json');
 }
 
-/** A shard's grid-shard.json. */
-export function readGridShard(file: string): z.output<typeof gridShardSchema> {
-  return readJsonFile(file, gridShardSchema, 'the grid shard record');
+/** A shard's sweep-shard.json. */
+export function readSweepShard(file: string): z.output<typeof sweepShardSchema> {
+  return readJsonFile(file, sweepShardSchema, 'the sweep shard record');
 }
 
 /**

@@ -20,7 +20,7 @@ function oneLine(stderr: string, command: string, pattern: RegExp): void {
   expect(stderr).not.toMatch(/\n\s+at /);
 }
 
-const TIMING_KEYS = new Set(['meanSelectMs', 'meanUpdateMs', 'medianSelectMs', 'medianUpdateMs', 'meanRoundMs', 'bytes', 'started']);
+const TIMING_KEYS = new Set(['meanSelectMs', 'meanUpdateMs', 'medianSelectMs', 'medianUpdateMs', 'meanRoundMs', 'bytes', 'started', 'timing']);
 /** JSON without timing fields (and `bytes`, the CSV length, which depends on the timing digits). */
 function withoutTimingFields(text: string): unknown {
   return JSON.parse(text, (key, value: unknown) => (TIMING_KEYS.has(key) ? undefined : value));
@@ -168,7 +168,7 @@ describe('eofd grid --shard (Kubernetes JOB_COMPLETION_INDEX), eofd merge', () =
       const r = await runCli([...args, '--out', shardOut, ...extra], env);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
-      expect(fs.existsSync(path.join(shardOut, `shard-${index}-of-3`, 'g-grid', 'grid-shard.json'))).toBe(true);
+      expect(fs.existsSync(path.join(shardOut, `shard-${index}-of-3`, 'g-grid', 'sweep-shard.json'))).toBe(true);
       expect(fs.existsSync(path.join(shardOut, `shard-${index}-of-3`, 'g-grid', 'best.json'))).toBe(false);
     }
     const out = path.join(root, 'grid-merged');
@@ -188,5 +188,31 @@ describe('eofd grid --shard (Kubernetes JOB_COMPLETION_INDEX), eofd merge', () =
     const missing = await runCli(['merge', shardDirs[0] as string, shardDirs[2] as string, '--out', path.join(root, 'grid-refused')]);
     expect(missing.code).toBe(2);
     oneLine(missing.stderr, 'merge', /^eofd merge: g-grid\/l=0,e=-0\.5: .* is missing .*expected from shard 1\/3/);
+  });
+});
+
+describe('eofd sweep --shard, eofd merge', () => {
+  it('merges two shards into the sweep one machine writes: points, sweep.csv (timing aside), figures', async () => {
+    const config = writeFile(root, 'sweep.yaml', tinyConfig('s', { horizon: 12, trials: 3, policies: '[EOFD-MLogB, OFUL-MLogB]' }));
+    const args = ['sweep', config, '--over', 'params.m=2,12', '--jobs', '1', '--quiet'];
+    expect((await runCli([...args, '--out', path.join(root, 'sweep-single')])).code).toBe(0);
+    const shardOut = path.join(root, 'sweep-shards');
+    for (const index of [0, 1]) {
+      const r = await runCli([...args, '--out', shardOut, '--shard', `${index}/2`]);
+      expect(r.stderr).toBe('');
+      expect(fs.existsSync(path.join(shardOut, `shard-${index}-of-2`, 's-sweep', 'sweep-shard.json'))).toBe(true);
+      expect(fs.existsSync(path.join(shardOut, `shard-${index}-of-2`, 's-sweep', 'sweep.csv'))).toBe(false);
+    }
+    const out = path.join(root, 'sweep-merged');
+    const merged = await runCli(['merge', ...[0, 1].map((i) => path.join(shardOut, `shard-${i}-of-2`)), '--out', out, '--quiet']);
+    expect(merged.stderr).toBe('');
+    expect(merged.code).toBe(0);
+    const single = path.join(root, 'sweep-single', 's-sweep');
+    const result = path.join(out, 's-sweep');
+    expect(listFiles(result)).toEqual(listFiles(single));
+    for (const point of ['m=2', 'm=12']) expectSameResults(path.join(single, point), path.join(result, point));
+    // sweep.csv without mean_round_ms (column 10: after the swept key and nine others).
+    const dropTime = (text: string): string => text.split('\n').map((l) => l.split(',').filter((_, i) => i !== 10).join(',')).join('\n');
+    expect(dropTime(fs.readFileSync(path.join(result, 'sweep.csv'), 'utf8'))).toBe(dropTime(fs.readFileSync(path.join(single, 'sweep.csv'), 'utf8')));
   });
 });

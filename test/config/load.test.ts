@@ -196,7 +196,9 @@ describe('loadConfig: bad arguments and malformed configs', () => {
 describe('loadConfig', () => {
   it('returns the typed config with defaults resolved and the source recorded', () => {
     const file = write(VALID);
-    const config = loadConfig(file);
+    const { document, ...config } = loadConfig(file);
+    // The document is the file's data as validated (what a sweep varies).
+    expect(document).toMatchObject({ name: 'synthetic-k4', horizon: 3000, params: { beta: 'theory' } });
     expect(config).toEqual({
       name: 'synthetic-k4',
       environment: { type: 'synthetic', d: 100, K: 4, reward: [0, 0.25, 0.5, 0.75, 1], actions: [10, 30], S_star: 2 },
@@ -204,7 +206,7 @@ describe('loadConfig', () => {
       trials: 10,
       seed: 0,
       policies: ['EOFD-MLogB', 'OFUL-MLogB'],
-      params: { S: 1, l: 0.75, e: 0.75, m: 'auto', beta: 'theory', beta_scale: 1, delta: 'auto' },
+      params: { S: 1, l: 0.75, e: 0.75, m: 'auto', beta: 'theory', beta_scale: 1, beta_rank: 'sketch', delta: 'auto' },
       source: path.resolve(file),
     });
   });
@@ -215,7 +217,7 @@ describe('loadConfig', () => {
       path.join(dir, 'b.yaml'),
     );
     expect(config.seed).toBe(0);
-    expect(config.params).toEqual({ S: 1, l: 0.75, e: 0.75, m: 'auto', beta: 'order', beta_scale: 1, delta: 'auto' });
+    expect(config.params).toEqual({ S: 1, l: 0.75, e: 0.75, m: 'auto', beta: 'order', beta_scale: 1, beta_rank: 'sketch', delta: 'auto' });
     expect(config.environment).toMatchObject({ S_star: 1 });
     const withS = parseConfig(
       'name: b\nenvironment: {type: synthetic, d: 4, K: 1, reward: [0, 1], actions: [1, 1]}\nhorizon: 5\ntrials: 1\npolicies: [Random]\nparams: {S: 5, lambda: 2, eta: 0.5, beta: 3, m: 7, delta: 0.01}\n',

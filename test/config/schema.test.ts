@@ -35,7 +35,7 @@ describe('experimentConfigSchema', () => {
     const parsed = experimentConfigSchema.parse(minimal);
     expect(parsed.seed).toBe(0);
     expect(parsed.environment).toEqual({ type: 'mnist', target: 1, normalize: 'global' });
-    expect(parsed.params).toEqual({ S: 1, l: 0.75, e: 0.75, m: 'auto', beta: 'order', beta_scale: 1, delta: 'auto' });
+    expect(parsed.params).toEqual({ S: 1, l: 0.75, e: 0.75, m: 'auto', beta: 'order', beta_scale: 1, beta_rank: 'sketch', delta: 'auto' });
   });
   it('accepts each beta mode, a numeric beta, explicit lambda and eta', () => {
     for (const beta of ['theory', 'order', 2.5]) {

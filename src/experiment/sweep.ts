@@ -1,0 +1,301 @@
+/**
+ * Sweeps: an experiment run at every point of a cartesian product of config values
+ * (`params.m=8,20,78`, `params.l=-0.5,0,0.75`, `environment.normalize=global,per-image`, …). Every
+ * point is an ordinary run of a variant of the config (config/load.ts `reconfigure`: validated and
+ * resolved as a file would be) in `<dir>/<label=value,…>/`, by the ordinary runner (resumable,
+ * shardable, --jobs-parallel). Every point keeps the base experiment's seed name, so all points play
+ * the same instances with the same outcome uniforms: differences between points, and between policies
+ * within a point, are paired. `eofd grid` is the (l, e) sweep on validation seeds (grid.ts).
+ */
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { RunError } from '../base/errors.js';
+import { reconfigure, setField } from '../config/load.js';
+import type { ExperimentConfig } from '../config/schema.js';
+import { renderSweepFigure } from '../report/sweep-figure.js';
+import { SWEEP_FILE, SWEEP_SHARD_FILE, sweepDir, sweepFigureFile, unitFiles } from '../results/layout.js';
+import type { DerivedValues } from '../results/manifest.js';
+import { readFinishedUnit } from '../results/read.js';
+import type { TrialSummary } from '../results/records.js';
+import { sweepCsv, SWEEP_SHARD_FORMAT, type SweepRow, type SweepShardFile } from '../results/sweep.js';
+import { writeFileAtomic, writeJsonAtomic } from '../results/write.js';
+import { mean, sampleStd } from '../stats/descriptive.js';
+import { pairedDifference } from '../stats/paired.js';
+import { runExperiments, type RunOptions, type RunResult } from './runner.js';
+import type { SeedSplit } from './seeds.js';
+
+/** One swept config key and its values (as YAML gives them: numbers, strings, lists, …). */
+export interface SweepAxis {
+  /** Dotted config key, e.g. `params.m`. */
+  key: string;
+  values: unknown[];
+}
+
+/** One point of a sweep: a value per axis, and the point's folder name. */
+export interface SweepPoint {
+  name: string;
+  values: unknown[];
+}
+
+/** Keys a sweep may not vary: they name the experiment or its folders. */
+const FIXED_KEYS = new Set(['name']);
+
+/** Splits `a,b,[c, d]` at the commas outside brackets and braces. */
+function splitTopLevel(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '[' || c === '{') depth++;
+    else if (c === ']' || c === '}') depth--;
+    else if (c === ',' && depth === 0) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts.map((p) => p.trim());
+}
+
+/** `"params.m=8,20,78"` → {key: 'params.m', values: [8, 20, 78]}; throws a one-line RunError (exit 2). */
+export function parseAxis(text: string): SweepAxis {
+  const at = text.indexOf('=');
+  const key = at < 0 ? '' : text.slice(0, at).trim();
+  if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$/.test(key)) {
+    throw new RunError(`--over ${text}: expected KEY=V1,V2,… with a dotted config key (e.g. params.m=8,20,78)`, 2);
+  }
+  if (FIXED_KEYS.has(key)) throw new RunError(`--over ${text}: ${key} cannot be swept (it names the output folders)`, 2);
+  const parts = splitTopLevel(text.slice(at + 1));
+  if (parts.some((p) => p === '')) throw new RunError(`--over ${text}: expected a comma-separated list of values`, 2);
+  const values = parts.map((part) => {
+    try {
+      return parseYaml(part) as unknown;
+    } catch (error) {
+      throw new RunError(`--over ${text}: ${JSON.stringify(part)} is not a YAML value (${(error as Error).message.split('\n')[0]})`, 2);
+    }
+  });
+  const seen = values.map((v) => JSON.stringify(v));
+  const twice = seen.find((v, i) => seen.indexOf(v) !== i);
+  if (twice !== undefined) throw new RunError(`--over ${text}: ${twice} is listed twice`, 2);
+  return { key, values };
+}
+
+/** The label of each axis in folder names: the key's last segment, or the whole key when two would clash. */
+export function axisLabels(axes: readonly SweepAxis[]): string[] {
+  const last = axes.map((a) => a.key.split('.').pop() as string);
+  return axes.map((a, i) => (last.filter((l) => l === last[i]).length > 1 ? a.key : (last[i] as string)));
+}
+
+/** A value as folder names and tables show it: numbers and strings as written, anything else as JSON. */
+export function valueText(value: unknown): string {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
+}
+
+/** Every point of the product, the first axis slowest; names `label=value,label=value`. */
+export function sweepPoints(axes: readonly SweepAxis[]): SweepPoint[] {
+  if (axes.length === 0) throw new RunError('a sweep needs at least one --over KEY=V1,V2,…', 2);
+  const keys = axes.map((a) => a.key);
+  const twice = keys.find((k, i) => keys.indexOf(k) !== i);
+  if (twice !== undefined) throw new RunError(`--over ${twice} is given twice`, 2);
+  const labels = axisLabels(axes);
+  let points: unknown[][] = [[]];
+  for (const axis of axes) points = points.flatMap((prefix) => axis.values.map((v) => [...prefix, v]));
+  return points.map((values) => {
+    const name = values.map((v, i) => `${labels[i]}=${valueText(v)}`).join(',');
+    if (/[/\\\0]/.test(name) || name.length > 200) throw new RunError(`sweep point ${JSON.stringify(name)} cannot name a folder; use simpler values`, 2);
+    return { name, values };
+  });
+}
+
+/** How the variant of each point is made besides the swept values. */
+export interface SweepVariantOptions {
+  /** Trials come from this seed split ('report' for a sweep, 'validation' for the grid). */
+  split: SeedSplit;
+  /** Extra edits of the document (the grid drops λ and η so that l and e set them). */
+  edit?: (document: Record<string, unknown>) => void;
+  /** Only these policies run at each point (default: the config's). */
+  policies?: readonly string[];
+}
+
+/** The config of one point: the swept values set, validated and resolved; seeds of the base name. */
+export function sweepVariant(config: ExperimentConfig, axes: readonly SweepAxis[], point: SweepPoint, options: SweepVariantOptions): ExperimentConfig {
+  const origin = `--over ${axes.map((a, i) => `${a.key}=${valueText(point.values[i])}`).join(' --over ')}`;
+  const variant = reconfigure(
+    config,
+    (document) => {
+      axes.forEach((axis, i) => setField(document, axis.key.split('.'), point.values[i]));
+      if (options.policies !== undefined) document.policies = [...options.policies];
+      options.edit?.(document);
+    },
+    origin,
+  );
+  const { policyParams: _dropped, ...rest } = variant;
+  void _dropped;
+  return { ...rest, name: point.name, seedName: config.seedName ?? config.name };
+}
+
+/** What reading a point's units needs (from the resolved variant, or from its manifest). */
+export interface PointInfo {
+  derived: Pick<DerivedValues, 'lambda' | 'eta'>;
+  policies: readonly string[];
+  trials: number;
+  horizon: number;
+}
+
+/** One point and policy: its trials' summaries, in trial order. */
+export interface PointUnits {
+  point: SweepPoint;
+  policy: string;
+  derived: PointInfo['derived'];
+  summaries: TrialSummary[];
+}
+
+/**
+ * The finished units of every point under `dir`, point by point, policies in config order; null if
+ * a point is unknown or a unit is not finished.
+ */
+export function readPointUnits(dir: string, points: readonly SweepPoint[], info: (point: SweepPoint) => PointInfo | null): PointUnits[] | null {
+  const out: PointUnits[] = [];
+  for (const point of points) {
+    const known = info(point);
+    if (known === null) return null;
+    for (const policy of known.policies) {
+      const summaries: TrialSummary[] = [];
+      for (let trial = 0; trial < known.trials; trial++) {
+        const unit = readFinishedUnit(unitFiles(path.join(dir, point.name), policy, trial), policy, trial, known.horizon);
+        if (unit === null) return null;
+        summaries.push(unit.summary);
+      }
+      out.push({ point, policy, derived: known.derived, summaries });
+    }
+  }
+  return out;
+}
+
+/** The point infos of a finished run, by point name. */
+export function pointInfoFromRun(run: RunResult): (point: SweepPoint) => PointInfo | null {
+  return (point) => {
+    const outcome = run.experiments.find((x) => x.name === point.name);
+    if (outcome === undefined || !outcome.complete) return null;
+    const { derived, config } = outcome.resolved;
+    return { derived, policies: config.policies, trials: config.trials, horizon: config.horizon };
+  };
+}
+
+/** Runs every point of a sweep as one runner call into `dir` (units numbered point by point). */
+export async function runSweepPoints(
+  config: ExperimentConfig,
+  axes: readonly SweepAxis[],
+  variant: SweepVariantOptions,
+  options: Omit<RunOptions, 'split'>,
+): Promise<{ points: SweepPoint[]; run: RunResult }> {
+  const points = sweepPoints(axes);
+  const variants = points.map((p) => sweepVariant(config, axes, p, variant));
+  const run = await runExperiments(variants, { ...options, split: variant.split });
+  return { points, run };
+}
+
+/** The default reference of a sweep's paired differences: OFUL-MLogB when it runs, else the first policy. */
+export function defaultReference(policies: readonly string[]): string {
+  return policies.includes('OFUL-MLogB') ? 'OFUL-MLogB' : (policies[0] as string);
+}
+
+/** sweep.csv's rows: per point and policy, the means and the paired difference to the reference. */
+export function sweepRows(units: readonly PointUnits[], reference: string): SweepRow[] {
+  const nullable = (xs: readonly (number | null)[]): number | null => (xs.every((x): x is number => x !== null) ? mean(xs as number[]) : null);
+  return units.map(({ point, policy, summaries }) => {
+    const regrets = summaries.map((s) => s.finalRegret);
+    const ref = units.find((u) => u.point === point && u.policy === reference);
+    let diff: { mean: number; low: number; high: number } | null = null;
+    let pct: number | null = null;
+    if (ref !== undefined && policy !== reference) {
+      const refRegrets = ref.summaries.map((s) => s.finalRegret);
+      diff = pairedDifference(regrets, refRegrets);
+      const refMean = mean(refRegrets);
+      pct = refMean === 0 ? null : (100 * diff.mean) / refMean;
+    }
+    return {
+      values: point.values,
+      policy,
+      trials: summaries.length,
+      meanFinalRegret: mean(regrets),
+      stdFinalRegret: sampleStd(regrets),
+      reference: ref === undefined || policy === reference ? null : reference,
+      regretDiff: diff?.mean ?? null,
+      regretDiffLow: diff === null || !Number.isFinite(diff.low) ? null : diff.low,
+      regretDiffHigh: diff === null || !Number.isFinite(diff.high) ? null : diff.high,
+      regretDiffPct: pct,
+      meanRoundMs: mean(summaries.map((s) => s.meanRoundMs)),
+      meanDeltaT: nullable(summaries.map((s) => s.deltaT)),
+      meanBetaT: nullable(summaries.map((s) => s.betaT)),
+      meanProjections: mean(summaries.map((s) => s.projections)),
+      meanParameterError: nullable(summaries.map((s) => s.parameterError)),
+    };
+  });
+}
+
+/** Writes sweep.csv and one figure per swept key into `dir` (atomically); null if a unit is missing. */
+export function finishSweep(
+  dir: string,
+  name: string,
+  axes: readonly SweepAxis[],
+  reference: string,
+  info: (point: SweepPoint) => PointInfo | null,
+): { rows: SweepRow[]; files: string[] } | null {
+  const units = readPointUnits(dir, sweepPoints(axes), info);
+  if (units === null) return null;
+  const rows = sweepRows(units, reference);
+  const files: string[] = [];
+  const write = (file: string, text: string): void => {
+    writeFileAtomic(path.join(dir, file), text);
+    files.push(path.join(dir, file));
+  };
+  write(SWEEP_FILE, sweepCsv(axes.map((a) => a.key), rows));
+  axes.forEach((axis, k) => write(sweepFigureFile(axis.key), renderSweepFigure({ experiment: name, axes, axis: k, rows })));
+  return { rows, files };
+}
+
+export interface SweepOptions extends Omit<RunOptions, 'split' | 'out'> {
+  /** Parent folder: the sweep goes to `<out>/<name>-sweep/`. */
+  out: string;
+  axes: readonly SweepAxis[];
+  /** The policy paired differences are taken against (default: defaultReference). */
+  reference?: string;
+}
+
+export interface SweepResult {
+  name: string;
+  dir: string;
+  run: RunResult;
+  /** Empty unless every unit finished. */
+  rows: SweepRow[];
+  files: string[];
+}
+
+/** Runs the sweep of one experiment on the report seeds and writes sweep.csv and its figures when complete. */
+export async function runSweep(config: ExperimentConfig, options: SweepOptions): Promise<SweepResult> {
+  const { axes, reference: given, out, ...runOptions } = options;
+  const reference = given ?? defaultReference(config.policies);
+  if (!config.policies.includes(reference)) {
+    throw new RunError(`--reference ${reference}: not a policy of ${config.name} (${config.policies.join(', ')})`, 2);
+  }
+  const dir = sweepDir(out, config.name);
+  const { run } = await runSweepPoints(config, axes, { split: 'report' }, { ...runOptions, out: dir });
+  if (options.shard !== undefined) {
+    const info: SweepShardFile = {
+      format: SWEEP_SHARD_FORMAT,
+      kind: 'sweep',
+      experiment: config.name,
+      trials: config.trials,
+      policies: [...config.policies],
+      axes: axes.map((a) => ({ key: a.key, values: [...a.values] })),
+      reference,
+      shard: { index: options.shard.index, count: options.shard.count },
+    };
+    writeJsonAtomic(path.join(dir, SWEEP_SHARD_FILE), info);
+    return { name: config.name, dir, run, rows: [], files: [] };
+  }
+  const done = run.interrupted ? null : finishSweep(dir, config.name, axes, reference, pointInfoFromRun(run));
+  return { name: config.name, dir, run, rows: done?.rows ?? [], files: done?.files ?? [] };
+}

@@ -1,0 +1,200 @@
+/**
+ * The files of sweeps: `eofd sweep` writes sweep.csv (one row per point and policy) into
+ * `<out>/<name>-sweep/`; `eofd grid` (the (l, e) sweep) writes grid.csv and best.json (per policy the
+ * chosen (l, e)) into `<out>/<name>-grid/`. A shard's sweep or grid folder holds sweep-shard.json,
+ * what `eofd merge` needs to rebuild them. Readers validate through the schemas here (read.ts).
+ */
+import { z } from 'zod';
+import { exact } from './records.js';
+
+export const BEST_FORMAT = 'eofd-best/1';
+export const SWEEP_SHARD_FORMAT = 'eofd-sweep-shard/1';
+
+/** One row of grid.csv: one (grid point, policy). */
+export interface GridRow {
+  l: number;
+  e: number;
+  lambda: number;
+  eta: number;
+  policy: string;
+  trials: number;
+  meanFinalRegret: number;
+  stdFinalRegret: number;
+  /** null when W* is unknown (MNIST) or a trial gave none. */
+  meanParameterError: number | null;
+  meanRoundMs: number;
+}
+
+export const GRID_COLUMNS = [
+  'l',
+  'e',
+  'lambda',
+  'eta',
+  'policy',
+  'trials',
+  'mean_final_regret',
+  'std_final_regret',
+  'mean_parameter_error',
+  'mean_round_ms',
+] as const;
+
+/** grid.csv's text. */
+export function gridCsv(rows: readonly GridRow[]): string {
+  const num = (x: number | null): string => (x === null ? '' : exact(x));
+  const lines = [GRID_COLUMNS.join(',')];
+  for (const r of rows) {
+    lines.push(
+      [r.l, r.e, r.lambda, r.eta, r.policy, r.trials, r.meanFinalRegret, r.stdFinalRegret, num(r.meanParameterError), r.meanRoundMs.toFixed(6)]
+        .map((v) => (typeof v === 'number' ? num(v) : v))
+        .join(','),
+    );
+  }
+  return lines.join('\n') + '\n';
+}
+
+export interface BestEntry {
+  l: number;
+  e: number;
+  lambda: number;
+  eta: number;
+  mean_final_regret: number;
+  std_final_regret: number;
+  mean_parameter_error: number | null;
+}
+
+export interface BestFile {
+  format: typeof BEST_FORMAT;
+  experiment: string;
+  split: 'validation';
+  trials: number;
+  l_values: number[];
+  e_values: number[];
+  policies: Record<string, BestEntry>;
+}
+
+const finite = z.number({ error: 'expected a finite number' }).refine(Number.isFinite, { error: 'expected a finite number' });
+
+/**
+ * What `eofd run --params` reads of a best.json: per policy (l, e); λ and η are recomputed from them
+ * for each experiment. `format` may be absent (a hand-written file).
+ */
+export const bestFileSchema = z.looseObject(
+  {
+    format: z.literal(BEST_FORMAT, { error: `expected ${JSON.stringify(BEST_FORMAT)}` }).optional(),
+    experiment: z.unknown().optional(),
+    policies: z
+      .record(z.string(), z.looseObject({ l: finite, e: finite }, { error: 'expected an object {l, e}' }), {
+        error: 'expected an object mapping policy names to {l, e}',
+      })
+      .refine((p) => Object.keys(p).length > 0, { error: 'expected at least one policy' }),
+  },
+  { error: 'expected a JSON object as `eofd grid` writes it' },
+);
+
+/** One row of sweep.csv: one (point, policy), with the paired difference to the reference policy. */
+export interface SweepRow {
+  /** The point's value of each swept key, in axis order. */
+  values: unknown[];
+  policy: string;
+  trials: number;
+  meanFinalRegret: number;
+  stdFinalRegret: number;
+  /** The policy the differences are taken against (null for the reference's own row). */
+  reference: string | null;
+  /** Mean per-trial difference of final regret, policy − reference, with its 95% Student-t interval. */
+  regretDiff: number | null;
+  regretDiffLow: number | null;
+  regretDiffHigh: number | null;
+  /** regretDiff as % of the reference's mean final regret. */
+  regretDiffPct: number | null;
+  meanRoundMs: number;
+  /** Mean Δ_T and β_T over trials (null for policies without them). */
+  meanDeltaT: number | null;
+  meanBetaT: number | null;
+  meanProjections: number;
+  meanParameterError: number | null;
+}
+
+/** sweep.csv's columns after the swept keys (one column each, named by key). */
+export const SWEEP_COLUMNS = [
+  'policy',
+  'trials',
+  'mean_final_regret',
+  'std_final_regret',
+  'reference',
+  'regret_diff',
+  'regret_diff_ci_low',
+  'regret_diff_ci_high',
+  'regret_diff_pct',
+  'mean_round_ms',
+  'delta_T',
+  'beta_T',
+  'projections',
+  'mean_parameter_error',
+] as const;
+
+/** sweep.csv's text: the swept keys, then SWEEP_COLUMNS. */
+export function sweepCsv(keys: readonly string[], rows: readonly SweepRow[]): string {
+  const num = (x: number | null): string => (x === null || !Number.isFinite(x) ? '' : exact(x));
+  const cell = (v: unknown): string => {
+    const text = typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
+    return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  };
+  const lines = [[...keys, ...SWEEP_COLUMNS].join(',')];
+  for (const r of rows) {
+    lines.push(
+      [
+        ...r.values.map(cell),
+        cell(r.policy),
+        String(r.trials),
+        num(r.meanFinalRegret),
+        num(r.stdFinalRegret),
+        r.reference === null ? '' : cell(r.reference),
+        num(r.regretDiff),
+        num(r.regretDiffLow),
+        num(r.regretDiffHigh),
+        num(r.regretDiffPct),
+        r.meanRoundMs.toFixed(6),
+        num(r.meanDeltaT),
+        num(r.meanBetaT),
+        num(r.meanProjections),
+        num(r.meanParameterError),
+      ].join(','),
+    );
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** In a shard's sweep or grid folder: what `eofd merge` needs to rebuild the folder's outputs. */
+export interface SweepShardFile {
+  format: typeof SWEEP_SHARD_FORMAT;
+  /** 'grid': grid.csv, heatmaps and best.json; 'sweep': sweep.csv and its figures. */
+  kind: 'grid' | 'sweep';
+  experiment: string;
+  trials: number;
+  policies: string[];
+  axes: { key: string; values: unknown[] }[];
+  /** The sweep's reference policy (null for a grid). */
+  reference: string | null;
+  shard: { index: number; count: number };
+}
+
+const integer = z.number({ error: 'expected an integer' }).int({ error: 'expected an integer' });
+
+export const sweepShardSchema = z.looseObject(
+  {
+    format: z.literal(SWEEP_SHARD_FORMAT, { error: `expected ${JSON.stringify(SWEEP_SHARD_FORMAT)}` }),
+    kind: z.enum(['grid', 'sweep'], { error: "expected 'grid' or 'sweep'" }),
+    experiment: z.string({ error: 'expected a name' }),
+    trials: integer,
+    policies: z.array(z.string(), { error: 'expected a list of names' }),
+    axes: z
+      .array(z.looseObject({ key: z.string({ error: 'expected a key' }), values: z.array(z.unknown()).min(1, { error: 'expected values' }) }), {
+        error: 'expected a list of {key, values}',
+      })
+      .min(1, { error: 'expected at least one axis' }),
+    reference: z.string().nullable(),
+    shard: z.looseObject({ index: integer, count: integer }, { error: 'expected {index, count}' }),
+  },
+  { error: 'expected a JSON object' },
+);

@@ -1,0 +1,122 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RunError } from '../../src/base/errors.js';
+import { ConfigError } from '../../src/base/errors.js';
+import { loadConfigs } from '../../src/config/load.js';
+import type { ExperimentConfig } from '../../src/config/schema.js';
+import { gridAxes, runGrid } from '../../src/experiment/grid.js';
+import { axisLabels, parseAxis, runSweep, sweepPoints, sweepVariant } from '../../src/experiment/sweep.js';
+import { readExperiment } from '../../src/results/read.js';
+import { pairedDifference } from '../../src/stats/paired.js';
+import { gridFingerprint } from './grid-fingerprint.js';
+import { tempDir, writeFile } from './fixtures.js';
+
+let root: string;
+let config: ExperimentConfig;
+/** d = 5, K = 2: Kd = 10. */
+const text = (name: string, policies = '[EOFD-MLogB, OFUL-MLogB, Random]'): string =>
+  [
+    `name: ${name}`,
+    'environment: {type: synthetic, d: 5, K: 2, reward: [0, 0.5, 1], actions: [3, 5]}',
+    'horizon: 20',
+    'trials: 2',
+    'seed: 0',
+    `policies: ${policies}`,
+    'params: {S: 2, m: 3, beta: order}',
+    '',
+  ].join('\n');
+beforeAll(() => {
+  root = tempDir('eofd-sweep-');
+  config = loadConfigs(writeFile(root, 'g.yaml', text('g')))[0] as ExperimentConfig;
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+describe('sweep axes: bad arguments', () => {
+  it('refuses a missing key, an empty value, a repeated value, the name and no axis (exit code 2)', () => {
+    for (const bad of ['=1,2', 'params.m', 'params.m=1,,2', 'params.m=1,1', 'name=a,b', 'params..m=1']) {
+      expect(() => parseAxis(bad), bad).toThrow(RunError);
+    }
+    expect(() => sweepPoints([])).toThrow(/at least one --over/);
+    expect(() => sweepPoints([parseAxis('params.m=1'), parseAxis('params.m=2')])).toThrow(/given twice/);
+  });
+  it('a value the config refuses names the --over and the field', () => {
+    const axes = [parseAxis('params.m=0')];
+    const error = (() => {
+      try {
+        sweepVariant(config, axes, sweepPoints(axes)[0]!, { split: 'report' });
+      } catch (e) {
+        return e as ConfigError;
+      }
+      throw new Error('expected a ConfigError');
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toMatch(/^--over params\.m=0: params\.m: expected 'auto' .* got 0$/);
+  });
+});
+
+describe('sweep axes', () => {
+  it('reads values as YAML, keeping brackets together', () => {
+    expect(parseAxis('params.m=8, 20,auto').values).toEqual([8, 20, 'auto']);
+    expect(parseAxis('environment.actions=[3, 5],[10, 30]').values).toEqual([[3, 5], [10, 30]]);
+    expect(parseAxis('environment.normalize=global,per-image').values).toEqual(['global', 'per-image']);
+  });
+  it('names points label=value, the first axis slowest; labels are the last key segment unless two clash', () => {
+    const axes = [parseAxis('params.l=-0.5,0'), parseAxis('params.S=1,5')];
+    expect(sweepPoints(axes).map((p) => p.name)).toEqual(['l=-0.5,S=1', 'l=-0.5,S=5', 'l=0,S=1', 'l=0,S=5']);
+    expect(axisLabels([parseAxis('params.S=1'), parseAxis('environment.S=2')])).toEqual(['params.S', 'environment.S']);
+  });
+  it('a variant is the config validated again: S* follows a swept S, seeds keep the base name', () => {
+    const axes = [parseAxis('params.S=4')];
+    const variant = sweepVariant(config, axes, sweepPoints(axes)[0]!, { split: 'report' });
+    expect(variant.params.S).toBe(4);
+    expect(variant.environment).toMatchObject({ type: 'synthetic', S_star: 4 });
+    expect([variant.name, variant.seedName]).toEqual(['S=4', 'g']);
+  });
+});
+
+describe('eofd sweep', () => {
+  it('over params.m: at m = Kd EOFD-MLogB makes OFUL-MLogB\'s decisions (zero paired difference); sweep.csv and a figure', async () => {
+    const result = await runSweep(config, { out: root, axes: [parseAxis('params.m=2,10')], jobs: 1 });
+    expect(fs.readdirSync(result.dir).sort()).toEqual(['m=10', 'm=2', 'sweep-params.m.svg', 'sweep.csv']);
+    const exact = result.rows.find((r) => r.values[0] === 10 && r.policy === 'EOFD-MLogB')!;
+    const oful = result.rows.find((r) => r.values[0] === 10 && r.policy === 'OFUL-MLogB')!;
+    expect(exact.meanFinalRegret).toBe(oful.meanFinalRegret);
+    expect([exact.regretDiff, exact.regretDiffLow, exact.regretDiffHigh]).toEqual([0, 0, 0]);
+    expect(exact.meanDeltaT).toBe(1);
+    // The m = 2 row's interval is the paired interval of the trials, recomputed here from the files.
+    const small = readExperiment(path.join(result.dir, 'm=2'));
+    const regrets = (policy: string): number[] => small.summary.filter((r) => r.policy === policy).map((r) => r.finalRegret);
+    const expected = pairedDifference(regrets('EOFD-MLogB'), regrets('OFUL-MLogB'));
+    const row = result.rows.find((r) => r.values[0] === 2 && r.policy === 'EOFD-MLogB')!;
+    expect([row.regretDiff, row.regretDiffLow, row.regretDiffHigh]).toEqual([expected.mean, expected.low, expected.high]);
+    expect(row.meanDeltaT).toBeGreaterThan(1);
+    const csv = fs.readFileSync(path.join(result.dir, 'sweep.csv'), 'utf8').trim().split('\n');
+    expect(csv[0]).toBe(
+      'params.m,policy,trials,mean_final_regret,std_final_regret,reference,regret_diff,regret_diff_ci_low,regret_diff_ci_high,regret_diff_pct,mean_round_ms,delta_T,beta_T,projections,mean_parameter_error',
+    );
+    expect(csv).toHaveLength(1 + 2 * 3);
+    const svg = fs.readFileSync(path.join(result.dir, 'sweep-params.m.svg'), 'utf8');
+    expect(svg).toMatch(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    expect(svg).toContain('params.m');
+    // Every point played the same instances: Random's choices do not depend on m.
+    expect(result.rows.filter((r) => r.policy === 'Random').map((r) => r.meanFinalRegret)).toEqual([
+      result.rows.find((r) => r.policy === 'Random')!.meanFinalRegret,
+      result.rows.find((r) => r.policy === 'Random')!.meanFinalRegret,
+    ]);
+  });
+
+  it('refuses a reference that is not one of the policies', async () => {
+    await expect(runSweep(config, { out: root, axes: [parseAxis('params.m=2')], reference: 'Nope', jobs: 1 })).rejects.toThrow(/--reference Nope/);
+  });
+});
+
+describe('eofd grid on the sweep machinery', () => {
+  it('writes byte for byte (timings aside) what the grid wrote before it moved onto the sweep', async () => {
+    const out = path.join(root, 'fingerprint');
+    const result = await runGrid(loadConfigs(writeFile(root, 'fp.yaml', text('g')))[0]!, { out, l: [0, 0.5], e: [0.25, 1], jobs: 1 });
+    const expected = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, 'data', 'grid-fingerprint.json'), 'utf8')) as Record<string, string>;
+    expect(gridFingerprint(result.dir)).toEqual(expected);
+    expect(gridAxes([0, 0.5], [0.25, 1]).map((a) => a.key)).toEqual(['params.l', 'params.e']);
+  });
+});
