@@ -14,12 +14,17 @@ import { softmaxJacobian, softmaxWithNull } from '../model/logistic.js';
 /** Writes M(x) (K×K, row-major) for action `index` of the current round. */
 export type CurvatureOfAction = (index: number, out: Float64Array) => void;
 
+/** Relative gap below which two optimistic scores count as equal (far above rounding, far below any real difference). */
+export const TIE_TOLERANCE = 1e-12;
+
 export class OptimisticSelector {
   private readonly K: number;
   private readonly d: number;
   private readonly reward: Float64Array;
   private readonly rewardL1: number;
   private scores = new Float64Array(0);
+  /** The optimistic score of every action of the round. */
+  private optimistic = new Float64Array(0);
   private readonly curvature: Float64Array;
   private readonly sigma: Float64Array;
   private readonly jacobian: Float64Array;
@@ -45,27 +50,32 @@ export class OptimisticSelector {
   /** Scratch for the linear scores z = W x of every action (count×K), grown on demand. */
   ensureCapacity(count: number): void {
     if (this.scores.length < count * this.K) this.scores = new Float64Array(count * this.K);
+    if (this.optimistic.length < count) this.optimistic = new Float64Array(count);
   }
 
-  /** Index of the action with the largest optimistic score; ties go to the lowest index. */
+  /**
+   * Index of the action with the largest optimistic score. Scores within TIE_TOLERANCE (relative) of
+   * the largest are ties, and ties go to the lowest index: rounding noise (which differs between two
+   * exact implementations, e.g. EOFD-MLogB with m = Kd and OFUL-MLogB) never decides.
+   */
   select(actions: ActionSet, estimate: Float64Array, beta: number, curvatureOf: CurvatureOfAction): number {
     const { K, d } = this;
     const count = actions.count;
     this.ensureCapacity(count);
     const z = this.scores;
+    const optimistic = this.optimistic;
     gemmNT(count, K, d, actions.features, 0, d, estimate, 0, d, z, 0, K);
     const rootBeta = Math.sqrt(beta);
-    let best = 0;
     let bestScore = -Infinity;
     for (let a = 0; a < count; a++) {
       curvatureOf(a, this.curvature);
       const score = K === 1 ? z[a] + rootBeta * Math.sqrt(Math.max(0, this.curvature[0])) : this.multinomialScore(z, a * K, beta, rootBeta);
-      if (score > bestScore) {
-        bestScore = score;
-        best = a;
-      }
+      optimistic[a] = score;
+      if (score > bestScore) bestScore = score;
     }
-    return best;
+    const threshold = bestScore - TIE_TOLERANCE * Math.abs(bestScore);
+    for (let a = 0; a < count; a++) if (optimistic[a] >= threshold) return a;
+    return 0;
   }
 
   // eq. (19)

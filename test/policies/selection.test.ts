@@ -88,3 +88,22 @@ for (const name of ['EOFD-MLogB', 'OFUL-MLogB'] as const) {
     }
   });
 }
+
+describe('ties', () => {
+  for (const name of ['EOFD-MLogB', 'OFUL-MLogB'] as const) {
+    for (const K of [1, 3]) {
+      it(`${name}, K = ${K}: scores equal up to rounding are ties and go to the lowest index; a real difference wins`, () => {
+        const x = [0.6, 0.8, 0];
+        // In round 1 (W = 0, Z = λI) every unit-norm action scores the same in exact arithmetic; these
+        // differ from x by one ulp-scale perturbation, which only rounding can tell apart.
+        const nudged = x.map((v) => v * (1 + 4e-16));
+        expect(createPolicy(name, makeSpec(K, 3)).select(actionSet([x, nudged, x]), 1)).toBe(0);
+        expect(createPolicy(name, makeSpec(K, 3)).select(actionSet([x, x, nudged]), 1)).toBe(0);
+        expect(createPolicy(name, makeSpec(K, 3)).select(actionSet([nudged, x]), 1)).toBe(0);
+        // A longer action has a larger bonus ‖x‖_{Z⁻¹}: a difference of 1e-6 is not a tie.
+        const longer = x.map((v) => v * (1 + 1e-6));
+        expect(createPolicy(name, makeSpec(K, 3)).select(actionSet([x, longer]), 1)).toBe(1);
+      });
+    }
+  }
+});
