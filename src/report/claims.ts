@@ -2,25 +2,38 @@
  * The paper's three experimental claims (Section 4, "Results") as data, and their evaluation on the
  * measured numbers. Each claim pairs a per-round time reduction of EOFD-MLogB against OFUL-MLogB with
  * a bound on its regret overhead; the paper gives approximate numbers, so each carries an explicit
- * threshold:
+ * region:
  *
- * | setting                          | paper                              | holds here when                  |
- * |----------------------------------|------------------------------------|----------------------------------|
- * | MNIST (environment.type = mnist) | ≈80% less time, ≈10% more regret   | reduction ≥ 70%, overhead ≤ 20%  |
- * | synthetic multinomial (K ≥ 2)    | >35% less time, comparable regret  | reduction > 35%, overhead ≤ 20%  |
- * | synthetic binary (K = 1)         | >80% less time, comparable regret  | reduction > 80%, overhead ≤ 20%  |
+ * | setting                          | paper                              | region                              |
+ * |----------------------------------|------------------------------------|-------------------------------------|
+ * | MNIST (environment.type = mnist) | ≈80% less time, ≈10% more regret   | reduction ≥ 70%, overhead in ±20%   |
+ * | synthetic multinomial (K ≥ 2)    | >35% less time, comparable regret  | reduction > 35%, overhead in ±20%   |
+ * | synthetic binary (K = 1)         | >80% less time, comparable regret  | reduction > 80%, overhead in ±20%   |
  *
- * "Comparable regret" is read as at most 20% more final regret (a lower regret always passes).
+ * "Comparable regret" is two-sided: a regret 30% lower is as far from the paper as 30% higher.
+ * Both numbers are judged by their paired 95% Student-t intervals (summarize.ts), not by means:
+ *
+ * - `holds`: both intervals lie entirely inside their regions;
+ * - `does not hold`: an interval lies entirely outside its region;
+ * - `inconclusive`: otherwise (an interval straddles a threshold; the reason names it);
+ * - `not judged`: fewer than 3 trials; a learner (EOFD-MLogB, OFUL-MLogB) whose regret is not below
+ *   Random's (paired interval not entirely below 0) when Random ran; or timings taken with more than
+ *   one unit at once, or not recorded (manifest `timing`). The numbers are still given;
+ * - `not measured`: no experiment of that setting, EOFD-MLogB or OFUL-MLogB absent, or a percentage
+ *   undefined (OFUL-MLogB's mean is 0).
+ *
  * Settings are recognised from the manifest (environment type and K), never from folder names; the
- * paper's d (785, 100, 400) is not required, but a different d is said in the row's note.
- * A claim is evaluated once per matching experiment; with none, or without both policies, or when a
- * percentage is undefined (OFUL-MLogB's mean is 0), its verdict is "not measured".
+ * paper's d (785, 100, 400) is not required, but a different d is said in the row's `note`.
+ * A claim is evaluated once per matching experiment.
  */
-import { describeRegretOverhead, describeTimeReduction, fixed } from './format.js';
 import type { Setting } from '../results/read.js';
-import { EOFD, OFUL, type ExperimentSummary } from './summarize.js';
+import { describeRegretOverhead, describeTimeReduction, formatInterval } from './format.js';
+import { EOFD, OFUL, RANDOM, findComparison, type ExperimentSummary, type PairedComparison, type PairedInterval } from './summarize.js';
 
-export type Verdict = 'holds' | 'does not hold' | 'not measured';
+export type Verdict = 'holds' | 'does not hold' | 'inconclusive' | 'not judged' | 'not measured';
+
+/** Fewest trials a claim is judged on. */
+export const MIN_TRIALS = 3;
 
 export interface PaperClaim {
   id: 'mnist' | 'synthetic-multinomial' | 'synthetic-binary';
@@ -30,11 +43,11 @@ export interface PaperClaim {
   setting: { environment: string; minK: number; maxK: number; paperD: number; label: string };
   /** Paper value, as the paper states it. */
   paper: string;
-  /** Per-round time reduction in % that the measurement must reach (≥, or > when strict). */
+  /** Per-round time reduction in % that the interval must lie above (≥, or > when strict). */
   minTimeReductionPct: number;
   strictTimeReduction: boolean;
-  /** Largest regret overhead in % that still counts. */
-  maxRegretOverheadPct: number;
+  /** The regret overhead's interval must lie within ± this many % (two-sided). */
+  maxAbsRegretOverheadPct: number;
 }
 
 export const PAPER_CLAIMS: readonly PaperClaim[] = [
@@ -45,7 +58,7 @@ export const PAPER_CLAIMS: readonly PaperClaim[] = [
     paper: '≈80% less time, ≈10% more regret',
     minTimeReductionPct: 70,
     strictTimeReduction: false,
-    maxRegretOverheadPct: 20,
+    maxAbsRegretOverheadPct: 20,
   },
   {
     id: 'synthetic-multinomial',
@@ -54,7 +67,7 @@ export const PAPER_CLAIMS: readonly PaperClaim[] = [
     paper: '>35% less time, comparable regret',
     minTimeReductionPct: 35,
     strictTimeReduction: true,
-    maxRegretOverheadPct: 20,
+    maxAbsRegretOverheadPct: 20,
   },
   {
     id: 'synthetic-binary',
@@ -63,7 +76,7 @@ export const PAPER_CLAIMS: readonly PaperClaim[] = [
     paper: '>80% less time, comparable regret',
     minTimeReductionPct: 80,
     strictTimeReduction: true,
-    maxRegretOverheadPct: 20,
+    maxAbsRegretOverheadPct: 20,
   },
 ];
 
@@ -76,15 +89,27 @@ export interface ClaimRow {
   /** The experiment measured, or null when no experiment matched. */
   experiment: string | null;
   paper: string;
-  /** The threshold applied, in words. */
+  /** The region applied, in words. */
   rule: string;
-  timeReductionPct: number | null;
-  regretOverheadPct: number | null;
-  /** The measurement in words, e.g. "78.2% less time, 12.3% more regret"; "–" when not measured. */
+  /** Trials paired (EOFD-MLogB vs OFUL-MLogB); null when not measured. */
+  trials: number | null;
+  /** EOFD-MLogB's regret overhead over OFUL-MLogB in %, paired 95% interval. */
+  regretOverheadPct: PairedInterval | null;
+  /** EOFD-MLogB's per-round time reduction against OFUL-MLogB in %, paired 95% interval. */
+  timeReductionPct: PairedInterval | null;
+  /** The means in words, e.g. "78.2% less time, 12.3% more regret"; "–" when not measured. */
   measured: string;
+  /** Set when the experiment's d differs from the paper's, e.g. "d = 20; the paper used d = 100". */
+  note: string | null;
   verdict: Verdict;
-  /** Why, in plain words. */
-  note: string;
+  /** Why, in one short sentence. */
+  reason: string;
+}
+
+/** "synthetic, K ≥ 2 (synthetic-k4)": the claim's setting, the experiment measured and any note. */
+export function claimLabel(c: ClaimRow): string {
+  if (c.experiment === null) return c.setting;
+  return `${c.setting} (${c.experiment}${c.note === null ? '' : `; ${c.note}`})`;
 }
 
 export function matchesClaim(claim: PaperClaim, setting: Setting): boolean {
@@ -95,7 +120,7 @@ export function matchesClaim(claim: PaperClaim, setting: Setting): boolean {
 
 function ruleOf(claim: PaperClaim): string {
   const op = claim.strictTimeReduction ? '>' : '≥';
-  return `time reduction ${op} ${claim.minTimeReductionPct}%, regret overhead ≤ ${claim.maxRegretOverheadPct}%`;
+  return `time reduction ${op} ${claim.minTimeReductionPct}% and regret overhead within ±${claim.maxAbsRegretOverheadPct}%, both 95% CIs`;
 }
 
 /** Evaluates every claim on every experiment whose setting it is about. */
@@ -105,16 +130,7 @@ export function evaluateClaims(experiments: readonly ExperimentSummary[]): Claim
     const base = { id: claim.id, claim: claim.text, setting: claim.setting.label, paper: claim.paper, rule: ruleOf(claim) };
     const matching = experiments.filter((e) => matchesClaim(claim, e.setting));
     if (matching.length === 0) {
-      const kText = claim.setting.maxK === 1 ? 'K = 1' : claim.setting.maxK === Infinity && claim.setting.minK > 1 ? `K ≥ ${claim.setting.minK}` : '';
-      rows.push({
-        ...base,
-        experiment: null,
-        timeReductionPct: null,
-        regretOverheadPct: null,
-        measured: '–',
-        verdict: 'not measured',
-        note: `no experiment with environment ${claim.setting.environment}${kText ? `, ${kText}` : ''} among the results`,
-      });
+      rows.push({ ...base, experiment: null, ...notMeasured(`no ${claim.setting.label} experiment among the results`) });
       continue;
     }
     for (const experiment of matching) rows.push({ ...base, experiment: experiment.name, ...evaluate(claim, experiment) });
@@ -122,50 +138,89 @@ export function evaluateClaims(experiments: readonly ExperimentSummary[]): Claim
   return rows;
 }
 
-function evaluate(
-  claim: PaperClaim,
-  experiment: ExperimentSummary,
-): Pick<ClaimRow, 'timeReductionPct' | 'regretOverheadPct' | 'measured' | 'verdict' | 'note'> {
+type Evaluation = Pick<ClaimRow, 'trials' | 'regretOverheadPct' | 'timeReductionPct' | 'measured' | 'note' | 'verdict' | 'reason'>;
+
+function notMeasured(reason: string): Evaluation {
+  return { trials: null, regretOverheadPct: null, timeReductionPct: null, measured: '–', note: null, verdict: 'not measured', reason };
+}
+
+function evaluate(claim: PaperClaim, experiment: ExperimentSummary): Evaluation {
   const missing = [EOFD, OFUL].filter((p) => !experiment.setting.policies.includes(p));
-  const dNote =
-    experiment.setting.d === claim.setting.paperD ? '' : ` (measured at d = ${experiment.setting.d}; the paper used d = ${claim.setting.paperD})`;
-  if (missing.length > 0 || experiment.comparison === null) {
-    return {
-      timeReductionPct: null,
-      regretOverheadPct: null,
-      measured: '–',
-      verdict: 'not measured',
-      note: `${missing.join(' and ')} did not run in this experiment`,
-    };
+  const pair = findComparison(experiment.comparisons, EOFD, OFUL);
+  if (missing.length > 0 || pair === undefined) return notMeasured(`${missing.join(' and ')} did not run in this experiment`);
+  const { regretPct: regret, timeReductionPct: time } = pair;
+  if (!Number.isFinite(time.mean) || !Number.isFinite(regret.mean)) {
+    const what = Number.isFinite(time.mean) ? 'final regret' : 'per-round time';
+    return notMeasured(`OFUL-MLogB's mean ${what} is 0, so the percentage is undefined`);
   }
-  const { timeReductionPct: time, regretOverheadPct: regret } = experiment.comparison;
-  if (time === null || regret === null) {
-    const what = time === null ? 'per-round time' : 'final regret';
-    return {
-      timeReductionPct: time,
-      regretOverheadPct: regret,
-      measured: '–',
-      verdict: 'not measured',
-      note: `OFUL-MLogB's mean ${what} is 0, so the percentage is undefined`,
-    };
-  }
-  const timeHolds = claim.strictTimeReduction ? time > claim.minTimeReductionPct : time >= claim.minTimeReductionPct;
-  const regretHolds = regret <= claim.maxRegretOverheadPct;
-  const reasons: string[] = [];
-  if (!timeHolds) {
-    reasons.push(
-      `time reduction ${fixed(time, 1)}% is ${claim.strictTimeReduction ? 'not above' : 'below'} the ${claim.minTimeReductionPct}% threshold`,
-    );
-  }
-  if (!regretHolds) {
-    reasons.push(`regret overhead ${fixed(regret, 1)}% is above the ${claim.maxRegretOverheadPct}% threshold`);
-  }
-  const holds = timeHolds && regretHolds;
+  const d = experiment.setting.d;
+  const unjudged = notJudgedReasons(experiment, pair);
+  const judged = unjudged.length > 0 ? { verdict: 'not judged' as const, reason: unjudged.join('; ') } : judge(claim, pair);
   return {
-    timeReductionPct: time,
+    trials: pair.trials,
     regretOverheadPct: regret,
-    measured: `${describeTimeReduction(time)}, ${describeRegretOverhead(regret)}`,
-    verdict: holds ? 'holds' : 'does not hold',
-    note: (holds ? `both thresholds met (${ruleOf(claim)})` : reasons.join('; ')) + dNote,
+    timeReductionPct: time,
+    measured: `${describeTimeReduction(time.mean)}, ${describeRegretOverhead(regret.mean)}`,
+    note: d === claim.setting.paperD ? null : `d = ${d}; the paper used d = ${claim.setting.paperD}`,
+    ...judged,
   };
+}
+
+/** Why the experiment cannot support a verdict, if it cannot: every applicable reason, in order. */
+function notJudgedReasons(experiment: ExperimentSummary, pair: PairedComparison): string[] {
+  const reasons: string[] = [];
+  if (pair.trials < MIN_TRIALS) reasons.push(`only ${pair.trials} trial${pair.trials === 1 ? '' : 's'}, at least ${MIN_TRIALS} are needed`);
+  for (const learner of [EOFD, OFUL]) {
+    const versus = findComparison(experiment.comparisons, learner, RANDOM);
+    // With one trial there is no interval; the trial count above already says why.
+    if (versus !== undefined && Number.isFinite(versus.regret.high) && !(versus.regret.high < 0)) {
+      reasons.push(`${learner}'s regret is not below Random's (paired 95% CI ${formatInterval(versus.regret.low, versus.regret.high)})`);
+    }
+  }
+  const jobs = experiment.timing.jobs;
+  if (jobs === null) reasons.push('how the timings were taken is not recorded, so time is not judged');
+  else if (jobs > 1) reasons.push(`timings were taken with ${jobs} units at once (rerun with --jobs 1), so time is not judged`);
+  return reasons;
+}
+
+type Position = 'inside' | 'outside' | 'straddles';
+
+/** Where an interval lies relative to its region, and that in words. */
+interface Check {
+  position: Position;
+  text: string;
+}
+
+function timeCheck(claim: PaperClaim, ci: PairedInterval): Check {
+  const threshold = claim.minTimeReductionPct;
+  const above = (x: number) => (claim.strictTimeReduction ? x > threshold : x >= threshold);
+  const subject = `time reduction 95% CI ${formatInterval(ci.low, ci.high)}`;
+  const [over, under] = claim.strictTimeReduction ? ['lies above', 'lies at or below'] : ['lies at or above', 'lies below'];
+  if (above(ci.low)) return { position: 'inside', text: `${subject} ${over} the ${threshold}% threshold` };
+  if (!above(ci.high)) return { position: 'outside', text: `${subject} ${under} the ${threshold}% threshold` };
+  return { position: 'straddles', text: `${subject} straddles the ${threshold}% threshold` };
+}
+
+function regretCheck(claim: PaperClaim, ci: PairedInterval): Check {
+  const bound = claim.maxAbsRegretOverheadPct;
+  const subject = `regret overhead 95% CI ${formatInterval(ci.low, ci.high)}`;
+  if (ci.low >= -bound && ci.high <= bound) return { position: 'inside', text: `${subject} lies within ±${bound}%` };
+  if (ci.high < -bound) return { position: 'outside', text: `${subject} lies below −${bound}%` };
+  if (ci.low > bound) return { position: 'outside', text: `${subject} lies above +${bound}%` };
+  const straddled = [ci.low < -bound ? `−${bound}%` : null, ci.high > bound ? `+${bound}%` : null].filter((x) => x !== null);
+  return { position: 'straddles', text: `${subject} straddles the ${straddled.join(' and ')} threshold${straddled.length > 1 ? 's' : ''}` };
+}
+
+/** Verdict of a claim whose intervals fall at these positions, in order of precedence. */
+const VERDICT_OF: readonly (readonly [Position, Verdict])[] = [
+  ['outside', 'does not hold'],
+  ['straddles', 'inconclusive'],
+  ['inside', 'holds'],
+];
+
+/** The verdict from both intervals: outside anywhere beats straddling, which beats inside. */
+function judge(claim: PaperClaim, pair: PairedComparison): Pick<ClaimRow, 'verdict' | 'reason'> {
+  const checks = [timeCheck(claim, pair.timeReductionPct), regretCheck(claim, pair.regretPct)];
+  const [position, verdict] = VERDICT_OF.find(([p]) => checks.some((c) => c.position === p)) as (typeof VERDICT_OF)[number];
+  return { verdict, reason: checks.filter((c) => c.position === position).map((c) => c.text).join(' and ') };
 }

@@ -34,8 +34,8 @@ export function fixed(x: number, decimals: number): string {
 /** A signed percentage with one decimal: "+12.3%", "−4.0%" (U+2212 minus). */
 export function formatPct(x: number | null): string {
   if (x === null || !Number.isFinite(x)) return '–';
-  const s = fixed(x, 1);
-  return s.startsWith('-') ? `−${s.slice(1)}%` : `+${s}%`;
+  const s = signedFixed(x, 1);
+  return s.startsWith('−') ? `${s}%` : `+${s}%`;
 }
 
 /** Bytes in SI units: "512 B", "12.3 kB", "4.56 MB". */
@@ -59,4 +59,28 @@ export function describeTimeReduction(pct: number): string {
 /** "12.3% more regret" / "4.0% less regret" from an overhead in %. */
 export function describeRegretOverhead(pct: number): string {
   return pct >= 0 ? `${fixed(pct, 1)}% more regret` : `${fixed(-pct, 1)}% less regret`;
+}
+
+/** A number with `decimals` decimals and a U+2212 minus: "12.3", "−4.0". */
+export function signedFixed(x: number, decimals = 1): string {
+  const s = fixed(x, decimals);
+  return s.startsWith('-') ? `−${s.slice(1)}` : s;
+}
+
+/** An interval as "[61.2, 78.9]" ("[–, –]" when an end is undefined). */
+export function formatInterval(low: number, high: number, decimals = 1): string {
+  const end = (x: number) => (Number.isFinite(x) ? signedFixed(x, decimals) : '–');
+  return `[${end(low)}, ${end(high)}]`;
+}
+
+/** Decimals that show `digits` significant digits of |x| without exponent (digits − 1 for 0). */
+export function decimalsFor(x: number, digits: number): number {
+  if (!Number.isFinite(x) || x === 0) return digits - 1;
+  return Math.min(20, Math.max(0, digits - 1 - Math.floor(Math.log10(Math.abs(x)))));
+}
+
+/** "mean [low, high]" with `decimals` decimals and `unit` after the mean: "66.7% [46.0, 87.4]". */
+export function formatWithInterval(x: { mean: number; low: number; high: number }, decimals: number, unit = ''): string {
+  if (!Number.isFinite(x.mean)) return '–';
+  return `${signedFixed(x.mean, decimals)}${unit} ${formatInterval(x.low, x.high, decimals)}`;
 }

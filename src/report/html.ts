@@ -1,11 +1,23 @@
 /**
- * One self-contained report.html: inline CSS, both figures as inline SVG, the per-policy tables and
- * the claims table. It references nothing outside itself — no URL, script, link, font or image — so
+ * One self-contained report.html: inline CSS, both figures as inline SVG, the per-policy and
+ * paired-comparison tables and the claims table with verdicts and reasons. It references nothing outside itself — no URL, script, link, font or image — so
  * it opens offline, anywhere, and can be mailed as one file.
  */
 import type { Report } from './report.js';
-import { escapeXml, renderRegretFigure, renderTimeFigure } from './svg.js';
-import { CLAIM_HEADERS, POLICY_HEADERS, claimRows, comparisonLine, describeExperiment, policyRows } from './table.js';
+import { BAND_TEXT, escapeXml, renderRegretFigure, renderTimeFigure } from './svg.js';
+import {
+  CLAIM_HEADERS,
+  CLAIMS_RULE,
+  PAIRED_HEADERS,
+  PAIRED_TITLE,
+  POLICY_HEADERS,
+  VERDICT_COLUMN,
+  claimRows,
+  comparisonLine,
+  describeExperiment,
+  pairedRows,
+  policyRows,
+} from './table.js';
 
 const CSS = `
 body { font-family: sans-serif; color: #222; margin: 2em auto; max-width: 1200px; padding: 0 1em; line-height: 1.4; }
@@ -17,7 +29,8 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: now
 .setting, .meta { color: #555; font-size: 0.9em; margin: 0; }
 .holds { color: #116611; font-weight: bold; }
 .does-not-hold { color: #aa1111; font-weight: bold; }
-.not-measured { color: #777; }
+.inconclusive { color: #8a6d00; font-weight: bold; }
+.not-judged, .not-measured { color: #777; }
 figure { margin: 1em 0; overflow-x: auto; } figcaption { color: #555; font-size: 0.9em; }
 `;
 
@@ -46,13 +59,15 @@ export function renderHtml(report: Report): string {
     '</head>',
     '<body>',
     '<h1>EOFD-MLogB vs OFUL-MLogB: reproduction report</h1>',
-    `<p class="meta">Results read from ${escapeXml(report.sources.join(', '))}. Means over trials; ± is one sample standard deviation (n − 1).</p>`,
+    `<p class="meta">Results read from ${escapeXml(report.sources.join(', '))}. Means over trials; ± is one sample ` +
+      'standard deviation (n − 1); [low, high] is a 95% Student-t interval of the mean per-trial difference ' +
+      '(every trial gives all policies the same actions and outcome uniforms).</p>',
     "<h2>The paper's claims (Section 4)</h2>",
+    `<p class="meta">${escapeXml(CLAIMS_RULE)}</p>`,
   ];
-  const verdictColumn = 4;
   out.push(
     table(CLAIM_HEADERS, claimRows(report.claims), (row, column) =>
-      column === verdictColumn ? (report.claims[row]?.verdict ?? '').replace(/ /g, '-') : '',
+      column === VERDICT_COLUMN ? (report.claims[row]?.verdict ?? '').replace(/ /g, '-') : '',
     ),
   );
   out.push('<h2>Per experiment and policy</h2>');
@@ -71,10 +86,17 @@ export function renderHtml(report: Report): string {
     out.push(table(POLICY_HEADERS, policyRows(e), (_, column) => (column === 0 ? '' : 'num')));
     const line = comparisonLine(e);
     if (line !== null) out.push(`<p>${escapeXml(line)}</p>`);
+    const paired = pairedRows(e);
+    if (paired.length > 0) {
+      out.push(`<p class="meta">${escapeXml(PAIRED_TITLE)}</p>`);
+      out.push(table(PAIRED_HEADERS, paired, (_, column) => (column < 2 ? '' : 'num')));
+    }
   }
   out.push('<h2>Figures</h2>');
-  out.push('<figure>', renderRegretFigure(report.experiments, { standalone: false }));
-  out.push('<figcaption>Fig. 1: cumulative regret per round; line = mean over trials, band = ± 1 sample std.</figcaption></figure>');
+  out.push('<figure>', renderRegretFigure(report.experiments, { standalone: false, band: report.band }));
+  out.push(
+    `<figcaption>Fig. 1: cumulative regret per round; line = mean over trials, band = ${escapeXml(BAND_TEXT[report.band])}.</figcaption></figure>`,
+  );
   out.push('<figure>', renderTimeFigure(report.experiments, { standalone: false }));
   out.push('<figcaption>Fig. 2: mean per-round time (select + update, inside the policy) with ± 1 sample std error bars; log scale.</figcaption></figure>');
   out.push('</body>', '</html>');

@@ -1,33 +1,37 @@
 /**
- * `eofd report` as a library: read and validate results folders, compute the numbers, evaluate the
- * paper's claims, and write the report files.
+ * `eofd report` as a library: read and validate results folders, compute the numbers (paired
+ * comparisons included), judge the paper's claims on 95% intervals, and write the report files.
  *
- *   const report = buildReport(['results/mnist', 'results/synthetic-k4'], {});
+ *   const report = buildReport(['results/mnist', 'results/synthetic-k4'], { band: 'ci95' });
  *   writeReport(report, 'results/report');
  */
 import { writeFileAtomic } from '../results/write.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import { evaluateClaims, type ClaimRow } from './claims.js';
+import { claimLabel, evaluateClaims } from './claims.js';
 import { renderHtml } from './html.js';
 import { ResultsError, readResults } from '../results/read.js';
-import { renderRegretFigure, renderTimeFigure } from './svg.js';
+import { renderRegretFigure, renderTimeFigure, type Band } from './svg.js';
 import { REPORT_FORMAT, type Report } from './report.js';
 import { summarizeExperiment } from './summarize.js';
 
 export { ResultsError, readExperiment, readResults, type ExperimentData, type Setting } from '../results/read.js';
 export {
   downsampleIndices,
+  findComparison,
+  pairedComparison,
   summarizeExperiment,
   type Comparison,
   type ExperimentSummary,
   type MeanStd,
+  type PairedComparison,
+  type PairedInterval,
   type PolicySummary,
   type RegretCurve,
 } from './summarize.js';
-export { PAPER_CLAIMS, evaluateClaims, type ClaimRow, type PaperClaim, type Verdict } from './claims.js';
-export { renderRegretFigure, renderTimeFigure, POLICY_COLOURS } from './svg.js';
+export { MIN_TRIALS, PAPER_CLAIMS, claimLabel, evaluateClaims, type ClaimRow, type PaperClaim, type Verdict } from './claims.js';
+export { BANDS, bandHalfWidths, renderRegretFigure, renderTimeFigure, POLICY_COLOURS, type Band } from './svg.js';
 export { renderHtml } from './html.js';
 export { formatTable, renderTerminal, shouldColour } from './table.js';
 
@@ -36,13 +40,21 @@ export { REPORT_FORMAT, type Report } from './report.js';
 export interface BuildOptions {
   /** The folder the report will be written to; never read as an experiment when scanning a parent. */
   out?: string;
+  /** Fig. 1's band: ±1 sample std ('std', the paper's, default) or the 95% interval of the mean. */
+  band?: Band;
 }
 
 /** Reads `dirs` (experiment folders or parents of several), validates them and computes the report. */
 export function buildReport(dirs: readonly string[], options: BuildOptions = {}): Report {
   const data = readResults(dirs, { exclude: options.out === undefined ? [] : [options.out] });
   const experiments = data.map(summarizeExperiment);
-  return { format: REPORT_FORMAT, sources: [...dirs], experiments, claims: evaluateClaims(experiments) };
+  const band = options.band ?? 'std';
+  return { format: REPORT_FORMAT, sources: [...dirs], band, experiments, claims: evaluateClaims(experiments) };
+}
+
+export interface WriteOptions {
+  /** Fig. 1's band; overrides the report's own (`report.band`), and report.json says which was drawn. */
+  band?: Band;
 }
 
 /** The file names `writeReport` writes. */
@@ -65,7 +77,7 @@ export function reportCsv(report: Report): string {
     'experiment', 'environment', 'd', 'K', 'horizon', 'trials', 'policy',
     'final_regret_mean', 'final_regret_std', 'round_ms_mean', 'round_ms_std', 'select_ms_mean', 'update_ms_mean',
     'state_bytes', 'sketch_error', 'projections', 'parameter_error_mean', 'parameter_error_std',
-    'regret_overhead_pct', 'time_reduction_pct',
+    'delta_T_mean', 'delta_T_std', 'beta_T_mean', 'beta_T_std', 'regret_overhead_pct', 'time_reduction_pct',
   ];
   const rows: string[][] = [header];
   for (const e of report.experiments) {
@@ -77,6 +89,7 @@ export function reportCsv(report: Report): string {
           e.name, s.environment, s.d, s.K, s.horizon, s.trials, p.policy,
           p.finalRegret.mean, p.finalRegret.std, p.roundMs.mean, p.roundMs.std, p.selectMs, p.updateMs,
           p.stateBytes, p.sketchError, p.projections, p.parameterError?.mean ?? null, p.parameterError?.std ?? null,
+          p.deltaT?.mean ?? null, p.deltaT?.std ?? null, p.betaT?.mean ?? null, p.betaT?.std ?? null,
           versus?.regretOverheadPct ?? null, versus?.timeReductionPct ?? null,
         ].map(cell),
       );
@@ -85,15 +98,26 @@ export function reportCsv(report: Report): string {
   return stringify(rows);
 }
 
+/** The columns of claims.csv (EOFD-MLogB vs OFUL-MLogB, paired 95% intervals). */
+export const CLAIMS_CSV_COLUMNS = [
+  'claim', 'paper', 'trials',
+  'regret_overhead_pct', 'regret_overhead_ci_low', 'regret_overhead_ci_high',
+  'time_reduction_pct', 'time_reduction_ci_low', 'time_reduction_ci_high',
+  'verdict', 'reason',
+] as const;
+
 export function claimsCsv(report: Report): string {
-  const rows: string[][] = [
-    ['claim', 'setting', 'experiment', 'paper', 'rule', 'time_reduction_pct', 'regret_overhead_pct', 'measured', 'verdict', 'note'],
-  ];
+  const rows: string[][] = [[...CLAIMS_CSV_COLUMNS]];
   for (const c of report.claims) {
+    const r = c.regretOverheadPct;
+    const t = c.timeReductionPct;
     rows.push(
-      [c.claim, c.setting, c.experiment, c.paper, c.rule, c.timeReductionPct, c.regretOverheadPct, c.measured, c.verdict, c.note].map(
-        cell,
-      ),
+      [
+        claimLabel(c), c.paper, c.trials,
+        r?.mean ?? null, r?.low ?? null, r?.high ?? null,
+        t?.mean ?? null, t?.low ?? null, t?.high ?? null,
+        c.verdict, c.reason,
+      ].map(cell),
     );
   }
   return stringify(rows);
@@ -104,11 +128,12 @@ export function claimsCsv(report: Report): string {
  * Writes the REPORT_FILES into `outDir` (created if needed), each atomically. Returns their paths.
  * Throws ResultsError with exit code 1 when the folder or a file cannot be written.
  */
-export function writeReport(report: Report, outDir: string): string[] {
+export function writeReport(given: Report, outDir: string, options: WriteOptions = {}): string[] {
+  const report: Report = { ...given, band: options.band ?? given.band };
   const contents: Record<(typeof REPORT_FILES)[number], string> = {
     'report.csv': reportCsv(report),
     'claims.csv': claimsCsv(report),
-    'fig1-regret.svg': renderRegretFigure(report.experiments),
+    'fig1-regret.svg': renderRegretFigure(report.experiments, { band: report.band }),
     'fig2-time.svg': renderTimeFigure(report.experiments),
     'report.html': renderHtml(report),
     'report.json': JSON.stringify(report, null, 2) + '\n',

@@ -3,19 +3,33 @@
  * decimals, no timestamps), one panel per experiment, at most three panels per row.
  *
  * - Fig. 1: cumulative regret against round t; per policy the mean over trials as a line (one
- *   `<path data-policy="…">` per policy per panel) and a translucent ±1 sample-std band
- *   (`<path data-band="…">`; its lower edge is clamped at 0, since cumulative regret is ≥ 0).
+ *   `<path data-policy="…">` per policy per panel) and a translucent band (`<path data-band="…">`;
+ *   its lower edge is clamped at 0, since cumulative regret is ≥ 0): ±1 sample std as in the paper
+ *   (`band: 'std'`, Section 4), or the 95% Student-t interval of the mean (`'ci95'`; no band for a
+ *   single trial).
  * - Fig. 2: mean per-round time (ms) per policy as bars with ±1 sample-std error bars on a log-scale
  *   y axis with decade ticks; a lower whisker below the axis floor is drawn to the floor.
  *
  * Each policy has a fixed colour (Okabe–Ito palette, readable by colour-blind readers).
  */
 import { describeTimeReduction, fixed, formatSig } from './format.js';
-import { OFUL, EOFD, RANDOM, comparePolicies, type ExperimentSummary } from './summarize.js';
+import { OFUL, EOFD, RANDOM, comparePolicies, type ExperimentSummary, type RegretCurve } from './summarize.js';
+
+/** What Fig. 1's band around the mean shows. */
+export const BANDS = ['std', 'ci95'] as const;
+export type Band = (typeof BANDS)[number];
+
+/** The band in words, for titles and captions. */
+export const BAND_TEXT: Readonly<Record<Band, string>> = {
+  std: '± 1 sample std',
+  ci95: '95% Student-t interval of the mean',
+};
 
 export interface SvgOptions {
   /** true (default): a standalone file with the SVG namespace; false: for inlining in HTML. */
   standalone?: boolean;
+  /** Fig. 1's band: ±1 sample std (default) or the 95% interval of the mean. */
+  band?: Band;
 }
 
 /** Fixed colours of the paper's policies. */
@@ -157,22 +171,31 @@ function legend(policies: string[], colours: Map<string, string>, withBand: bool
 // ---------------------------------------------------------------------------------------------
 // Fig. 1
 
-/** Fig. 1: cumulative regret vs round t, mean ± 1 std over trials, one panel per experiment. */
+/** Half-widths of a curve's band at each point, or null when there is none (ci95 of one trial). */
+export function bandHalfWidths(curve: RegretCurve, band: Band): number[] | null {
+  return band === 'std' ? curve.std : curve.ci95;
+}
+
+/** Fig. 1: cumulative regret vs round t, mean over trials with a band, one panel per experiment. */
 export function renderRegretFigure(experiments: readonly ExperimentSummary[], options: SvgOptions = {}): string {
+  const band = options.band ?? 'std';
   const colours = colourMap(experiments);
-  const title = 'Fig. 1. Cumulative regret: mean over trials (line) ± 1 sample std (band)';
+  const title = `Fig. 1. Cumulative regret: mean over trials (line), ${BAND_TEXT[band]} (band)`;
   const { width, height } = figureSize(experiments.length);
   const out = svgOpen(width, height, title, options);
   out.push(`<text x="${PAD + MARGIN.left}" y="22" font-size="15" font-weight="bold" fill="${INK}">${escapeXml(title)}</text>`);
   out.push(...legend(allPolicies(experiments), colours, true));
-  experiments.forEach((e, i) => out.push(...regretPanel(e, panelOrigin(i), colours)));
+  experiments.forEach((e, i) => out.push(...regretPanel(e, panelOrigin(i), colours, band)));
   out.push('</svg>');
   return out.join('\n') + '\n';
 }
 
-function regretPanel(e: ExperimentSummary, origin: { x: number; y: number }, colours: Map<string, string>): string[] {
+function regretPanel(e: ExperimentSummary, origin: { x: number; y: number }, colours: Map<string, string>, band: Band): string[] {
+  const halves = e.curves.map((c) => bandHalfWidths(c, band));
   let maxY = 0;
-  for (const c of e.curves) for (let i = 0; i < c.mean.length; i++) maxY = Math.max(maxY, (c.mean[i] as number) + (c.std[i] as number));
+  e.curves.forEach((c, k) => {
+    for (let i = 0; i < c.mean.length; i++) maxY = Math.max(maxY, (c.mean[i] as number) + (halves[k]?.[i] ?? 0));
+  });
   const xTicks = niceTicks(e.setting.horizon);
   const yTicks = niceTicks(maxY);
   const left = MARGIN.left;
@@ -184,16 +207,16 @@ function regretPanel(e: ExperimentSummary, origin: { x: number; y: number }, col
   const out = [`<g data-panel="${escapeXml(e.name)}" transform="translate(${origin.x},${origin.y})">`];
   out.push(...panelHeader(e, null));
   out.push(...axes(left, top, bottom, xTicks, yTicks, sx, sy));
-  for (const c of e.curves) {
+  e.curves.forEach((c, k) => {
+    const half = halves[k];
+    if (!half || c.t.length === 0) return;
     const colour = colours.get(c.policy) as string;
-    const upper = c.t.map((t, i) => `${n(sx(t))},${n(sy((c.mean[i] as number) + (c.std[i] as number)))}`);
-    const lower = c.t.map((t, i) => `${n(sx(t))},${n(sy((c.mean[i] as number) - (c.std[i] as number)))}`).reverse();
-    if (upper.length > 0) {
-      out.push(
-        `<path data-band="${escapeXml(c.policy)}" d="M${[...upper, ...lower].join('L')}Z" fill="${colour}" fill-opacity="0.18" stroke="none"/>`,
-      );
-    }
-  }
+    const upper = c.t.map((t, i) => `${n(sx(t))},${n(sy((c.mean[i] as number) + (half[i] as number)))}`);
+    const lower = c.t.map((t, i) => `${n(sx(t))},${n(sy((c.mean[i] as number) - (half[i] as number)))}`).reverse();
+    out.push(
+      `<path data-band="${escapeXml(c.policy)}" d="M${[...upper, ...lower].join('L')}Z" fill="${colour}" fill-opacity="0.18" stroke="none"/>`,
+    );
+  });
   for (const c of e.curves) {
     const colour = colours.get(c.policy) as string;
     const line = c.t.map((t, i) => `${n(sx(t))},${n(sy(c.mean[i] as number))}`);

@@ -1,7 +1,8 @@
 /**
  * Writes small results folders in the layout `eofd run` produces (DESIGN §4), with numbers chosen so
  * every summary can be checked by hand. In trial i of a policy the regret is the same every round,
- * final/T, so cum_regret_t = final·t/T and the select/update times are constant.
+ * final/T, so cum_regret_t = final·t/T and the select/update times are constant. The manifest records
+ * one run timed with `jobs` units at once (default 1; null: no timing block, as before timing was kept).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,6 +21,9 @@ export interface FixturePolicy {
   projections: number[];
   /** ‖W_T − W*‖_F per trial; null writes empty cells. */
   parameterError: number[] | null;
+  /** Δ_T and β_T per trial; absent writes empty cells (Random). */
+  deltaT?: number[];
+  betaT?: number[];
 }
 
 export interface FixtureExperiment {
@@ -27,10 +31,19 @@ export interface FixtureExperiment {
   environment: { type: string; d: number; K: number };
   horizon: number;
   policies: FixturePolicy[];
+  /** Units timed at once, for the manifest's `timing` (default 1); null leaves `timing` out. */
+  jobs?: number | null;
 }
 
 export function tempDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'eofd-report-'));
+}
+
+/** The manifest's `timing`: one run with `jobs` units at once and a light load; {} when jobs is null. */
+function timingBlock(jobs: number | null): { timing?: unknown } {
+  if (jobs === null) return {};
+  const load = [0.1, 0.1, 0.1];
+  return { timing: { runs: [{ started: '2025-01-01T00:00:00.000Z', jobs, load_start: load, load_end: load }] } };
 }
 
 export const TRIAL_HEADER = 'trial,policy,t,action,outcome,reward,regret,cum_regret,select_ms,update_ms';
@@ -52,10 +65,11 @@ export function writeExperiment(dir: string, e: FixtureExperiment): string {
     git: 'abc1234',
     node: 'v20.19.0',
     host: { cpu: 'Test CPU', cores: 4 },
+    ...timingBlock(e.jobs === undefined ? 1 : e.jobs),
   };
   fs.writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2));
   const summary = [
-    'policy,trial,final_regret,mean_select_ms,mean_update_ms,median_select_ms,median_update_ms,mean_round_ms,state_bytes,sketch_error,projections,parameter_error',
+    'policy,trial,final_regret,mean_select_ms,mean_update_ms,median_select_ms,median_update_ms,mean_round_ms,state_bytes,sketch_error,projections,parameter_error,delta_T,beta_T',
   ];
   for (const p of e.policies) {
     fs.mkdirSync(path.join(dir, p.name), { recursive: true });
@@ -73,6 +87,7 @@ export function writeExperiment(dir: string, e: FixtureExperiment): string {
         [
           p.name, i, final, select, update, select, update, select + update,
           p.stateBytes, p.sketchError[i], p.projections[i], p.parameterError === null ? '' : p.parameterError[i],
+          p.deltaT?.[i] ?? '', p.betaT?.[i] ?? '',
         ].join(','),
       );
     }
@@ -96,6 +111,8 @@ export const SYNTHETIC_K4: FixtureExperiment = {
       sketchError: [1, 2, 3],
       projections: [0, 1, 2],
       parameterError: [0.5, 0.7, 0.9],
+      deltaT: [1.1, 1.2, 1.3], // mean 1.2, std 0.1
+      betaT: [4, 5, 6], // mean 5, std 1
     },
     {
       name: 'OFUL-MLogB',
@@ -106,6 +123,8 @@ export const SYNTHETIC_K4: FixtureExperiment = {
       sketchError: [0, 0, 0],
       projections: [1, 1, 4],
       parameterError: [0.4, 0.6, 0.8],
+      deltaT: [1, 1, 1],
+      betaT: [3, 3, 3],
     },
     {
       name: 'Random',

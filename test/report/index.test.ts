@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
-import { REPORT_FILES, buildReport, writeReport } from '../../src/report/index.js';
+import { CLAIMS_CSV_COLUMNS, REPORT_FILES, buildReport, writeReport } from '../../src/report/index.js';
 import { ResultsError } from '../../src/results/read.js';
 import { tempDir, writeFixtureResults } from './fixture.js';
 
@@ -47,8 +47,53 @@ describe('buildReport / writeReport', () => {
     expect(Number(eofd.regret_overhead_pct)).toBeCloseTo(10, 12);
     expect(Number(eofd.time_reduction_pct)).toBeCloseTo(200 / 3, 12);
     expect(rows.find((r) => r.policy === 'Random')!.parameter_error_mean).toBe('');
-    const claims = parse(fs.readFileSync(path.join(out, 'claims.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
-    expect(claims.map((c) => c.verdict)).toEqual(['does not hold', 'holds', 'not measured']);
+    // Δ_T 1.1, 1.2, 1.3 and β_T 4, 5, 6 (fixture.ts); Random has neither
+    expect(Number(eofd.delta_T_mean)).toBeCloseTo(1.2, 12);
+    expect(Number(eofd.delta_T_std)).toBeCloseTo(0.1, 12);
+    expect([eofd.beta_T_mean, eofd.beta_T_std]).toEqual(['5', '1']);
+    const random = rows.find((r) => r.experiment === 'synthetic-k4' && r.policy === 'Random')!;
+    expect([random.delta_T_mean, random.beta_T_mean]).toEqual(['', '']);
+  });
+
+  it('claims.csv: the documented columns, EOFD-MLogB vs OFUL-MLogB paired, one row per claim and experiment', () => {
+    const root = writeFixtureResults();
+    const out = path.join(root, 'report');
+    writeReport(buildReport([root]), out);
+    const text = fs.readFileSync(path.join(out, 'claims.csv'), 'utf8');
+    expect(text.split('\n')[0]).toBe(
+      'claim,paper,trials,regret_overhead_pct,regret_overhead_ci_low,regret_overhead_ci_high,' +
+        'time_reduction_pct,time_reduction_ci_low,time_reduction_ci_high,verdict,reason',
+    );
+    expect(CLAIMS_CSV_COLUMNS).toHaveLength(11);
+    const claims = parse(text, { columns: true }) as Record<string, string>[];
+    expect(claims.map((c) => [c.claim, c.trials, c.verdict])).toEqual([
+      ['MNIST (mnist)', '3', 'inconclusive'],
+      ['synthetic, K ≥ 2 (synthetic-k4)', '3', 'holds'],
+      ['synthetic, K = 1', '', 'not measured'],
+    ]);
+    // MNIST: 50% less time, 50 ∓ t_{0.975,2}·(100/6)/√3 = 50 ∓ 41.402295 (claims.test.ts); regret +10% exactly
+    const mnist = claims[0]!;
+    expect(Number(mnist.time_reduction_pct)).toBeCloseTo(50, 12);
+    expect(Number(mnist.time_reduction_ci_low)).toBeCloseTo(8.597705, 5);
+    expect(Number(mnist.time_reduction_ci_high)).toBeCloseTo(91.402295, 5);
+    expect(Number(mnist.regret_overhead_ci_low)).toBeCloseTo(10, 12);
+    expect(mnist.reason).toBe('time reduction 95% CI [8.6, 91.4] straddles the 70% threshold');
+    expect(claims[2]!.regret_overhead_pct).toBe('');
+  });
+
+  it('band: buildReport records it, writeReport may override it, and every file agrees', () => {
+    const root = writeFixtureResults();
+    expect(buildReport([root]).band).toBe('std');
+    const report = buildReport([root], { band: 'ci95' });
+    expect(report.band).toBe('ci95');
+    const a = path.join(tempDir(), 'a');
+    writeReport(report, a);
+    expect(fs.readFileSync(path.join(a, 'fig1-regret.svg'), 'utf8')).toContain('95% Student-t interval of the mean (band)');
+    const b = path.join(tempDir(), 'b');
+    writeReport(report, b, { band: 'std' });
+    expect(fs.readFileSync(path.join(b, 'fig1-regret.svg'), 'utf8')).toContain('± 1 sample std (band)');
+    expect(JSON.parse(fs.readFileSync(path.join(b, 'report.json'), 'utf8')).band).toBe('std');
+    expect(fs.readFileSync(path.join(b, 'report.html'), 'utf8')).toContain('band = ± 1 sample std.');
   });
 
   it('is deterministic: the same results give byte-identical files', () => {

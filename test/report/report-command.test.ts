@@ -4,6 +4,7 @@ import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { registerReport, runReport } from '../../src/cli/commands/report.js';
 import type { CliIo } from '../../src/cli/io.js';
+import { main } from '../../src/cli/main.js';
 import { editLine, tempDir, writeFixtureResults } from './fixture.js';
 
 function io(options: { isTTY?: boolean; env?: NodeJS.ProcessEnv } = {}) {
@@ -17,6 +18,16 @@ function io(options: { isTTY?: boolean; env?: NodeJS.ProcessEnv } = {}) {
 }
 
 describe('eofd report: errors', () => {
+  it('--band takes std or ci95 only: --band nope is a usage error, exit 2, one line naming the choices', async () => {
+    const root = writeFixtureResults();
+    const { captured, streams } = io();
+    expect(await main(['node', 'eofd', 'report', root, '--band', 'nope'], streams)).toBe(2);
+    expect(captured.stdout).toBe('');
+    expect(captured.stderr).toContain("argument 'nope' is invalid. Allowed choices are std, ci95.");
+    expect(captured.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(fs.existsSync(path.join(root, 'report'))).toBe(false);
+  });
+
   it('bad input: one line on stderr naming file and line, exit code 2, no stack trace', () => {
     const root = writeFixtureResults();
     const file = path.join(root, 'mnist', 'OFUL-MLogB', 'trial-1.csv');
@@ -54,7 +65,7 @@ describe('eofd report', () => {
     const root = writeFixtureResults();
     let { captured, streams } = io({ isTTY: true });
     runReport([root], {}, streams);
-    expect(captured.stdout).toContain('\u001b[32m');
+    expect(captured.stdout).toContain('\u001b[32mholds');
     ({ captured, streams } = io({ isTTY: true, env: { NO_COLOR: '1' } }));
     runReport([root], {}, streams);
     expect(captured.stdout).not.toContain('\u001b[');
@@ -75,13 +86,29 @@ describe('eofd report', () => {
     const program = new Command('eofd');
     registerReport(program);
     const command = program.commands.find((c) => c.name() === 'report')!;
-    expect(command.options.map((o) => o.long)).toEqual(['--out', '--json', '--check']);
+    expect(command.options.map((o) => o.long)).toEqual(['--out', '--json', '--band', '--check']);
     let help = '';
     command.configureOutput({ writeOut: (s) => (help += s) });
     command.outputHelp();
     expect(help).toContain('Usage: eofd report [options] <results-dir...>');
     expect(help).toContain('Example: eofd report results/mnist');
     expect(help).toContain('$ eofd report results/mnist results/synthetic-k4 results/synthetic-binary');
+    const flat = help.replace(/\s+/g, ' '); // commander wraps long descriptions
+    expect(flat).toContain("--band <band> Fig. 1's band: std = ±1 sample std");
+    expect(flat).toContain('(choices: "std", "ci95", default: "std")');
+    expect(help).toContain('$ eofd report results --band ci95');
+  });
+
+  it('--band ci95 draws the 95% interval band and records it; std is the default', async () => {
+    const root = writeFixtureResults();
+    let { captured, streams } = io();
+    expect(await main(['node', 'eofd', 'report', root, '--band', 'ci95', '--json'], streams)).toBe(0);
+    expect(captured.stderr).toBe('');
+    expect(JSON.parse(captured.stdout).band).toBe('ci95');
+    expect(fs.readFileSync(path.join(root, 'report', 'fig1-regret.svg'), 'utf8')).toContain('95% Student-t interval of the mean (band)');
+    ({ captured, streams } = io());
+    expect(await main(['node', 'eofd', 'report', root, '--json'], streams)).toBe(0);
+    expect(JSON.parse(captured.stdout).band).toBe('std');
   });
 
   it('parses argv through commander and sets the exit code', async () => {
@@ -99,6 +126,6 @@ describe('eofd report', () => {
     }
     expect(process.exitCode).toBe(0);
     process.exitCode = previous;
-    expect(JSON.parse(stdout).format).toBe('eofd-report/1');
+    expect(JSON.parse(stdout).format).toBe('eofd-report/2');
   });
 });

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import path from 'node:path';
 import { buildReport } from '../../src/report/index.js';
-import { decadeLabel, escapeXml, niceTicks, renderRegretFigure, renderTimeFigure } from '../../src/report/svg.js';
+import { bandHalfWidths, decadeLabel, escapeXml, niceTicks, renderRegretFigure, renderTimeFigure } from '../../src/report/svg.js';
 import type { ExperimentSummary } from '../../src/report/summarize.js';
-import { writeFixtureResults } from './fixture.js';
+import { SYNTHETIC_K4, tempDir, writeExperiment, writeFixtureResults } from './fixture.js';
 import { descendants, parseXml, type XmlElement } from './xml.js';
 
 function experiments(): ExperimentSummary[] {
@@ -22,6 +23,72 @@ describe('svg: the well-formedness checker itself rejects bad XML', () => {
     expect(() => parseXml('<svg><text>a & b</text></svg>')).toThrow();
     expect(() => parseXml('<svg></svg><svg></svg>')).toThrow();
     expect(parseXml('<svg x="&amp;"><text>a &lt; b</text><g/></svg>').children).toHaveLength(2);
+  });
+});
+
+/** Points "x,y" of a path's d attribute ("M…L…L…[Z]"). */
+function points(d: string): [number, number][] {
+  return d.replace(/^M/, '').replace(/Z$/, '').split('L').map((p) => p.split(',').map(Number) as [number, number]);
+}
+
+/**
+ * Band height over curve rise, in pixels, for `policy` in the first panel: (lower − upper edge at the
+ * last round) / (mean at round T/2 − mean at round T), which is 2·half-width/(mean_T − mean_{T/2}) in
+ * data units whatever the y scale.
+ */
+function bandOverRise(svg: string, policy: string): number {
+  const panel = panels(parseXml(svg))[0]!;
+  const attr = (key: string) => descendants(panel).find((el) => el.name === 'path' && el.attributes.get(key) === policy)!.attributes.get('d')!;
+  const line = points(attr('data-policy'));
+  const band = points(attr('data-band'));
+  const last = line.length - 1;
+  const height = band[last + 1]![1] - band[last]![1]; // the lower edge runs backwards from the last round
+  return height / (line[(last - 1) / 2]![1] - line[last]![1]);
+}
+
+describe('svg: Fig. 1 band', () => {
+  it('the ci95 band is t_{0.975,n−1}/√n times the std band: wider for n = 3, narrower for n = 10', () => {
+    // synthetic-k4, EOFD-MLogB, T = 50: mean cum regret 5.5·t/50, std 0.5·t/50 (finals 5, 5.5, 6).
+    // std band: 2·0.5/(5.5 − 2.75) = 0.363636 (round 50 vs round 25).
+    // ci95 band: t_{0.975,2}/√3 = (0.95/√0.04875)/√3 = 2.4841377 times that = 0.903323.
+    const root = writeFixtureResults();
+    const es = buildReport([path.join(root, 'synthetic-k4')]).experiments;
+    const std = bandOverRise(renderRegretFigure(es, { band: 'std' }), 'EOFD-MLogB');
+    const ci95 = bandOverRise(renderRegretFigure(es, { band: 'ci95' }), 'EOFD-MLogB');
+    expect(std).toBeCloseTo(1 / 2.75, 2);
+    expect(ci95).toBeCloseTo((0.95 / Math.sqrt(0.04875) / Math.sqrt(3)) * (1 / 2.75), 2);
+    expect(ci95 / std).toBeGreaterThan(2.47);
+    expect(ci95 / std).toBeLessThan(2.50);
+    // 10 trials with finals 1, 2, …, 10 (std √(110/12) = 3.0277): t_{0.975,9}/√10 = 2.2621572/3.1622777
+    // = 0.7153569 < 1, the paper's 10 trials give a band narrower than ±1 std.
+    const ten = Array.from({ length: 10 }, (_, i) => i + 1);
+    const policy = { ...SYNTHETIC_K4.policies[0]!, finals: ten, selectMs: ten.map(() => 0.1), updateMs: ten.map(() => 0.1), sketchError: ten, projections: ten, parameterError: null, deltaT: undefined, betaT: undefined };
+    const dir = writeExperiment(path.join(tempDir(), 'ten'), { ...SYNTHETIC_K4, policies: [policy] });
+    const curve = buildReport([dir]).experiments[0]!.curves[0]!;
+    const last = curve.t.length - 1;
+    expect(bandHalfWidths(curve, 'std')![last]).toBeCloseTo(Math.sqrt(110 / 12), 12);
+    expect(bandHalfWidths(curve, 'ci95')![last]! / bandHalfWidths(curve, 'std')![last]!).toBeCloseTo(0.7153569, 6);
+  });
+
+  it('the title says which band; the paths differ; default is std', () => {
+    const es = experiments();
+    const std = renderRegretFigure(es);
+    const ci95 = renderRegretFigure(es, { band: 'ci95' });
+    expect(renderRegretFigure(es, { band: 'std' })).toBe(std);
+    expect(std).toContain('<title>Fig. 1. Cumulative regret: mean over trials (line), ± 1 sample std (band)</title>');
+    expect(ci95).toContain('<title>Fig. 1. Cumulative regret: mean over trials (line), 95% Student-t interval of the mean (band)</title>');
+    const bands = (svg: string) => descendants(parseXml(svg)).filter((el) => el.attributes.has('data-band')).map((el) => el.attributes.get('d'));
+    expect(bands(ci95)).toHaveLength(6);
+    expect(bands(ci95)).not.toEqual(bands(std));
+  });
+
+  it('ci95 draws no band for a single trial', () => {
+    const one = (p: (typeof SYNTHETIC_K4.policies)[number]) => ({ ...p, finals: p.finals.slice(0, 1) });
+    const dir = writeExperiment(path.join(tempDir(), 'one'), { ...SYNTHETIC_K4, policies: SYNTHETIC_K4.policies.map(one) });
+    const svg = renderRegretFigure(buildReport([dir]).experiments, { band: 'ci95' });
+    const root = parseXml(svg);
+    expect(descendants(root).filter((el) => el.attributes.has('data-band'))).toHaveLength(0);
+    expect(descendants(root).filter((el) => el.attributes.has('data-policy'))).toHaveLength(3);
   });
 });
 

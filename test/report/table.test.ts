@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport } from '../../src/report/index.js';
 import { formatTable, renderTerminal, shouldColour } from '../../src/report/table.js';
-import { formatBytes, formatMeanStd, formatPct, formatShort, formatSig } from '../../src/report/format.js';
-import { writeFixtureResults } from './fixture.js';
+import { decimalsFor, formatBytes, formatInterval, formatMeanStd, formatPct, formatShort, formatSig, formatWithInterval } from '../../src/report/format.js';
+import path from 'node:path';
+import { SYNTHETIC_K4, tempDir, writeExperiment, writeFixtureResults } from './fixture.js';
 
 describe('terminal tables: colour only on a TTY without NO_COLOR', () => {
   it('decides colour from the stream and NO_COLOR', () => {
@@ -36,6 +37,24 @@ describe('terminal tables', () => {
     expect(formatSig(78)).toBe('78.00');
     expect(formatShort(12.5)).toBe('12.5');
     expect(formatShort(0.02)).toBe('0.02');
+    expect(formatInterval(-32.484, 7.5)).toBe('[−32.5, 7.5]');
+    expect(formatInterval(NaN, 1)).toBe('[–, 1.0]');
+    expect(formatWithInterval({ mean: 66.6667, low: 45.9655, high: 87.3678 }, 1, '%')).toBe('66.7% [46.0, 87.4]');
+    expect(formatWithInterval({ mean: NaN, low: 1, high: 2 }, 1)).toBe('–');
+    expect([decimalsFor(0.5, 3), decimalsFor(-16.5, 3), decimalsFor(264.5, 3), decimalsFor(12345, 3), decimalsFor(0, 3)]).toEqual([3, 1, 0, 0, 2]);
+  });
+
+  it('the policy table has Δ_T and β_T; the paired table each learner against each other policy', () => {
+    const plain = renderTerminal(buildReport([writeFixtureResults()]), { colour: false });
+    // synthetic-k4: Δ_T 1.2 ± 0.1, β_T 5 ± 1 (EOFD-MLogB); Random has neither
+    expect(plain).toMatch(/EOFD-MLogB\s+5\.500 ± 0\.500\s+0\.400 ± 0\.100\s+40\.0 kB\s+2\s+1\s+0\.700 ± 0\.200\s+1\.200 ± 0\.100\s+5\.00 ± 1\.00\n/);
+    expect(plain).toMatch(/Random\s+22\.00 ± 2\.00\s+0\.00100 ± 0\.00000\s+0 B\s+0\s+0\s+–\s+–\s+–\n/);
+    expect(plain).toContain('policy      vs          n  regret difference [95% CI]');
+    // EOFD − OFUL: +0.5 each trial → [0.5, 0.5], 10% of OFUL's 5; 66.7% [46.0, 87.4] less time (summarize.test.ts)
+    expect(plain).toMatch(/EOFD-MLogB  OFUL-MLogB  3\s+0\.500 \[0\.500, 0\.500\]\s+10\.0% \[10\.0, 10\.0\]\s+66\.7% \[46\.0, 87\.4\]\n/);
+    // EOFD − Random: −16.5 [−20.2, −12.8] (−20.226, −12.774), −75% of Random's 22
+    expect(plain).toMatch(/EOFD-MLogB  Random      3\s+−16\.5 \[−20\.2, −12\.8\]\s+−75\.0% /);
+    expect(plain).not.toMatch(/^Random\s+EOFD-MLogB/m);
   });
 
   it('plain text without colour, green/red verdicts with it', () => {
@@ -45,8 +64,15 @@ describe('terminal tables', () => {
     expect(plain).toContain('EOFD-MLogB vs OFUL-MLogB: regret overhead +10.0%, per-round time reduction 66.7%');
     expect(plain).toMatch(/EOFD-MLogB\s+5\.500 ± 0\.500\s+0\.400 ± 0\.100\s+40\.0 kB/);
     expect(plain).toContain('λ = 12.5, η = 3.25, m = 40, δ = 0.02, β = order');
+    expect(plain).toMatch(/MNIST \(mnist\)\s+≈80% less time, ≈10% more regret\s+3\s+10\.0% \[10\.0, 10\.0\]\s+50\.0% \[8\.6, 91\.4\]\s+inconclusive\s+time reduction 95% CI \[8\.6, 91\.4\] straddles the 70% threshold/);
     const coloured = renderTerminal(report, { colour: true });
     expect(coloured).toContain('\u001b[32mholds');
-    expect(coloured).toContain('\u001b[31mdoes not hold');
+    expect(coloured).toContain('\u001b[33minconclusive');
+    expect(coloured).not.toContain('\u001b[31m'); // nothing "does not hold" in the fixture
+    expect(coloured).toMatch(/  not measured {2}/); // not judged / not measured stay plain
+    // EOFD-MLogB 1.5 below OFUL-MLogB in every trial: −30% [−30, −30], outside ±20% → red
+    const [eofd, ...others] = SYNTHETIC_K4.policies;
+    const lower = writeExperiment(path.join(tempDir(), 'lower'), { ...SYNTHETIC_K4, policies: [{ ...eofd!, finals: [3, 3.5, 4] }, ...others] });
+    expect(renderTerminal(buildReport([lower]), { colour: true })).toContain('\u001b[31mdoes not hold');
   });
 });

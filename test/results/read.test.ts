@@ -129,11 +129,11 @@ describe('readResults: bad input', () => {
   it('checks summary.csv: missing rows, bad cells, duplicates, unknown policies, disagreement with the trials', () => {
     const cases: [number, string | null, (file: string) => string][] = [
       [4, null, (f) => `${f}: no row for policy EOFD-MLogB, trial 2 (the manifest lists 3 trials)`],
-      [2, 'EOFD-MLogB,0,five,0.2,0.1,0.2,0.1,0.3,40000,1,0,0.5', (f) => `${f}:2: final_regret: expected a finite number, got "five"`],
-      [3, 'EOFD-MLogB,0,5,0.2,0.1,0.2,0.1,0.3,40000,1,0,0.5', (f) => `${f}:3: second row for policy EOFD-MLogB, trial 0 (first on line 2)`],
-      [2, 'LinUCB,0,5,0.2,0.1,0.2,0.1,0.3,40000,1,0,0.5', (f) => `${f}:2: policy: expected one of the manifest's policies (EOFD-MLogB, OFUL-MLogB, Random), got "LinUCB"`],
-      [2, 'EOFD-MLogB,0,5.25,0.2,0.1,0.2,0.1,0.3,40000,1,0,0.5', (f) => `${f}:2: final_regret: 5.25 disagrees with the last cum_regret 5 of ${path.join(path.dirname(f), 'EOFD-MLogB', 'trial-0.csv')}`],
-      [2, 'EOFD-MLogB,0,5,0.2', (f) => `${f}:2: expected 12 fields as in the header, got 4 (truncated file?)`],
+      [2, 'EOFD-MLogB,0,five,0.2,0.1,0.2,0.1,0.3,40000,1,0,0.5,1.01,3.5', (f) => `${f}:2: final_regret: expected a finite number, got "five"`],
+      [3, 'EOFD-MLogB,0,5,0.2,0.1,0.2,0.1,0.3,40000,1,0,0.5,1.01,3.5', (f) => `${f}:3: second row for policy EOFD-MLogB, trial 0 (first on line 2)`],
+      [2, 'LinUCB,0,5,0.2,0.1,0.2,0.1,0.3,40000,1,0,0.5,1.01,3.5', (f) => `${f}:2: policy: expected one of the manifest's policies (EOFD-MLogB, OFUL-MLogB, Random), got "LinUCB"`],
+      [2, 'EOFD-MLogB,0,5.25,0.2,0.1,0.2,0.1,0.3,40000,1,0,0.5,1.01,3.5', (f) => `${f}:2: final_regret: 5.25 disagrees with the last cum_regret 5 of ${path.join(path.dirname(f), 'EOFD-MLogB', 'trial-0.csv')}`],
+      [2, 'EOFD-MLogB,0,5,0.2', (f) => `${f}:2: expected 14 fields as in the header, got 4 (truncated file?)`],
     ];
     for (const [line, replacement, expected] of cases) {
       const dir = writeExperiment(path.join(tempDir(), 'x'), SYNTHETIC_K4);

@@ -1,12 +1,13 @@
 /**
- * `eofd report <results-dir...> [--out dir] [--json] [--check baseline-dir]`: argv and exit codes only; the work is in
- * src/report/. Exit codes: 0 done; 2 bad usage or bad input data; 1 anything else; 3 `--check` found a
- * regression against the baseline.
+ * `eofd report <results-dir...> [--out dir] [--json] [--band std|ci95] [--check baseline-dir]`: argv
+ * and exit codes only; the work is in src/report/. Exit codes: 0 done; 2 bad usage (an unknown
+ * `--band` included) or bad input data; 1 anything else; 3 `--check` found a regression against the
+ * baseline.
  */
 import path from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { checkAgainstBaseline, formatRegressions } from '../../report/check.js';
-import { buildReport, renderTerminal, shouldColour, writeReport } from '../../report/index.js';
+import { BANDS, buildReport, renderTerminal, shouldColour, writeReport, type Band } from '../../report/index.js';
 import { ResultsError } from '../../results/read.js';
 import { failureExitCode, processIo, type CliIo } from '../io.js';
 
@@ -17,6 +18,8 @@ export interface ReportCommandOptions {
   out?: string;
   /** Print the report as one JSON document on stdout instead of the tables. */
   json?: boolean;
+  /** Fig. 1's band: ±1 sample std (default, as in the paper) or the 95% interval of the mean. */
+  band?: Band;
   /**
    * `--check <baseline-dir>`: compare the results with `<baseline-dir>/baseline.json` (mean regret
    * curves at 20 checkpoints, trace decisions exactly; src/report/check.ts) instead of writing a report.
@@ -46,7 +49,7 @@ export function runReport(dirs: string[], options: ReportCommandOptions, io: Cli
       return result.exitCode;
     }
     const out = options.out ?? path.join(first, 'report');
-    const report = buildReport(dirs, { out });
+    const report = buildReport(dirs, { out, band: options.band });
     const files = writeReport(report, out);
     if (options.json === true) {
       io.stdout.write(JSON.stringify(report, null, 2) + '\n');
@@ -65,20 +68,27 @@ export function registerReport(program: Command, io: CliIo = processIo()): void 
     .command('report')
     .summary("summarise results: tables, the paper's claims, Fig. 1 and Fig. 2, report.html")
     .description(
-      'Read and validate what `eofd run` wrote, print per-policy tables and the paper\'s three claims ' +
-        'beside what was measured, and write report.csv, claims.csv, fig1-regret.svg, fig2-time.svg, ' +
-        `report.html and report.json.\nExample: ${EXAMPLE}`,
+      'Read and validate what `eofd run` wrote, print per-policy tables, paired comparisons (95% intervals of ' +
+        'the per-trial differences) and the paper\'s three claims judged on those intervals (holds, does not ' +
+        'hold, inconclusive, not judged, not measured), and write report.csv, claims.csv, fig1-regret.svg, ' +
+        `fig2-time.svg, report.html and report.json.\nExample: ${EXAMPLE}`,
     )
     .argument('<results-dir...>', 'experiment folders written by `eofd run`, or folders holding several')
     .option('--out <dir>', 'folder for the report files (default: <first results dir>/report)')
     .option('--json', 'print the numbers as one JSON document on stdout instead of the tables')
+    .addOption(
+      new Option('--band <band>', "Fig. 1's band: std = ±1 sample std (the paper's), ci95 = 95% Student-t interval of the mean")
+        .choices(BANDS)
+        .default('std'),
+    )
     .option(
       '--check <baseline-dir>',
       'compare with <baseline-dir>/baseline.json (regret curves, trace decisions) instead of writing a report; exit 3 on a regression',
     )
     .addHelpText(
       'after',
-      `\nExamples:\n  $ ${EXAMPLE}\n  $ eofd report results --out results/report --json > report.json\n\n` +
+      `\nExamples:\n  $ ${EXAMPLE}\n  $ eofd report results --out results/report --json > report.json\n` +
+        '  $ eofd report results --band ci95\n\n' +
         'Exit codes: 0 done, 2 bad usage or bad input data (the message names file and line), 1 other errors,\n' +
         '3 --check found a regression (the diff table is on stdout).',
     )
