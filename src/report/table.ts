@@ -116,7 +116,8 @@ export function pairedRows(e: ExperimentSummary): string[][] {
       String(c.trials),
       formatDifference(c.regret),
       formatWithInterval(c.regretPct, 1, '%'),
-      formatWithInterval(c.timeReductionPct, 1, '%'),
+      // Against Random (no model, microseconds a round) a time reduction says nothing.
+      c.reference === RANDOM ? '–' : formatWithInterval(c.timeReductionPct, 1, '%'),
     ]);
 }
 
