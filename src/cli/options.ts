@@ -2,8 +2,10 @@
  * Argument parsers and help texts shared by the commands (commander parsers throw
  * InvalidArgumentError: one line, exit 2).
  */
+import os from 'node:os';
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
+import { RunError } from '../base/errors.js';
 import { parseShard, parseShardCount, type ResolvedShard, type Shard } from './shard.js';
 
 /** A commander parser for an integer in [1, max]. */
@@ -94,4 +96,17 @@ export function resumeCommand(command: string, configFile: string, options: Expe
   if (options.shardCount !== undefined) words.push('--shard-count', String(options.shardCount));
   words.push('--resume');
   return words.map(shellWord).join(' ');
+}
+
+/**
+ * `--timing`: one unit at a time (per-round times are then the policy's alone, the only ones the
+ * report judges time claims on), and a warning when other work loads the machine.
+ */
+export function timingCheck(options: { jobs?: number }, log: (line: string) => void): void {
+  if (options.jobs !== undefined && options.jobs !== 1) throw new RunError(`--timing runs one unit at a time; drop --jobs ${options.jobs}`, 2);
+  const [load] = os.loadavg();
+  const cores = os.availableParallelism();
+  if ((load ?? 0) > cores) {
+    log(`eofd: warning: the load average (${(load ?? 0).toFixed(2)}) exceeds the ${cores} cores; other work will inflate the per-round times`);
+  }
 }

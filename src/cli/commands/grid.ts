@@ -3,100 +3,43 @@
  * [--resume] [--force] [--quiet]`: Section 4's (l, e) search on validation seeds; the work is in
  * src/experiment/grid.ts. Exit codes as `eofd run`.
  */
-import os from 'node:os';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
-import { loadConfigs } from '../../config/load.js';
-import { DEFAULT_GRID, gridPoints, parseExponentList, runGrid } from '../../experiment/grid.js';
-import { shardFolder } from '../../results/layout.js';
-import { EXIT, failureExitCode, firstLine, processIo, type CliIo } from '../io.js';
-import {
-  collect,
-  overridesOf,
-  positiveInteger,
-  resumeCommand,
-  SHARD_HELP,
-  shardArgument,
-  shardCountArgument,
-  shardNote,
-  type ExperimentCommandOptions,
-} from '../options.js';
-import { createProgress, progressMode } from '../progress.js';
-import { Session } from '../session.js';
-import { resolveShard } from '../shard.js';
+import { DEFAULT_GRID, gridPoints, parseExponentList, runGrid, type GridResult } from '../../experiment/grid.js';
+import { processIo, type CliIo } from '../io.js';
+import { collect, positiveInteger, SHARD_HELP, shardArgument, shardCountArgument, type ExperimentCommandOptions } from '../options.js';
+import { perExperimentCommand } from '../per-experiment.js';
 
 export interface GridCommandOptions extends ExperimentCommandOptions {
   l?: string;
   e?: string;
 }
 
-function gridResumeCommand(configFile: string, options: GridCommandOptions): string {
-  const extra = [...(options.l === undefined ? [] : ['--l', options.l]), ...(options.e === undefined ? [] : ['--e', options.e])];
-  return resumeCommand('grid', configFile, options, extra);
-}
-
 export async function gridCommand(configFile: string, options: GridCommandOptions, io: CliIo): Promise<number> {
-  const error = (message: string): void => void io.stderr.write(`eofd grid: ${firstLine(message)}\n`);
-  const reporter = createProgress(progressMode(io.stderr, options.quiet === true), io.stderr);
-  const session = new Session('grid', (line) => reporter.log(line));
-  try {
-    const ls = options.l === undefined ? DEFAULT_GRID : parseExponentList(options.l, '--l');
-    const es = options.e === undefined ? DEFAULT_GRID : parseExponentList(options.e, '--e');
-    const shard = resolveShard(options.shard, options.shardCount, io.env);
-    const out = shard === null ? options.out : shardFolder(options.out, shard);
-    const configs = loadConfigs(configFile, overridesOf(options));
-    let failed = 0;
-    for (const config of configs) {
-      const result = await runGrid(config, {
-        out,
-        ...(shard === null ? {} : { shard: { index: shard.index, count: shard.count } }),
-        l: ls,
-        e: es,
-        jobs: options.jobs ?? os.availableParallelism(),
-        resume: options.resume,
-        force: options.force,
-        configFile,
-        signal: session.signal,
-        events: reporter.events,
-      });
-      if (result.run.interrupted || session.signalled !== null) {
-        reporter.stop();
-        error(`${session.stopWord}: finished units are kept; resume with: ${gridResumeCommand(configFile, options)}`);
-        return session.stopCode;
-      }
-      failed += result.run.unitsFailed;
-      if (shard !== null) {
-        if (options.quiet !== true) {
-          const { unitsRun, unitsSkipped, unitsFailed } = result.run;
-          reporter.log(shardNote('grid', shard, options.out, result.dir, { run: unitsRun, skipped: unitsSkipped, failed: unitsFailed }).trimEnd());
-        }
-        continue;
-      }
+  let ls = DEFAULT_GRID;
+  let es = DEFAULT_GRID;
+  return perExperimentCommand<GridResult>(configFile, options, io, {
+    name: 'grid',
+    resumeWords: [...(options.l === undefined ? [] : ['--l', options.l]), ...(options.e === undefined ? [] : ['--e', options.e])],
+    prepare: () => {
+      if (options.l !== undefined) ls = parseExponentList(options.l, '--l');
+      if (options.e !== undefined) es = parseExponentList(options.e, '--e');
+    },
+    run: (config, runOptions) => runGrid(config, { ...runOptions, l: ls, e: es }),
+    report: (config, result, reporter) => {
       if (result.best === null) {
         reporter.log(`eofd grid: ${config.name}: the grid is incomplete (${result.run.unitsFailed} units failed); no best.json written`);
-        continue;
+        return;
       }
-      if (options.quiet !== true) {
-        const points = gridPoints(ls, es).length;
-        const lines = [`${config.name}: ${points} grid points × ${config.trials} validation trials → ${path.relative(process.cwd(), result.dir) || result.dir}`];
-        for (const [policy, b] of Object.entries(result.best.policies)) {
-          lines.push(`  ${policy}: l = ${b.l}, e = ${b.e} (λ = ${b.lambda.toPrecision(4)}, η = ${b.eta.toPrecision(4)}), mean final regret ${b.mean_final_regret.toPrecision(4)}`);
-        }
-        reporter.log(lines.join('\n'));
+      if (options.quiet === true) return;
+      const points = gridPoints(ls, es).length;
+      const lines = [`${config.name}: ${points} grid points × ${config.trials} validation trials → ${path.relative(process.cwd(), result.dir) || result.dir}`];
+      for (const [policy, b] of Object.entries(result.best.policies)) {
+        lines.push(`  ${policy}: l = ${b.l}, e = ${b.e} (λ = ${b.lambda.toPrecision(4)}, η = ${b.eta.toPrecision(4)}), mean final regret ${b.mean_final_regret.toPrecision(4)}`);
       }
-    }
-    reporter.stop();
-    if (failed > 0) {
-      error(`${failed} units failed (messages above); after fixing the cause, ${gridResumeCommand(configFile, options)} reruns only those`);
-      return EXIT.failure;
-    }
-    return EXIT.ok;
-  } catch (caught) {
-    reporter.stop();
-    return failureExitCode(caught, io, 'grid');
-  } finally {
-    session.close();
-  }
+      reporter.log(lines.join('\n'));
+    },
+  });
 }
 
 export function registerGrid(program: Command, io: CliIo = processIo()): void {

@@ -8,7 +8,6 @@ import os from 'node:os';
 import { Option, type Command } from 'commander';
 import { loadConfigs } from '../../config/load.js';
 import { readBestFile, withPolicyParams } from '../../experiment/grid.js';
-import { RunError } from '../../base/errors.js';
 import { runExperiments } from '../../experiment/runner.js';
 import { shardFolder } from '../../results/layout.js';
 import { EXIT, failureExitCode, firstLine, processIo, type CliIo } from '../io.js';
@@ -21,6 +20,7 @@ import {
   shardArgument,
   shardCountArgument,
   shardNote,
+  timingCheck,
   type ExperimentCommandOptions,
 } from '../options.js';
 import { createProgress, progressMode } from '../progress.js';
@@ -45,19 +45,6 @@ const EXAMPLES = [
 
 function examplesText(): string {
   return `Examples:\n${EXAMPLES.map(([command, what]) => `  # ${what}\n  $ ${command}`).join('\n')}\n`;
-}
-
-/**
- * `--timing`: one unit at a time (per-round times are then the policy's alone, the only ones the
- * report judges time claims on), and a warning when other work loads the machine.
- */
-export function timingCheck(options: { jobs?: number }, log: (line: string) => void): void {
-  if (options.jobs !== undefined && options.jobs !== 1) throw new RunError(`--timing runs one unit at a time; drop --jobs ${options.jobs}`, 2);
-  const [load] = os.loadavg();
-  const cores = os.availableParallelism();
-  if ((load ?? 0) > cores) {
-    log(`eofd: warning: the load average (${(load ?? 0).toFixed(2)}) exceeds the ${cores} cores; other work will inflate the per-round times`);
-  }
 }
 
 function runResumeCommand(configFile: string, options: RunCommandOptions): string {

@@ -3,41 +3,20 @@
  * config at every point of the product of the swept values, on the report seeds (all points play the
  * same instances); the work is in src/experiment/sweep.ts. Exit codes as `eofd run`.
  */
-import os from 'node:os';
 import path from 'node:path';
 import { Option, type Command } from 'commander';
-import { loadConfigs } from '../../config/load.js';
-import { parseAxis, runSweep, valueText, type SweepAxis } from '../../experiment/sweep.js';
+import { parseAxis, runSweep, valueText, type SweepAxis, type SweepResult } from '../../experiment/sweep.js';
 import { formatShort } from '../../report/format.js';
 import { formatTable } from '../../report/table.js';
-import { shardFolder } from '../../results/layout.js';
 import type { SweepRow } from '../../results/sweep.js';
-import { EXIT, failureExitCode, firstLine, processIo, type CliIo } from '../io.js';
-import {
-  collect,
-  overridesOf,
-  positiveInteger,
-  resumeCommand,
-  SHARD_HELP,
-  shardArgument,
-  shardCountArgument,
-  shardNote,
-  type ExperimentCommandOptions,
-} from '../options.js';
-import { createProgress, progressMode } from '../progress.js';
-import { Session } from '../session.js';
-import { resolveShard } from '../shard.js';
-import { timingCheck } from './run.js';
+import { processIo, type CliIo } from '../io.js';
+import { collect, positiveInteger, SHARD_HELP, shardArgument, shardCountArgument, type ExperimentCommandOptions } from '../options.js';
+import { perExperimentCommand } from '../per-experiment.js';
 
 export interface SweepCommandOptions extends ExperimentCommandOptions {
   over?: string[];
   reference?: string;
   timing?: boolean;
-}
-
-function sweepResumeCommand(configFile: string, options: SweepCommandOptions): string {
-  const extra = [...(options.over ?? []).flatMap((o) => ['--over', o]), ...(options.reference === undefined ? [] : ['--reference', options.reference])];
-  return resumeCommand('sweep', configFile, options, extra);
 }
 
 /** The closing table: per point and policy, mean final regret, the paired difference to the reference, ms/round. */
@@ -60,63 +39,24 @@ export function sweepTable(axes: readonly SweepAxis[], rows: readonly SweepRow[]
 }
 
 export async function sweepCommand(configFile: string, options: SweepCommandOptions, io: CliIo): Promise<number> {
-  const error = (message: string): void => void io.stderr.write(`eofd sweep: ${firstLine(message)}\n`);
-  const reporter = createProgress(progressMode(io.stderr, options.quiet === true), io.stderr);
-  const session = new Session('sweep', (line) => reporter.log(line));
-  try {
-    const axes = (options.over ?? []).map(parseAxis);
-    const shard = resolveShard(options.shard, options.shardCount, io.env);
-    const out = shard === null ? options.out : shardFolder(options.out, shard);
-    const configs = loadConfigs(configFile, overridesOf(options));
-    if (options.timing === true) timingCheck(options, (line) => reporter.log(line));
-    let failed = 0;
-    for (const config of configs) {
-      const result = await runSweep(config, {
-        out,
-        axes,
-        ...(options.reference === undefined ? {} : { reference: options.reference }),
-        ...(shard === null ? {} : { shard: { index: shard.index, count: shard.count } }),
-        jobs: options.timing === true ? 1 : (options.jobs ?? os.availableParallelism()),
-        resume: options.resume,
-        force: options.force,
-        configFile,
-        signal: session.signal,
-        events: reporter.events,
-      });
-      if (result.run.interrupted || session.signalled !== null) {
-        reporter.stop();
-        error(`${session.stopWord}: finished units are kept; resume with: ${sweepResumeCommand(configFile, options)}`);
-        return session.stopCode;
-      }
-      failed += result.run.unitsFailed;
-      if (shard !== null) {
-        if (options.quiet !== true) {
-          const { unitsRun, unitsSkipped, unitsFailed } = result.run;
-          reporter.log(shardNote('sweep', shard, options.out, result.dir, { run: unitsRun, skipped: unitsSkipped, failed: unitsFailed }).trimEnd());
-        }
-        continue;
-      }
+  let axes: SweepAxis[] = [];
+  return perExperimentCommand<SweepResult>(configFile, options, io, {
+    name: 'sweep',
+    resumeWords: [...(options.over ?? []).flatMap((o) => ['--over', o]), ...(options.reference === undefined ? [] : ['--reference', options.reference])],
+    prepare: () => {
+      axes = (options.over ?? []).map(parseAxis);
+    },
+    run: (config, runOptions) => runSweep(config, { ...runOptions, axes, ...(options.reference === undefined ? {} : { reference: options.reference }) }),
+    report: (config, result, reporter) => {
       if (result.rows.length === 0) {
         reporter.log(`eofd sweep: ${config.name}: the sweep is incomplete (${result.run.unitsFailed} units failed); no sweep.csv written`);
-        continue;
+        return;
       }
-      if (options.quiet !== true) {
-        reporter.log(`${config.name}: sweep → ${path.relative(process.cwd(), result.dir) || result.dir} (sweep.csv, ${axes.length} figure${axes.length === 1 ? '' : 's'})`);
-        reporter.log(sweepTable(axes, result.rows));
-      }
-    }
-    reporter.stop();
-    if (failed > 0) {
-      error(`${failed} units failed (messages above); after fixing the cause, ${sweepResumeCommand(configFile, options)} reruns only those`);
-      return EXIT.failure;
-    }
-    return EXIT.ok;
-  } catch (caught) {
-    reporter.stop();
-    return failureExitCode(caught, io, 'sweep');
-  } finally {
-    session.close();
-  }
+      if (options.quiet === true) return;
+      reporter.log(`${config.name}: sweep → ${path.relative(process.cwd(), result.dir) || result.dir} (sweep.csv, ${axes.length} figure${axes.length === 1 ? '' : 's'})`);
+      reporter.log(sweepTable(axes, result.rows));
+    },
+  });
 }
 
 export function registerSweep(program: Command, io: CliIo = processIo()): void {
