@@ -179,7 +179,7 @@ function notJudgedReasons(experiment: ExperimentSummary, pair: PairedComparison)
   }
   const jobs = experiment.timing.jobs;
   if (jobs === null) reasons.push('how the timings were taken is not recorded, so time is not judged');
-  else if (jobs > 1) reasons.push(`timings were taken with ${jobs} units at once (rerun with --jobs 1), so time is not judged`);
+  else if (jobs > 1) reasons.push(`timings were taken with ${jobs} units at once (rerun with --timing), so time is not judged`);
   return reasons;
 }
 

@@ -195,7 +195,7 @@ describe('claims', () => {
   it('not judged when timings were taken with more than one unit at once, or not recorded', () => {
     let row = binaryRow({ jobs: 2 });
     expect(row.verdict).toBe('not judged');
-    expect(row.reason).toBe('timings were taken with 2 units at once (rerun with --jobs 1), so time is not judged');
+    expect(row.reason).toBe('timings were taken with 2 units at once (rerun with --timing), so time is not judged');
     expect(row.timeReductionPct!.mean).toBeCloseTo(90, 9);
     row = binaryRow({ jobs: null });
     expect(row.verdict).toBe('not judged');
@@ -205,7 +205,7 @@ describe('claims', () => {
   it('names every reason not to judge', () => {
     const row = binaryRow({ eofd: { finals: [105, 104], ms: [0.1, 0.11] }, jobs: 3 });
     expect(row.reason).toBe(
-      'only 2 trials, at least 3 are needed; timings were taken with 3 units at once (rerun with --jobs 1), so time is not judged',
+      'only 2 trials, at least 3 are needed; timings were taken with 3 units at once (rerun with --timing), so time is not judged',
     );
   });
 
