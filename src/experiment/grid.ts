@@ -1,12 +1,12 @@
 /**
  * Section 4's hyperparameter search: λ = (√K d)^l λ0 and η = (√K d)^e η0 over a grid of (l, e)
- * (by default {−0.5, −0.25, 0, 0.25, 0.5, 0.75, 1}², 49 points), each policy but Random, on the
- * VALIDATION seed split (disjoint from the trials `eofd run` reports).
+ * (by default {−0.5, −0.25, 0, 0.25, 0.5, 0.75, 1}², 49 points), for the policies that read λ or η,
+ * on the VALIDATION seed split (disjoint from the trials `eofd run` reports).
  *
- * Every grid point is one variant of the experiment, named `l=<l>,e=<e>`, run by the ordinary runner
- * under `<out>/<name>-grid/` (so it is resumable and --jobs-parallel with the runner's guarantees). The
- * variants keep the base experiment's seed name, so every grid point plays the same instances.
- * Afterwards `grid.csv`, one heatmap per policy and `best.json` are written (atomically).
+ * The grid is the sweep (sweep.ts) over params.l and params.e with λ and η left to them: every point
+ * `l=<l>,e=<e>` is an ordinary run under `<out>/<name>-grid/` on the base experiment's seeds, so every
+ * point plays the same instances. Afterwards `grid.csv`, one heatmap per policy and `best.json` are
+ * written (atomically).
  */
 import path from 'node:path';
 import { RunError } from '../base/errors.js';
