@@ -100,7 +100,7 @@ describe('loadConfigs', () => {
     expect(loadConfigs(write(doc('solo'))).map((c) => c.name)).toEqual(['solo']);
     const json = path.join(dir, 'one.json');
     writeFileSync(json, JSON.stringify({ name: 'j', environment: { type: 'mnist' }, horizon: 5, trials: 1, policies: ['Random'] }));
-    expect(loadConfigs(json)[0]?.environment).toEqual({ type: 'mnist', target: 1, normalize: 'global' });
+    expect(loadConfigs(json)[0]?.environment).toEqual({ type: 'mnist', target: 1, normalize: 'per-image' });
   });
 
   it('reads the shipped quick.yaml: the three paper settings at reduced size', () => {

@@ -230,7 +230,7 @@ describe('loadConfig', () => {
   it('reads JSON configs and mnist defaults', () => {
     const json = JSON.stringify({ name: 'mnist', environment: { type: 'mnist' }, horizon: 2000, trials: 10, policies: ['EOFD-MLogB'] }, null, '\t');
     const config = loadConfig(write(json, 'json'));
-    expect(config.environment).toEqual({ type: 'mnist', target: 1, normalize: 'global' });
+    expect(config.environment).toEqual({ type: 'mnist', target: 1, normalize: 'per-image' });
   });
 
   it('resolves a trace path against the config file folder', () => {

@@ -34,7 +34,7 @@ describe('experimentConfigSchema', () => {
   it('fills defaults for seed, params and the mnist target', () => {
     const parsed = experimentConfigSchema.parse(minimal);
     expect(parsed.seed).toBe(0);
-    expect(parsed.environment).toEqual({ type: 'mnist', target: 1, normalize: 'global' });
+    expect(parsed.environment).toEqual({ type: 'mnist', target: 1, normalize: 'per-image' });
     expect(parsed.params).toEqual({ S: 1, l: 0.75, e: 0.75, m: 'auto', beta: 'order', beta_scale: 1, beta_rank: 'sketch', delta: 'auto' });
   });
   it('accepts each beta mode, a numeric beta, explicit lambda and eta', () => {

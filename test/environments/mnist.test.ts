@@ -61,7 +61,7 @@ describe('createMnistEnvironment: bad arguments', () => {
 
 describe('MNIST features on a fixture', () => {
   it('scales pixels by the largest pixel norm, appends the bias and divides by √2', () => {
-    const data = loadMnistData(fixture);
+    const data = loadMnistData(fixture, 'global');
     expect(data.counts).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     // Largest pixel norm: digit 9, image 9: ‖(10, 9)‖.
     expect(data.maxPixelNorm).toBeCloseTo(Math.hypot(10, 9), 14);
@@ -72,11 +72,11 @@ describe('MNIST features on a fixture', () => {
     let norm = 0;
     for (const v of row) norm += v * v;
     expect(Math.abs(Math.sqrt(norm) - 1)).toBeLessThan(1e-12);
-    expect(loadMnistData(fixture)).toBe(data);
+    expect(loadMnistData(fixture, 'global')).toBe(data);
   });
 
   it('consumes 19 uniforms a round: one image per digit 0..9, then a Fisher–Yates order', () => {
-    const env = createMnistEnvironment({ target: 4, horizon: 20 }, new RandomStream('replay'), fixture);
+    const env = createMnistEnvironment({ target: 4, horizon: 20, normalize: 'global' }, new RandomStream('replay'), fixture);
     const replay = new RandomStream('replay');
     for (let t = 1; t <= 20; t++) {
       const set = env.actions(t);
@@ -190,9 +190,9 @@ describe('MNIST feature normalisation', () => {
     }
     // Cached per (folder, normalisation).
     expect(loadMnistData(fixture, 'per-image')).toBe(data);
-    expect(loadMnistData(fixture, 'global')).toBe(loadMnistData(fixture));
+    expect(loadMnistData(fixture, 'per-image')).toBe(loadMnistData(fixture));
     expect(loadMnistData(fixture, 'global')).not.toBe(data);
-    expect(loadMnistData(fixture).normalize).toBe('global');
+    expect(loadMnistData(fixture).normalize).toBe('per-image');
   });
 
   it('per-image leaves an all-zero image zero (bias only)', () => {
@@ -226,12 +226,12 @@ describe('MNIST feature normalisation', () => {
     }
   });
 
-  it("global is the default and byte-identical to normalize: 'global'", () => {
+  it("per-image is the default and byte-identical to normalize: 'per-image'", () => {
     for (const dataRoot of [fixture, undefined]) {
-      const implicit = firstRound({}, 'global-bytes', dataRoot);
-      const explicit = firstRound({ normalize: 'global' }, 'global-bytes', dataRoot);
-      expect(implicit.env.normalize).toBe('global');
-      expect(explicit.env.normalize).toBe('global');
+      const implicit = firstRound({}, 'default-bytes', dataRoot);
+      const explicit = firstRound({ normalize: 'per-image' }, 'default-bytes', dataRoot);
+      expect(implicit.env.normalize).toBe('per-image');
+      expect(explicit.env.normalize).toBe('per-image');
       expect(implicit.bytes.equals(explicit.bytes)).toBe(true);
       expect(implicit.labels).toEqual(explicit.labels);
       expect(implicit.images).toEqual(explicit.images);
