@@ -6,6 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { RunError } from '../base/errors.js';
+import type { RunOptions } from '../experiment/runner.js';
+import type { ProgressReporter } from './progress.js';
 import { parseShard, parseShardCount, type ResolvedShard, type Shard } from './shard.js';
 
 /** A commander parser for an integer in [1, max]. */
@@ -76,6 +78,33 @@ export interface ExperimentCommandOptions {
   shard?: Shard;
   /** `--shard-count n`: the count for JOB_COMPLETION_INDEX. */
   shardCount?: number;
+}
+
+/**
+ * The runner options every experiment command passes: the shard's folder, --timing (one unit at a
+ * time) or --jobs, resume/force, the signal, and progress events (with stacks under EOFD_DEBUG=1).
+ */
+export function runOptionsFor(
+  options: ExperimentCommandOptions & { timing?: boolean },
+  context: { out: string; shard: Shard | null; configFile: string; signal: AbortSignal; reporter: ProgressReporter; debug: boolean },
+): Omit<RunOptions, 'split'> {
+  const { reporter, shard } = context;
+  return {
+    out: context.out,
+    ...(shard === null ? {} : { shard: { index: shard.index, count: shard.count } }),
+    jobs: options.timing === true ? 1 : (options.jobs ?? os.availableParallelism()),
+    resume: options.resume,
+    force: options.force,
+    configFile: context.configFile,
+    signal: context.signal,
+    events: {
+      ...reporter.events,
+      onUnitFailed: (unit, message, stack) => {
+        reporter.events.onUnitFailed?.(unit, message, stack);
+        if (context.debug && stack !== undefined) reporter.log(stack);
+      },
+    },
+  };
 }
 
 /** The `--set` overrides with `--trials` folded in. */

@@ -3,13 +3,12 @@
  * multi-point run into its own folder. It owns what both need around that run: progress, signals,
  * the shard, --timing, the resume hint, the shard note and the exit code.
  */
-import os from 'node:os';
 import { loadConfigs } from '../config/load.js';
 import type { ExperimentConfig } from '../config/schema.js';
 import type { RunOptions, RunResult } from '../experiment/runner.js';
 import { shardFolder } from '../results/layout.js';
 import { EXIT, failureExitCode, firstLine, type CliIo } from './io.js';
-import { overridesOf, resumeCommand, shardNote, timingCheck, type ExperimentCommandOptions } from './options.js';
+import { overridesOf, resumeCommand, runOptionsFor, shardNote, timingCheck, type ExperimentCommandOptions } from './options.js';
 import { createProgress, progressMode, type ProgressReporter } from './progress.js';
 import { Session } from './session.js';
 import { resolveShard } from './shard.js';
@@ -49,16 +48,8 @@ export async function perExperimentCommand<Result extends { run: RunResult; dir:
     if (options.timing === true) timingCheck(options, (line) => reporter.log(line));
     let failed = 0;
     for (const config of configs) {
-      const result = await command.run(config, {
-        out,
-        ...(shard === null ? {} : { shard: { index: shard.index, count: shard.count } }),
-        jobs: options.timing === true ? 1 : (options.jobs ?? os.availableParallelism()),
-        resume: options.resume,
-        force: options.force,
-        configFile,
-        signal: session.signal,
-        events: reporter.events,
-      });
+      const debug = io.env.EOFD_DEBUG === '1';
+      const result = await command.run(config, runOptionsFor(options, { out, shard, configFile, signal: session.signal, reporter, debug }));
       if (result.run.interrupted || session.signalled !== null) {
         reporter.stop();
         error(`${session.stopWord}: finished units are kept; resume with: ${resume()}`);

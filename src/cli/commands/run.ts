@@ -20,6 +20,7 @@ import {
   shardArgument,
   shardCountArgument,
   shardNote,
+  runOptionsFor,
   timingCheck,
   type ExperimentCommandOptions,
 } from '../options.js';
@@ -71,22 +72,7 @@ export async function runCommand(configFile: string, options: RunCommandOptions,
       }
     }
     if (options.timing === true) timingCheck(options, (line) => reporter.log(line));
-    const result = await runExperiments(configs, {
-      out,
-      ...(shard === null ? {} : { shard: { index: shard.index, count: shard.count } }),
-      jobs: options.timing === true ? 1 : (options.jobs ?? os.availableParallelism()),
-      resume: options.resume,
-      force: options.force,
-      configFile,
-      signal: session.signal,
-      events: {
-        ...reporter.events,
-        onUnitFailed: (unit, message, stack) => {
-          reporter.events.onUnitFailed?.(unit, message, stack);
-          if (debug && stack !== undefined) reporter.log(stack);
-        },
-      },
-    });
+    const result = await runExperiments(configs, runOptionsFor(options, { out, shard, configFile, signal: session.signal, reporter, debug }));
     reporter.stop();
     const total = result.unitsRun + result.unitsSkipped + result.unitsFailed;
     if (result.interrupted || session.signalled !== null) {
