@@ -18,28 +18,28 @@
 import fs from 'node:fs';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import type { Policy } from '../policies/policy.js';
-import { createPolicy } from '../policies/registry.js';
+import { createPolicy, policyDescriptor } from '../policies/registry.js';
 import { policySpec, type PolicySpec } from '../policies/spec.js';
+import { mulberry32 } from '../random/stream.js';
 import { BenchWorkload } from './workload.js';
 
-/** The policies the bench measures, spelled as the paper spells them. */
-export const BENCH_POLICIES = ['EOFD-MLogB', 'OFUL-MLogB'] as const;
-export type BenchPolicy = (typeof BENCH_POLICIES)[number];
-
 export interface BenchPoint {
-  policy: BenchPolicy;
+  /** A registered policy (policies/registry.ts). */
+  policy: string;
   /** d */
   d: number;
   /** K */
   K: number;
-  /** m (EOFD-MLogB, capped at Kd; OFUL-MLogB keeps Kd, reported as such). */
+  /** m (a sketched policy's, capped at its dimension; an exact policy keeps Kd, reported as such). */
   sketchSize: number;
-  /** The m asked for: a number, 'auto' (⌊Kd/10⌋), or 'exact' for OFUL-MLogB. */
+  /** The m asked for: a number, 'auto' (⌊Kd/10⌋), or 'exact' for a policy without a sketch. */
   sketchRequest: number | 'auto' | 'exact';
   /** |A_t|, every round. */
   actions: number;
-  /** Untimed rounds before the timed ones. */
+  /** Untimed rounds before the timed ones (the history a round's cost may grow with). */
   warmup: number;
+  /** The warm-up asked for: a number of rounds, or 'auto' (m + 10 for a sketched policy, 10 otherwise). */
+  warmupRequest: number | 'auto';
   /** Timed rounds. */
   rounds: number;
   /** Seed of the workload's stream (W*, actions, outcomes). */
@@ -96,8 +96,13 @@ export function benchSpec(point: BenchPoint): PolicySpec {
     horizon: point.warmup + point.rounds,
     sketchSize: point.sketchSize,
     beta: 'theory',
+    // A policy that draws (Random, Thompson sampling) gets its own stream, seeded from the point's.
+    uniform: policyDescriptor(point.policy).needsRandomStream ? mulberry32(point.seed + POLICY_STREAM_OFFSET) : undefined,
   });
 }
+
+/** Offset of a drawing policy's seed from the workload's, so that the two streams differ. */
+const POLICY_STREAM_OFFSET = 0x5bd1e995;
 
 /** r_k = k/K (K = 4: the paper's [0.25, 0.5, 0.75, 1]; K = 1: [1]). */
 export function benchReward(K: number): Float64Array {
@@ -119,11 +124,20 @@ function quantile(sorted: Float64Array, q: number): number {
   return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
 }
 
-/** Both measured policies count their projections without allocating (`stats()` builds an object). */
-type MeasuredPolicy = Policy & { readonly projectionsTaken: number };
+/**
+ * A policy whose projections the loop can count without allocating (`stats()` builds an object):
+ * policies with a projection expose `projectionsTaken`; for the others it reads as 0.
+ */
+interface MeasuredPolicy {
+  readonly policy: Policy;
+  projections(): number;
+}
 
 function createBenchPolicy(point: BenchPoint, spec: PolicySpec): MeasuredPolicy {
-  return createPolicy(point.policy, spec) as MeasuredPolicy;
+  const policy = createPolicy(point.policy, spec);
+  const counted = policy as Partial<{ readonly projectionsTaken: number }>;
+  const projections = typeof counted.projectionsTaken === 'number' ? () => counted.projectionsTaken as number : () => 0;
+  return { policy, projections };
 }
 
 /** Runs one point in this process and measures it. */
@@ -152,7 +166,7 @@ export async function measurePoint(point: BenchPoint, options: MeasureOptions): 
   playRounds(policy, workload, warmup + 1, rounds, times);
   const timedEnd = performance.now();
   if (options.markTimedRounds === true) fs.writeSync(2, `[eofd bench] ${describePoint(point)}: timed rounds end (pid ${process.pid})\n`);
-  const stateBytes = policy.stats().stateBytes;
+  const stateBytes = policy.policy.stats().stateBytes;
 
   let probeUpdate: Quantiles | null = null;
   if (options.probeRounds > 0) {
@@ -186,12 +200,18 @@ export async function measurePoint(point: BenchPoint, options: MeasureOptions): 
 }
 
 /**
- * Rounds of the JIT warm-up, and its problem's m and d: for EOFD-MLogB more than one gemmNT panel
- * (GEMM_NT_KC = 1024 columns, so the panel-accumulating path is warm too), for OFUL-MLogB a small Kd.
+ * Rounds of the JIT warm-up, and its problem's m and d: for a sketched policy more than one gemmNT
+ * panel (GEMM_NT_KC = 1024 columns, so the panel-accumulating path is warm too), for an exact one a
+ * small Kd.
  */
 const JIT_WARMUP_ROUNDS = 500;
 const JIT_WARMUP_M = 6;
-const JIT_WARMUP_D = { 'EOFD-MLogB': 1100, 'OFUL-MLogB': 24 } as const;
+const JIT_WARMUP_D = { sketched: 1100, exact: 24 } as const;
+
+/** Whether the policy keeps a sketch of size m (it reads m). */
+export function isSketched(policy: string): boolean {
+  return policyDescriptor(policy).tunable.includes('m');
+}
 
 /**
  * Runs the point's policy (same K) on a small problem first, so that V8 has optimised every function
@@ -199,7 +219,7 @@ const JIT_WARMUP_D = { 'EOFD-MLogB': 1100, 'OFUL-MLogB': 24 } as const;
  * d, and code still running unoptimised boxes every intermediate double (hundreds of kB per round).
  */
 function warmJit(point: BenchPoint): void {
-  const d = Math.min(point.d, JIT_WARMUP_D[point.policy]);
+  const d = Math.min(point.d, JIT_WARMUP_D[isSketched(point.policy) ? 'sketched' : 'exact']);
   const small: BenchPoint = { ...point, d, sketchSize: Math.min(JIT_WARMUP_M, point.sketchSize), warmup: 0, rounds: JIT_WARMUP_ROUNDS };
   const spec = benchSpec(small);
   // Once as measured, once with every update projecting: both branches of eq. (9) get type feedback.
@@ -236,20 +256,20 @@ function playRounds(policy: MeasuredPolicy, workload: BenchWorkload, first: numb
   for (let i = 0; i < count; i++) {
     const t = first + i;
     const actions = workload.nextActions();
-    const projectionsBefore = policy.projectionsTaken;
+    const projectionsBefore = policy.projections();
     const t0 = process.hrtime.bigint();
-    const index = policy.select(actions, t);
+    const index = policy.policy.select(actions, t);
     const t1 = process.hrtime.bigint();
     const outcome = workload.outcome(index);
     // A native copy: an element loop would box every number whenever this loop is not optimised yet.
     played.set(actions.features.subarray(index * d, (index + 1) * d));
     const t2 = process.hrtime.bigint();
-    policy.update(played, outcome);
+    policy.policy.update(played, outcome);
     const t3 = process.hrtime.bigint();
     if (times !== null) {
       times.selectMs[i] = Number(t1 - t0) / 1e6;
       times.updateMs[i] = Number(t3 - t2) / 1e6;
-      times.projected[i] = policy.projectionsTaken > projectionsBefore ? 1 : 0;
+      times.projected[i] = policy.projections() > projectionsBefore ? 1 : 0;
     }
   }
 }

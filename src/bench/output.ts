@@ -48,11 +48,12 @@ export const BENCH_COLUMNS = [
   'note',
 ] as const;
 
-/** A series of the plot and of the slopes: one policy, one K, one way of choosing m. */
+/** A series of the plot and of the slopes: one policy, one K, one way of choosing m, one warm-up asked for. */
 export function seriesKey(row: BenchRow): string {
-  const { policy, K, sketchRequest } = row.plan.point;
-  if (policy === 'OFUL-MLogB') return `${policy} K=${K}`;
-  return `${policy} K=${K} m=${sketchRequest === 'auto' ? 'Kd/10' : sketchRequest}`;
+  const { policy, K, sketchRequest, warmupRequest } = row.plan.point;
+  const sketch = sketchRequest === 'exact' ? '' : ` m=${sketchRequest === 'auto' ? 'Kd/10' : sketchRequest}`;
+  const history = warmupRequest === 'auto' ? '' : ` t=${warmupRequest + 1}`;
+  return `${policy} K=${K}${sketch}${history}`;
 }
 
 export interface SeriesSlope {
@@ -154,6 +155,7 @@ const TABLE_HEADERS = [
   'd',
   'K',
   'm',
+  't',
   'select ms',
   'update ms',
   'round ms (p90)',
@@ -174,7 +176,8 @@ export function benchTable(rows: readonly BenchRow[], slopes: readonly SeriesSlo
       p.policy,
       String(p.d),
       String(p.K),
-      p.policy === 'OFUL-MLogB' ? '–' : String(p.sketchSize),
+      p.sketchRequest === 'exact' ? '–' : String(p.sketchSize),
+      String(p.warmup + 1),
       ms(m?.select.median),
       ms(m?.update.median),
       m ? `${ms(m.round.median)} (${ms(m.round.p90)})` : '–',

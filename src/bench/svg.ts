@@ -1,7 +1,7 @@
 /**
  * bench.svg: median per-round time (select + update, ms) against d on log-log axes, one line per series
  * (policy, K, m rule) with its fitted slope in the legend. Hand-written SVG, deterministic (two-decimal
- * coordinates, no timestamps). EOFD-MLogB in blues and greens, OFUL-MLogB in oranges and dashed.
+ * coordinates, no timestamps). One colour per policy; a policy's series (K, m, warm-up) differ by dash.
  */
 import { decadeLabel, escapeXml } from '../report/svg.js';
 import { fixed } from '../report/format.js';
@@ -9,12 +9,14 @@ import { seriesKey, type BenchRow, type SeriesSlope } from './output.js';
 import type { BenchOptions } from './plan.js';
 
 const WIDTH = 760;
-const HEIGHT = 480;
+const MIN_HEIGHT = 480;
 const MARGIN = { left: 70, right: 250, top: 56, bottom: 52 };
 const PLOT_WIDTH = WIDTH - MARGIN.left - MARGIN.right;
-const PLOT_HEIGHT = HEIGHT - MARGIN.top - MARGIN.bottom;
-const EOFD_COLOURS = ['#0072B2', '#56B4E9', '#009E73', '#000000', '#CC79A7'];
-const OFUL_COLOURS = ['#D55E00', '#E69F00', '#7F3F00'];
+/** Vertical space of one legend entry (key and slope lines). */
+const LEGEND_ROW = 34;
+/** Okabe–Ito (colour-blind safe), then darker tones; policies take them in registry order. */
+const POLICY_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#7F3F00', '#5A5A9E'];
+const DASHES = ['', '6 4', '2 3', '10 3 2 3', '1 5'];
 const GRID = '#e4e4e4';
 const INK = '#222222';
 const MUTED = '#555555';
@@ -27,28 +29,34 @@ function c(x: number): string {
 interface Series {
   key: string;
   colour: string;
-  dashed: boolean;
+  /** stroke-dasharray, '' for solid. */
+  dash: string;
   points: { d: number; ms: number }[];
   slope: SeriesSlope | undefined;
 }
 
 export function renderBenchSvg(rows: readonly BenchRow[], slopes: readonly SeriesSlope[], options: Pick<BenchOptions, 'actions'>): string {
   const series: Series[] = [];
-  let eofd = 0;
-  let oful = 0;
+  const policies: string[] = [];
+  const seriesOfPolicy = new Map<string, number>();
   for (const row of rows) {
     const key = seriesKey(row);
+    const { policy } = row.plan.point;
     let s = series.find((x) => x.key === key);
     if (s === undefined) {
-      const isOful = row.plan.point.policy === 'OFUL-MLogB';
-      const colour = isOful ? OFUL_COLOURS[oful++ % OFUL_COLOURS.length] : EOFD_COLOURS[eofd++ % EOFD_COLOURS.length];
-      s = { key, colour: colour as string, dashed: isOful, points: [], slope: slopes.find((x) => x.series === key) };
+      if (!policies.includes(policy)) policies.push(policy);
+      const nth = seriesOfPolicy.get(policy) ?? 0;
+      seriesOfPolicy.set(policy, nth + 1);
+      const colour = POLICY_COLOURS[policies.indexOf(policy) % POLICY_COLOURS.length] as string;
+      s = { key, colour, dash: DASHES[nth % DASHES.length] as string, points: [], slope: slopes.find((x) => x.series === key) };
       series.push(s);
     }
     const ms = row.measurement?.round.median;
     if (ms !== undefined && ms > 0) s.points.push({ d: row.plan.point.d, ms });
   }
   for (const s of series) s.points.sort((a, b) => a.d - b.d);
+  const HEIGHT = Math.max(MIN_HEIGHT, MARGIN.top + 10 + series.length * LEGEND_ROW + MARGIN.bottom);
+  const PLOT_HEIGHT = HEIGHT - MARGIN.top - MARGIN.bottom;
 
   const all = series.flatMap((s) => s.points);
   const ds = all.map((p) => p.d);
@@ -86,15 +94,15 @@ export function renderBenchSvg(rows: readonly BenchRow[], slopes: readonly Serie
   // Series, then the legend.
   for (const s of series) {
     if (s.points.length === 0) continue;
-    const dash = s.dashed ? ' stroke-dasharray="6 4"' : '';
+    const dash = s.dash === '' ? '' : ` stroke-dasharray="${s.dash}"`;
     const path = s.points.map((p, i) => `${i === 0 ? 'M' : 'L'}${c(x(p.d))} ${c(y(p.ms))}`).join(' ');
     out.push(`<path data-series="${escapeXml(s.key)}" d="${path}" fill="none" stroke="${s.colour}" stroke-width="2"${dash}/>`);
     for (const p of s.points) out.push(`<circle cx="${c(x(p.d))}" cy="${c(y(p.ms))}" r="3" fill="${s.colour}"/>`);
   }
   const legendX = MARGIN.left + PLOT_WIDTH + 16;
   series.forEach((s, i) => {
-    const ly = MARGIN.top + 10 + i * 34;
-    const dash = s.dashed ? ' stroke-dasharray="6 4"' : '';
+    const ly = MARGIN.top + 10 + i * LEGEND_ROW;
+    const dash = s.dash === '' ? '' : ` stroke-dasharray="${s.dash}"`;
     const slope = s.slope !== undefined && Number.isFinite(s.slope.slope) ? `slope ${s.slope.slope.toFixed(2)} (d ${s.slope.fromD}–${s.slope.toD})` : 'slope –';
     out.push(`<line x1="${c(legendX)}" y1="${c(ly)}" x2="${c(legendX + 24)}" y2="${c(ly)}" stroke="${s.colour}" stroke-width="2"${dash}/>`);
     out.push(`<text x="${c(legendX + 30)}" y="${c(ly + 4)}" fill="${INK}">${escapeXml(s.key)}</text>`);

@@ -31,6 +31,34 @@ export interface Policy {
 /** A hyperparameter of the PolicySpec that a policy reads (so a sweep or grid over it means something). */
 export type TunableParameter = 'lambda' | 'eta' | 'm' | 'beta' | 'beta_rank' | 'S' | 'delta';
 
+/** The size of a problem, as a policy's cost estimates read it. */
+export interface ProblemShape {
+  /** d */
+  d: number;
+  /** K */
+  K: number;
+  /** m (a sketched policy's sketch size, capped at Kd; Kd for exact ones). */
+  m: number;
+  /** |A_t| */
+  actions: number;
+  /** The round t (for policies whose cost grows with the history). */
+  t: number;
+}
+
+/** What a round costs: O-notation for people, estimates for the bench's caps. */
+export interface PolicyCost {
+  /** Per-round time, O-notation (README, `eofd list`). */
+  readonly round: string;
+  /** State, O-notation. */
+  readonly memory: string;
+  /** Estimated floating-point operations of round t (rare projections excepted). */
+  flops(shape: ProblemShape): number;
+  /** Estimated bytes of numerical state at round t. */
+  bytes(shape: ProblemShape): number;
+  /** A rare dense projection (eq. (9)) that the bench times with a probe in which every update projects. */
+  readonly probeProjection: boolean;
+}
+
 /**
  * A policy as configs, the runner, the bench and `eofd list` know it. Each policy file exports one;
  * registry.ts lists them.
@@ -48,5 +76,6 @@ export interface PolicyDescriptor {
   readonly needsRandomStream: boolean;
   /** Relative cost per round, to run the slowest units first (a larger rank runs earlier). */
   readonly costRank: number;
+  readonly cost: PolicyCost;
   create(spec: PolicySpec): Policy;
 }

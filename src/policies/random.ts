@@ -42,5 +42,6 @@ export const randomPolicy: PolicyDescriptor = {
   tunable: [],
   needsRandomStream: true,
   costRank: 0,
+  cost: { round: 'O(1)', memory: 'O(1)', flops: () => 1, bytes: () => 0, probeProjection: false },
   create: (spec) => new RandomPolicy(spec),
 };

@@ -10,7 +10,9 @@ import { parse } from 'csv-parse/sync';
 import { Command, CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { BENCH_COLUMNS, DEFAULT_BENCH_OPTIONS, fitSlopes, leastSquaresSlope, planPoints, quantiles, type BenchOptions, type BenchRow } from '../../src/bench/index.js';
-import { benchReward } from '../../src/bench/measure.js';
+import { benchReward, benchSpec } from '../../src/bench/measure.js';
+import { seriesKey } from '../../src/bench/output.js';
+import { POLICIES, POLICY_NAMES } from '../../src/policies/registry.js';
 import { BenchWorkload } from '../../src/bench/workload.js';
 import { registerBench, runBenchCommand, type BenchCommandOptions } from '../../src/cli/commands/bench.js';
 import { descendants, parseXml } from '../report/xml.js';
@@ -51,8 +53,9 @@ describe('eofd bench: bad usage is exit code 2 with one line on stderr', () => {
     ['--rounds', '0'],
     ['--warmup', 'soon'],
     ['--actions', ''],
-    ['--policy', 'Random'],
-    ['--max-oful-mb', '-1'],
+    ['--policy', 'Nope'],
+    ['--warmup', '10,x'],
+    ['--max-state-mb', '-1'],
     ['--nope'],
     ['extra-argument'],
   ]) {
@@ -87,18 +90,20 @@ describe('eofd bench: bad usage is exit code 2 with one line on stderr', () => {
 
 describe('eofd bench: options', () => {
   it('parses lists, "auto" and the defaults', async () => {
-    const { error, options: parsed } = await parseBench(['--d', '100,200,100', '--K', '4', '--m', 'auto,30', '--warmup', 'auto', '--policy', 'OFUL-MLogB']);
+    const { error, options: parsed } = await parseBench(['--d', '100,200,100', '--K', '4', '--m', 'auto,30', '--warmup', 'auto,100', '--policy', 'OFUL-MLogB']);
     expect(error).toBeNull();
-    expect(parsed).toMatchObject({ d: [100, 200], K: [4], m: ['auto', 30], warmup: 'auto', policy: ['OFUL-MLogB'], actions: 20, out: 'results/bench', maxOfulMb: 2048 });
+    expect(parsed).toMatchObject({ d: [100, 200], K: [4], m: ['auto', 30], warmup: ['auto', 100], policy: ['OFUL-MLogB'], actions: 20, out: 'results/bench', maxStateMb: 2048 });
     const defaults = (await parseBench([])).options!;
     expect(defaults.d).toEqual([100, 200, 400, 785, 1600, 3200, 12800]);
     expect(defaults.K).toEqual([1, 4]);
+    // Every registered policy by default.
+    expect(defaults.policy).toEqual([...POLICY_NAMES]);
   });
 });
 
 describe('bench plan', () => {
   it('one OFUL-MLogB point and one EOFD-MLogB point per m per (d, K); m = auto is ⌊Kd/10⌋, capped at Kd', () => {
-    const plan = planPoints(options({ d: [20, 785], K: [1], m: ['auto', 50] }));
+    const plan = planPoints(options({ d: [20, 785], K: [1], m: ['auto', 50], policies: ['EOFD-MLogB', 'OFUL-MLogB'] }));
     expect(plan.map((p) => [p.point.policy, p.point.d, p.point.sketchSize, p.point.sketchRequest])).toEqual([
       ['EOFD-MLogB', 20, 2, 'auto'],
       ['EOFD-MLogB', 20, 20, 50],
@@ -114,13 +119,36 @@ describe('bench plan', () => {
   });
 
   it('skips OFUL-MLogB over the memory cap and anything over the compute cap, saying why', () => {
-    const plan = planPoints(options({ d: [12800], K: [1], m: [50, 'auto'] }));
+    const plan = planPoints(options({ d: [12800], K: [1], m: [50, 'auto'], policies: ['EOFD-MLogB', 'OFUL-MLogB'] }));
     expect(plan.map((p) => p.skip)).toEqual([
       null,
       expect.stringMatching(/^skipped: ≈ .* GFLOP per round > --max-gflop 2$/),
-      expect.stringMatching(/^skipped: Kd×Kd state ≈ \d+ MB > --max-oful-mb 2048$/),
+      expect.stringMatching(/^skipped: state ≈ \d+ MB > --max-state-mb 2048$/),
     ]);
-    expect(planPoints(options({ d: [400], K: [1], maxOfulMb: 5 }))[2].skip).toMatch(/> --max-oful-mb 5$/);
+    expect(planPoints(options({ d: [400], K: [1], maxStateMb: 5, policies: ['EOFD-MLogB', 'OFUL-MLogB'] }))[2].skip).toMatch(/> --max-state-mb 5$/);
+  });
+
+  it('every registered policy that plays K, in registry order; one point per warm-up asked for, with t in the series', () => {
+    const plan = planPoints(options({ d: [20], K: [1, 4], m: [5], warmup: ['auto', 100] }));
+    for (const K of [1, 4]) {
+      const players = POLICIES.filter((p) => (K === 1 ? p.supports.binary : p.supports.multinomial)).map((p) => p.name);
+      const planned = plan.filter((p) => p.point.K === K);
+      expect([...new Set(planned.map((p) => p.point.policy))]).toEqual(players);
+      expect(planned).toHaveLength(2 * players.length);
+    }
+    const oful = plan.filter((p) => p.point.policy === 'OFUL-MLogB' && p.point.K === 1);
+    expect(oful.map((p) => [p.point.warmup, p.point.warmupRequest])).toEqual([[10, 'auto'], [100, 100]]);
+    const row = (p: (typeof plan)[number]) => ({ plan: p, measurement: null, peakRssBytes: null, rssScope: null, note: '' }) as BenchRow;
+    expect(oful.map((p) => seriesKey(row(p)))).toEqual(['OFUL-MLogB K=1', 'OFUL-MLogB K=1 t=101']);
+  });
+
+  it('a policy that draws gets its own seeded stream; one that does not gets none', () => {
+    const point = (policy: string) => planPoints(options({ d: [6], K: [1], m: [2], policies: [policy] }))[0].point;
+    expect(benchSpec(point('Random')).uniform).toBeTypeOf('function');
+    expect(benchSpec(point('EOFD-MLogB')).uniform).toBeUndefined();
+    const a = benchSpec(point('Random')).uniform!;
+    const b = benchSpec(point('Random')).uniform!;
+    expect([a(), a(), a()]).toEqual([b(), b(), b()]);
   });
 });
 
@@ -168,7 +196,9 @@ describe('eofd bench: a tiny grid end to end', () => {
   it('writes bench.csv (a row per point, units in the column names) and a well-formed bench.svg; table on stderr', async () => {
     const out = tempDir();
     let stderr = '';
-    const parsed = (await parseBench(['--d', '20,40', '--K', '1,2', '--m', 'auto,8', '--rounds', '5', '--projection-rounds', '1', '--max-oful-mb', '0.1', '--out', out])).options!;
+    const parsed = (
+      await parseBench(['--d', '20,40', '--K', '1,2', '--m', 'auto,8', '--rounds', '5', '--projection-rounds', '1', '--max-state-mb', '0.1', '--policy', 'EOFD-MLogB,OFUL-MLogB', '--out', out])
+    ).options!;
     const code = await runBenchCommand(parsed, { stdout: { write: () => true }, stderr: { write: (s: string) => (stderr += s) }, env: {} });
     expect(code).toBe(0);
     expect(fs.readdirSync(out).sort()).toEqual(['bench.csv', 'bench.svg']);
@@ -181,7 +211,7 @@ describe('eofd bench: a tiny grid end to end', () => {
     for (const row of rows) {
       if (row.note !== '') {
         expect(row.policy).toBe('OFUL-MLogB'); // Kd×Kd state over 0.1 MB
-        expect(row.note).toMatch(/^skipped: Kd×Kd state/);
+        expect(row.note).toMatch(/^skipped: state ≈/);
         expect(row.round_median_ms).toBe('');
         continue;
       }
@@ -214,5 +244,20 @@ describe('eofd bench: a tiny grid end to end', () => {
     expect(stderr).toContain('select ms');
     expect(stderr).toContain('log-log slope of per-round time against d:');
     expect(stderr).toContain(`wrote ${path.join(out, 'bench.csv')}`);
+  });
+
+  it('measures every registered policy on a tiny grid, none failing', async () => {
+    const out = tempDir();
+    const parsed = (await parseBench(['--d', '6', '--K', '1,2', '--m', '3', '--rounds', '3', '--warmup', '4', '--projection-rounds', '1', '--out', out])).options!;
+    const code = await runBenchCommand(parsed, { stdout: { write: () => true }, stderr: { write: () => true }, env: {} });
+    expect(code).toBe(0);
+    const rows = parse(fs.readFileSync(path.join(out, 'bench.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
+    const expected = [1, 2].flatMap((K) => POLICIES.filter((p) => (K === 1 ? p.supports.binary : p.supports.multinomial)).map((p) => `${p.name} K=${K}`));
+    expect(rows.map((r) => `${r.policy} K=${r.K}`)).toEqual(expected);
+    for (const row of rows) {
+      expect(row.note).toBe('');
+      expect(Number(row.round_median_ms)).toBeGreaterThan(0);
+      expect(row.warmup_rounds).toBe('4');
+    }
   });
 });

@@ -1,10 +1,11 @@
 /**
- * `eofd bench [--d list] [--K list] [--m auto|list] [--actions n] [--rounds n] [--warmup n|auto] [--out dir] …`:
+ * `eofd bench [--d list] [--K list] [--m auto|list] [--actions n] [--rounds n] [--warmup auto|list] [--policy list] [--out dir] …`:
  * argv and exit codes only; the work is in src/bench/. Exit codes: 0 done; 2 bad usage; 1 anything
  * else (an unwritable --out, a point that failed).
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { BENCH_POLICIES, DEFAULT_BENCH_OPTIONS, runBench, type BenchOptions, type BenchPolicy, type SketchChoice } from '../../bench/index.js';
+import { DEFAULT_BENCH_OPTIONS, runBench, type BenchOptions, type SketchChoice, type WarmupChoice } from '../../bench/index.js';
+import { isPolicyName, POLICY_NAMES } from '../../policies/registry.js';
 import { failureExitCode, processIo, type CliIo } from '../io.js';
 
 const EXAMPLE = 'eofd bench --d 400,1600,12800 --K 1 --m 50 --rounds 30 --out results/bench';
@@ -17,10 +18,10 @@ export interface BenchCommandOptions {
   m: SketchChoice[];
   actions: number;
   rounds: number;
-  warmup: number | 'auto';
-  policy: BenchPolicy[];
+  warmup: WarmupChoice[];
+  policy: string[];
   out: string;
-  maxOfulMb: number;
+  maxStateMb: number;
   maxGflop: number;
   projectionRounds: number;
   maxProjectionKd: number;
@@ -72,17 +73,20 @@ function sketchList(value: string): SketchChoice[] {
   return [...new Set(items)];
 }
 
-function warmupRounds(value: string): number | 'auto' {
-  if (value.trim() === 'auto') return 'auto';
-  if (!/^\s*\d+\s*$/.test(value)) throw usage('expected "auto" or an integer ≥ 0');
-  return Number(value);
+function warmupList(value: string): WarmupChoice[] {
+  const items = value.split(',').map((item): WarmupChoice => {
+    if (item.trim() === 'auto') return 'auto';
+    if (!/^\s*\d+\s*$/.test(item)) throw usage(`expected "auto" or integers ≥ 0, comma-separated, got "${item}"`);
+    return Number(item);
+  });
+  return [...new Set(items)];
 }
 
-function policyList(value: string): BenchPolicy[] {
+function policyList(value: string): string[] {
   const items = value.split(',').map((item) => {
     const name = item.trim();
-    if (!(BENCH_POLICIES as readonly string[]).includes(name)) throw usage(`expected ${BENCH_POLICIES.join(' or ')}, got "${name}"`);
-    return name as BenchPolicy;
+    if (!isPolicyName(name)) throw usage(`expected policies from ${POLICY_NAMES.join(', ')}, got "${name}"`);
+    return name;
   });
   return [...new Set(items)];
 }
@@ -97,7 +101,7 @@ export async function runBenchCommand(options: BenchCommandOptions, io: CliIo): 
     rounds: options.rounds,
     warmup: options.warmup,
     policies: options.policy,
-    maxOfulMb: options.maxOfulMb,
+    maxStateMb: options.maxStateMb,
     maxGflop: options.maxGflop,
     projectionRounds: options.projectionRounds,
     maxProjectionKd: options.maxProjectionKd,
@@ -121,38 +125,40 @@ export function registerBench(program: Command, io: CliIo = processIo()): void {
   const list = (xs: readonly (number | string)[]) => xs.join(',');
   program
     .command('bench')
-    .summary('per-round time, memory and log-log slopes of EOFD-MLogB and OFUL-MLogB against d, K and m')
+    .summary('per-round time, memory and log-log slopes of every policy against d, K, m and t')
     .description(
       `Example: ${EXAMPLE}\n\n` +
         'Drives each policy directly on a synthetic problem (unit-sphere actions, a hidden W* with ‖W*‖ = S = 1, ' +
         'Section 4 hyperparameters, β "theory") and times select and update apart after a warm-up: median and p90 ' +
-        'per point, the update of OFUL-MLogB in rounds that take the projection of eq. (9) (a probe with a tiny S ' +
-        'makes every update project), state bytes and peak RSS (each point in a fresh child process). Writes ' +
+        'per point, the update in rounds that take a dense projection (eq. (9); a probe with a tiny S makes every ' +
+        'update project), state bytes and peak RSS (each point in a fresh child process). Policies that do not ' +
+        'play a K are left out at that K; several --warmup values time rounds after that much history (for ' +
+        'policies whose cost grows with t). Writes ' +
         'bench.csv and bench.svg (log-log time against d with fitted slopes) to --out and a table to stderr. ' +
         'A benchmark is not a test: nothing here asserts a time.',
     )
     .addOption(new Option('--d <list>', 'feature dimensions d').argParser(integerList(1)).default(defaults.d, list(defaults.d)))
     .addOption(new Option('--K <list>', 'numbers of non-null outcomes K').argParser(integerList(1)).default(defaults.K, list(defaults.K)))
     .addOption(
-      new Option('--m <list>', 'EOFD-MLogB sketch sizes: integers and/or "auto" (⌊Kd/10⌋)').argParser(sketchList).default(defaults.m, list(defaults.m)),
+      new Option('--m <list>', 'sketch sizes of the sketched policies: integers and/or "auto" (⌊Kd/10⌋)').argParser(sketchList).default(defaults.m, list(defaults.m)),
     )
     .addOption(new Option('--actions <n>', 'actions per round').argParser(integer(1)).default(defaults.actions))
     .addOption(new Option('--rounds <n>', 'timed rounds per point').argParser(integer(1)).default(defaults.rounds))
     .addOption(
-      new Option('--warmup <n>', 'untimed rounds first; "auto": m + 10 for EOFD-MLogB (a full sketch), 10 for OFUL-MLogB')
-        .argParser(warmupRounds)
-        .default(defaults.warmup),
+      new Option('--warmup <list>', 'untimed rounds first, one point per value; "auto": m + 10 for a sketched policy (a full sketch), 10 otherwise')
+        .argParser(warmupList)
+        .default(defaults.warmup, list(defaults.warmup)),
     )
     .addOption(new Option('--policy <list>', 'policies to measure').argParser(policyList).default(defaults.policies, list(defaults.policies)))
     .addOption(new Option('--out <dir>', 'folder for bench.csv and bench.svg').default(DEFAULT_OUT))
     .addOption(
-      new Option('--max-oful-mb <n>', "skip OFUL-MLogB points whose Kd×Kd state would exceed n MB").argParser(positiveNumber).default(defaults.maxOfulMb),
+      new Option('--max-state-mb <n>', "skip points whose policy state would exceed n MB (OFUL-MLogB's Kd×Kd matrices at large d)").argParser(positiveNumber).default(defaults.maxStateMb),
     )
     .addOption(
       new Option('--max-gflop <n>', 'skip points whose estimated work per round exceeds n GFLOP').argParser(positiveNumber).default(defaults.maxGflop),
     )
     .addOption(
-      new Option('--projection-rounds <n>', "timed rounds of OFUL-MLogB's projection probe (0: none)").argParser(integer(0)).default(defaults.projectionRounds),
+      new Option('--projection-rounds <n>', 'timed rounds of the projection probe of policies with a dense projection (0: none)').argParser(integer(0)).default(defaults.projectionRounds),
     )
     .addOption(
       new Option('--max-projection-kd <n>', 'run the projection probe only where Kd ≤ n').argParser(integer(1)).default(defaults.maxProjectionKd),
@@ -161,7 +167,7 @@ export function registerBench(program: Command, io: CliIo = processIo()): void {
     .addOption(new Option('--seed <n>', 'seed of the synthetic workload').argParser(integer(0)).default(defaults.seed))
     .addHelpText(
       'after',
-      `\nExamples:\n  $ ${EXAMPLE}\n  $ eofd bench --d 100000 --K 1 --m 50 --policy EOFD-MLogB --rounds 20\n  $ node --trace-gc bin/eofd.js bench --d 785 --K 1 --m auto   # GC lines vs the timed-round markers\n\n` +
+      `\nExamples:\n  $ ${EXAMPLE}\n  $ eofd bench --d 100000 --K 1 --m 50 --policy EOFD-MLogB --rounds 20\n  $ eofd bench --d 100 --K 4 --policy MNL-UCB --warmup 100,1000,3000   # per-round time against t\n  $ node --trace-gc bin/eofd.js bench --d 785 --K 1 --m auto   # GC lines vs the timed-round markers\n\n` +
         'Exit codes: 0 done, 2 bad usage, 1 other errors (an unwritable --out, a point that failed).',
     )
     .exitOverride((err) => {
