@@ -20,6 +20,11 @@ export const CONFIG_LIMITS = {
 } as const;
 
 const NAME_PATTERN = /^[A-Za-z0-9._-]+$/;
+
+/** Whether `name` is a legal experiment name (and so a safe folder name: no separators, not '.' or '..'). */
+export function isExperimentName(name: unknown): name is string {
+  return typeof name === 'string' && name.length >= 1 && name.length <= CONFIG_LIMITS.maxNameLength && NAME_PATTERN.test(name) && name !== '.' && name !== '..';
+}
 const nameError = `expected a name of 1-${CONFIG_LIMITS.maxNameLength} characters from [A-Za-z0-9._-] (used as a folder name), not '.' or '..'`;
 const nameSchema = z
   .string({ error: nameError })

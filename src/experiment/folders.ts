@@ -73,11 +73,25 @@ export function inspectFolder(dir: string, options: { resume?: boolean; force?: 
     if (errnoCode(error) === 'ENOENT') return 'fresh';
     throw new RunError(`cannot read ${dir}: ${describeFsError(error)}`);
   }
-  if (!stat.isDirectory()) throw new RunError(`cannot write the experiment folder ${dir}: it is a file, not a folder`);
+  if (stat.isSymbolicLink()) throw new RunError(`cannot write the experiment folder ${dir}: it is a symbolic link; give --out a real folder`, 2);
+  if (!stat.isDirectory()) throw new RunError(`cannot write the experiment folder ${dir}: it is a file, not a folder`, 2);
   if (fs.readdirSync(dir).length === 0) return 'fresh';
-  if (options.force) return 'replace';
+  if (options.force) {
+    // --force replaces only what eofd wrote: a folder with a manifest.
+    if (!isResultsFolder(dir)) throw new RunError(`${dir} holds files but no ${MANIFEST_FILE}: eofd did not write it, so --force will not delete it; move it away or pick another --out`, 2);
+    return 'replace';
+  }
   if (options.resume) return 'resume';
   throw new RunError(`${dir} already holds results; add --resume to finish that run, or --force to delete it and start over`, 2);
+}
+
+/** Whether eofd wrote `dir` (it holds a manifest.json file). */
+export function isResultsFolder(dir: string): boolean {
+  try {
+    return fs.lstatSync(path.join(dir, MANIFEST_FILE)).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** On --resume: the earlier run's config must be this run's, field for field, and the same shard. */

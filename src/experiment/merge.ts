@@ -24,6 +24,7 @@ import { summaryCsv, writeFileAtomic, writeJsonAtomic } from '../results/write.j
 import { finishGrid } from './grid.js';
 import { finishSweep, sweepPoints, type PointInfo, type SweepPoint } from './sweep.js';
 import { configDifference } from './manifest.js';
+import { isExperimentName } from '../config/schema.js';
 
 export interface MergeOptions {
   /** Parent folder of the merged experiment and grid folders. */
@@ -74,17 +75,28 @@ interface InputFolders {
   grids: Map<string, string>;
 }
 
+/**
+ * A folder name taken from an input (a manifest's `name`, a folder's name) must be a legal experiment
+ * name, so that the merged folder lands directly inside --out: a crafted manifest naming `..` or
+ * `a/../../b` is refused, never followed.
+ */
+function checkedName(name: unknown, source: string): string {
+  if (!isExperimentName(name)) refuse(`${source}: name ${JSON.stringify(name)} is not a legal experiment name (letters, digits, '.', '_', '-'; not '.' or '..'); not a folder eofd wrote`);
+  return name;
+}
+
 /** The experiment and grid folders of one input. */
 function scanInput(input: string): InputFolders {
   if (!isDir(input)) refuse(`${input}: not a folder`);
   const found: InputFolders = { input, experiments: new Map(), grids: new Map() };
   if (fs.existsSync(path.join(input, MANIFEST_FILE))) {
-    found.experiments.set(readChecked(() => readManifest(input)).name, input);
+    found.experiments.set(checkedName(readChecked(() => readManifest(input)).name, path.join(input, MANIFEST_FILE)), input);
     return found;
   }
   for (const name of fs.readdirSync(input).sort()) {
     const sub = path.join(input, name);
-    if (name.startsWith('.') || !isDir(sub)) continue;
+    // Names starting with '.' are legal experiment names; lock files (`.<name>.lock`) are not folders.
+    if (!isDir(sub) || !isExperimentName(name)) continue;
     if (fs.existsSync(path.join(sub, MANIFEST_FILE))) found.experiments.set(name, sub);
     else if (fs.existsSync(path.join(sub, SWEEP_SHARD_FILE))) found.grids.set(name, sub);
   }
@@ -113,6 +125,7 @@ interface PlannedUnit {
 }
 
 interface ExperimentPlan {
+  /** The folder's name: the experiment's, or a sweep point's (never read from an input's manifest). */
   name: string;
   manifest: ManifestRead;
   units: PlannedUnit[];
@@ -206,14 +219,16 @@ function planSweep(name: string, dirs: readonly string[]): SweepPlan {
   const variants = sweepPoints(info.axes).map((point) => {
     const variantDirs = dirs.map((dir) => path.join(dir, point.name));
     for (const d of variantDirs) if (!fs.existsSync(path.join(d, MANIFEST_FILE))) refuse(`${d}: missing (no manifest.json); every shard of a ${info.kind} holds every point`);
-    return planExperiment(`${name}/${point.name}`, variantDirs);
+    const plan = planExperiment(`${name}/${point.name}`, variantDirs);
+    if (plan.manifest.name !== point.name) refuse(`${path.join(variantDirs[0] as string, MANIFEST_FILE)}: name ${JSON.stringify(plan.manifest.name)} is not the point's (${point.name})`);
+    return { ...plan, name: point.name };
   });
   return { name, info, variants };
 }
 
 /** Rebuilds a merged grid's or sweep's outputs from its copied points. */
 function finishMerged(staging: string, plan: SweepPlan): void {
-  const byName = new Map(plan.variants.map((v) => [v.manifest.name, v.manifest]));
+  const byName = new Map(plan.variants.map((v) => [v.name, v.manifest]));
   const pointInfo = (point: SweepPoint): PointInfo | null => {
     const m = byName.get(point.name);
     if (m === undefined) return null;
@@ -248,6 +263,8 @@ export function mergeShards(inputs: readonly string[], options: MergeOptions): M
 
   const targets = [...experimentNames, ...gridNames].map((name) => path.join(options.out, name));
   for (const target of targets) {
+    // Defence in depth: every name was checked, so each target is a child of --out.
+    if (path.dirname(path.resolve(target)) !== path.resolve(options.out)) refuse(`${target}: not directly inside --out ${options.out}`);
     for (const input of inputs) {
       if (within(input, target) || within(target, input)) refuse(`--out ${options.out}: ${target} would overlap the input ${input}; merge into another folder`);
     }
@@ -288,7 +305,7 @@ export function mergeShards(inputs: readonly string[], options: MergeOptions): M
     const dir = path.join(options.out, plan.name);
     install(dir, (staging) => {
       fs.mkdirSync(staging, { recursive: true });
-      for (const variant of plan.variants) writeExperiment(path.join(staging, variant.manifest.name), variant);
+      for (const variant of plan.variants) writeExperiment(path.join(staging, variant.name), variant);
       finishMerged(staging, plan);
     });
     folders.push({ name: plan.name, dir, kind: plan.info.kind, units: plan.variants.reduce((n, v) => n + v.units.length, 0), shards: inputs.length });

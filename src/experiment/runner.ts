@@ -80,6 +80,11 @@ export interface RunOptions {
    * puts shards under `<out>/shard-<i>-of-<n>`).
    */
   shard?: Shard;
+  /**
+   * Called once every config resolved and every folder passed its checks, before anything is written
+   * (a grid or sweep clears the outputs that a --force run must not keep).
+   */
+  beforeWriting?: () => void;
 }
 
 export interface UnitFailure {
@@ -138,6 +143,7 @@ export async function runExperiments(configs: readonly ExperimentConfig[], optio
       if (state === 'resume') checkResumable(dirs[i] as string, resolved[i] as ResolvedExperiment, shard);
     });
 
+    options.beforeWriting?.();
     const units = planUnits(configs, shard);
     const plan: RunPlan = { experiments: [], jobs: 1 };
     configs.forEach((_, i) => {

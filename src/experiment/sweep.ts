@@ -7,13 +7,14 @@
  * the same instances with the same outcome uniforms: differences between points, and between policies
  * within a point, are paired. `eofd grid` is the (l, e) sweep on validation seeds (grid.ts).
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { RunError } from '../base/errors.js';
 import { reconfigure, setField } from '../config/load.js';
 import type { ExperimentConfig } from '../config/schema.js';
 import { renderSweepFigure } from '../report/sweep-figure.js';
-import { SWEEP_FILE, SWEEP_SHARD_FILE, sweepDir, sweepFigureFile, unitFiles } from '../results/layout.js';
+import { BEST_FILE, GRID_FILE, SWEEP_FILE, SWEEP_SHARD_FILE, sweepDir, sweepFigureFile, unitFiles } from '../results/layout.js';
 import type { DerivedValues } from '../results/manifest.js';
 import { readFinishedUnit } from '../results/read.js';
 import type { TrialSummary } from '../results/records.js';
@@ -21,6 +22,7 @@ import { sweepCsv, SWEEP_SHARD_FORMAT, type SweepRow, type SweepShardFile } from
 import { writeFileAtomic, writeJsonAtomic } from '../results/write.js';
 import { mean, sampleStd } from '../stats/descriptive.js';
 import { pairedDifference } from '../stats/paired.js';
+import { isResultsFolder } from './folders.js';
 import { runExperiments, type RunOptions, type RunResult } from './runner.js';
 import type { SeedSplit } from './seeds.js';
 
@@ -192,8 +194,34 @@ export async function runSweepPoints(
 ): Promise<{ points: SweepPoint[]; run: RunResult }> {
   const points = sweepPoints(axes);
   const variants = points.map((p) => sweepVariant(config, axes, p, variant));
-  const run = await runExperiments(variants, { ...options, split: variant.split });
+  const beforeWriting = options.force === true ? () => clearSweepOutputs(options.out, points) : undefined;
+  const run = await runExperiments(variants, { ...options, split: variant.split, beforeWriting });
   return { points, run };
+}
+
+/** Whether `name` is an output that a grid or sweep writes into its folder once complete. */
+function isSweepOutput(name: string): boolean {
+  return [GRID_FILE, BEST_FILE, SWEEP_FILE, SWEEP_SHARD_FILE].includes(name) || /^(heatmap|sweep)-.*\.svg$/.test(name);
+}
+
+/**
+ * Before a --force grid or sweep writes: its previous outputs (grid.csv, best.json, heatmaps, sweep.csv,
+ * figures) and the folders of points it no longer has, so that a new grid that fails cannot leave the
+ * old grid's best.json for `run --params` to use. Only what eofd wrote is removed.
+ */
+function clearSweepOutputs(dir: string, points: readonly SweepPoint[]): void {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  const current = new Set(points.map((p) => p.name));
+  for (const entry of entries) {
+    const file = path.join(dir, entry.name);
+    if (entry.isFile() && isSweepOutput(entry.name)) fs.rmSync(file, { force: true });
+    else if (entry.isDirectory() && !current.has(entry.name) && isResultsFolder(file)) fs.rmSync(file, { recursive: true, force: true });
+  }
 }
 
 /** The default reference of a sweep's paired differences: OFUL-MLogB when it runs, else the first policy. */

@@ -61,7 +61,7 @@ export function executeUnit(task: UnitTask, onProgress?: (rounds: number) => voi
     throw error;
   }
   try {
-    completeUnit(files, { policy, trial, horizon, bytes: writer.bytes, summary });
+    completeUnit(files, { policy, trial, horizon, bytes: writer.bytes, sha256: writer.sha256(), summary });
   } catch (error) {
     writer.discard();
     throw error;

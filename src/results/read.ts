@@ -10,6 +10,7 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { z } from 'zod';
 import { describeFsError, EofdError } from '../base/errors.js';
+import { fileSha256 } from '../base/hash.js';
 import { bestFileSchema, sweepShardSchema } from './sweep.js';
 import { MANIFEST_FILE, SUMMARY_FILE, unitFiles, type UnitFiles } from './layout.js';
 import { manifestSchema, type ManifestRead } from './manifest.js';
@@ -173,11 +174,16 @@ export function readFinishedUnit(files: UnitFiles, policy: string, trial: number
   if (!parsed.success) return null;
   const unit = parsed.data;
   if (unit.policy !== policy || unit.trial !== trial || unit.horizon !== horizon || unit.bytes !== size) return null;
+  // The content, not only the length: one edited digit makes the unit unfinished.
+  if (fileSha256(files.csv) !== unit.sha256) return null;
   return unit;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Experiment folders
+
+/** Relative tolerance of the check that each cum_regret is the previous one plus regret. */
+const RUNNING_SUM_TOLERANCE = 1e-9;
 
 /** Relative tolerance of the check `summary.csv final_regret = last cum_regret of the trial file`. */
 const FINAL_REGRET_TOLERANCE = 1e-6;
@@ -238,6 +244,24 @@ function findExperimentDirs(dir: string, excluded: Set<string>): string[] {
   return found;
 }
 
+/**
+ * A trial CSV whose unit summary (written by the run) exists must hash to what the run recorded: an
+ * edited or swapped file is a defect, not a result.
+ */
+function checkUnitHash(files: UnitFiles): void {
+  let content: unknown;
+  try {
+    content = JSON.parse(fs.readFileSync(files.summary, 'utf8'));
+  } catch {
+    return;
+  }
+  const recorded = (content as { sha256?: unknown } | null)?.sha256;
+  if (typeof recorded !== 'string' || !fs.existsSync(files.csv)) return;
+  if (fileSha256(files.csv) !== recorded) {
+    throw new ResultsError(`${files.csv}: its content differs from what the run wrote (SHA-256 in ${path.basename(files.summary)}); the file was changed after the run`);
+  }
+}
+
 /** Reads and validates one experiment folder. */
 export function readExperiment(dir: string): ExperimentData {
   const manifest = describeManifest(readManifest(dir));
@@ -245,7 +269,9 @@ export function readExperiment(dir: string): ExperimentData {
   const trials: TrialSeries[] = [];
   for (const policy of manifest.setting.policies) {
     for (let trial = 0; trial < manifest.setting.trials; trial++) {
-      const file = unitFiles(dir, policy, trial).csv;
+      const files = unitFiles(dir, policy, trial);
+      const file = files.csv;
+      checkUnitHash(files);
       const series = readTrial(file, policy, trial, manifest.setting.horizon);
       const row = summary.rows.find((r) => r.policy === policy && r.trial === trial) as SummaryRow;
       const last = series.cumRegret[series.cumRegret.length - 1] as number;
@@ -451,8 +477,13 @@ export function readTrial(file: string, policy: string, trial: number, horizon: 
     c.int('action', 0);
     c.int('outcome', 0);
     c.num('reward');
-    c.num('regret');
+    const regret = c.num('regret');
     cumRegret[t] = c.num('cum_regret');
+    // cum_regret is the running sum of regret (eofd's own files: exactly; others: to rounding).
+    const runningSum = (t === 0 ? 0 : (cumRegret[t - 1] as number)) + regret;
+    if (Math.abs(cumRegret[t] - runningSum) > RUNNING_SUM_TOLERANCE * Math.max(1, Math.abs(runningSum))) {
+      c.fail('cum_regret', `${runningSum} (the running sum of regret)`);
+    }
     selectMs[t] = c.num('select_ms');
     updateMs[t] = c.num('update_ms');
     t++;

@@ -1,13 +1,13 @@
 /**
  * `<policy>/trial-<i>.summary.json`: a finished unit's TrialSummary with its identity and the byte
- * length of its trial CSV. Written before the CSV gets its final name, so the pair marks a finished
- * unit (read.ts: `readFinishedUnit`).
+ * length and SHA-256 of its trial CSV. Written before the CSV gets its final name, so the pair marks a
+ * finished unit (read.ts: `readFinishedUnit`, which checks the CSV's content against the hash).
  */
 import { z } from 'zod';
 import type { TrialSummary } from './records.js';
 
 /** Version tag of a unit's summary file. */
-export const UNIT_SUMMARY_FORMAT = 'eofd-unit/1';
+export const UNIT_SUMMARY_FORMAT = 'eofd-unit/2';
 
 export interface UnitSummaryFile {
   format: typeof UNIT_SUMMARY_FORMAT;
@@ -16,6 +16,8 @@ export interface UnitSummaryFile {
   horizon: number;
   /** Byte length of the finished trial CSV. */
   bytes: number;
+  /** SHA-256 of the finished trial CSV, hex. */
+  sha256: string;
   summary: TrialSummary;
 }
 
@@ -43,5 +45,6 @@ export const unitSummarySchema = z.object({
   trial: count,
   horizon: z.number().int().min(1),
   bytes: count,
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
   summary: trialSummarySchema,
 }) satisfies z.ZodType<UnitSummaryFile>;

@@ -3,6 +3,7 @@
  * file but a unit's streaming CSV is written through a temporary file and a rename, and a unit's CSV
  * is renamed to its final name only after its summary file is in place.
  */
+import { createHash, type Hash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
@@ -10,15 +11,43 @@ import { PARTIAL_SUFFIX, type UnitFiles } from './layout.js';
 import { roundCells, SUMMARY_COLUMNS, summaryCells, TRIAL_COLUMNS, type RoundRecord } from './records.js';
 import { UNIT_SUMMARY_FORMAT, type UnitSummaryFile } from './unit.js';
 
-/** Writes `text` to `file` through a temporary file in the same folder and a rename. */
+/**
+ * Writes `text` to `file` through a temporary file in the same folder, flushed to the disk (fsync)
+ * before the rename and the folder flushed after it, so that after a power cut the file is either the
+ * old one or the whole new one.
+ */
 export function writeFileAtomic(file: string, text: string): void {
   const tmp = `${file}.tmp-${process.pid}`;
   try {
-    fs.writeFileSync(tmp, text);
+    const fd = fs.openSync(tmp, 'w');
+    try {
+      fs.writeFileSync(fd, text);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
     fs.renameSync(tmp, file);
   } catch (error) {
     fs.rmSync(tmp, { force: true });
     throw error;
+  }
+  syncFolder(path.dirname(file));
+}
+
+/** Flushes a folder's entries (a rename) to the disk; file systems that cannot are left as they are. */
+export function syncFolder(folder: string): void {
+  let fd: number;
+  try {
+    fd = fs.openSync(folder, 'r');
+  } catch {
+    return;
+  }
+  try {
+    fs.fsyncSync(fd);
+  } catch {
+    // EINVAL/EISDIR on file systems without directory fsync: nothing more can be done.
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
@@ -36,6 +65,7 @@ export class TrialCsvWriter {
   private readonly policy: string;
   private pending: string[][] = [];
   private closed = false;
+  private readonly hash: Hash = createHash('sha256');
   /** Bytes written so far. */
   bytes = 0;
   rows = 0;
@@ -57,12 +87,18 @@ export class TrialCsvWriter {
     if (this.pending.length >= ROWS_PER_WRITE) this.flush();
   }
 
-  /** Writes what is pending and closes the file. */
+  /** Writes what is pending, flushes the file to the disk and closes it. */
   close(): void {
     if (this.closed) return;
     this.flush();
     this.closed = true;
+    fs.fsyncSync(this.fd);
     fs.closeSync(this.fd);
+  }
+
+  /** SHA-256 (hex) of everything written; call once, after close(). */
+  sha256(): string {
+    return this.hash.digest('hex');
   }
 
   /** Closes the file without flushing and deletes it. */
@@ -84,14 +120,16 @@ export class TrialCsvWriter {
     const buffer = Buffer.from(text, 'utf8');
     let offset = 0;
     while (offset < buffer.length) offset += fs.writeSync(this.fd, buffer, offset);
+    this.hash.update(buffer);
     this.bytes += buffer.length;
   }
 }
 
-/** Records a finished unit: its summary file, then the CSV under its final name. */
+/** Records a finished unit: its summary file, then the CSV under its final name (both flushed to the disk). */
 export function completeUnit(files: UnitFiles, record: Omit<UnitSummaryFile, 'format'>): void {
   writeJsonAtomic(files.summary, { format: UNIT_SUMMARY_FORMAT, ...record } satisfies UnitSummaryFile);
   fs.renameSync(files.partial, files.csv);
+  syncFolder(files.folder);
 }
 
 /** Removes what an unfinished unit may have left: its partial CSV, summary and final CSV. */

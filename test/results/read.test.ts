@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ResultsError, readResults } from '../../src/results/read.js';
+import { createHash } from 'node:crypto';
+import { unitFiles } from '../../src/results/layout.js';
+import { readFinishedUnit, ResultsError, readResults } from '../../src/results/read.js';
+import { runCli, tinyConfig, writeFile } from '../experiment/fixtures.js';
 import { SYNTHETIC_K4, editLine, tempDir, writeExperiment, writeFixtureResults } from '../report/fixture.js';
 
 /** The ResultsError thrown by `fn` (fails the test when nothing or something else is thrown). */
@@ -179,3 +182,55 @@ describe('readResults', () => {
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+describe('results are verified by content, not by length', () => {
+  /** A finished tiny run: one experiment, one policy, one trial; returns its folder. */
+  async function finishedRun(): Promise<string> {
+    const root = tempDir();
+    const config = writeFile(root, 'v.yaml', tinyConfig('v', { horizon: 12, trials: 1, policies: '[EOFD-MLogB]' }));
+    expect((await runCli(['run', config, '--out', path.join(root, 'out'), '--quiet'])).code).toBe(0);
+    return path.join(root, 'out', 'v');
+  }
+
+  /** Changes the last digit of the trial file's `select_ms` cell in round `t`, keeping the file's length. */
+  function editDigit(file: string, t: number): void {
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    const cells = lines[t]!.split(',');
+    const cell = cells[8]!;
+    cells[8] = cell.slice(0, -1) + (cell.endsWith('1') ? '2' : '1');
+    lines[t] = cells.join(',');
+    fs.writeFileSync(file, lines.join('\n'));
+  }
+
+  it('a run writes the SHA-256 of each trial file into its unit summary', async () => {
+    const dir = await finishedRun();
+    const files = unitFiles(dir, 'EOFD-MLogB', 0);
+    const unit = JSON.parse(fs.readFileSync(files.summary, 'utf8')) as { sha256: string; bytes: number };
+    expect(unit.sha256).toBe(createHash('sha256').update(fs.readFileSync(files.csv)).digest('hex'));
+    expect(unit.bytes).toBe(fs.statSync(files.csv).size);
+    expect(readFinishedUnit(files, 'EOFD-MLogB', 0, 12)).not.toBeNull();
+  });
+
+  it('one edited digit, same length: resume takes the unit as unfinished, and the report refuses the file', async () => {
+    const dir = await finishedRun();
+    const files = unitFiles(dir, 'EOFD-MLogB', 0);
+    const size = fs.statSync(files.csv).size;
+    editDigit(files.csv, 3);
+    expect(fs.statSync(files.csv).size).toBe(size);
+    expect(readFinishedUnit(files, 'EOFD-MLogB', 0, 12)).toBeNull();
+    const err = reportError(() => readResults([dir]));
+    expect(err.message).toBe(`${files.csv}: its content differs from what the run wrote (SHA-256 in trial-0.summary.json); the file was changed after the run`);
+  });
+
+  it('cum_regret must be the running sum of regret', () => {
+    const dir = writeExperiment(path.join(tempDir(), 'x'), SYNTHETIC_K4);
+    const file = path.join(dir, 'EOFD-MLogB', 'trial-0.csv');
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    const cells = lines[5]!.split(',');
+    cells[7] = String(Number(cells[7]) + 0.5);
+    lines[5] = cells.join(',');
+    fs.writeFileSync(file, lines.join('\n'));
+    const err = reportError(() => readResults([dir]));
+    expect(err.message).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:6: cum_regret: expected .* \\(the running sum of regret\\), got`));
+  });
+});
