@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { ConfigError, describeFsError } from '../base/errors.js';
 import { strictObject } from '../base/fields.js';
 import { defineEnvironment, ENVIRONMENT_LIMITS, type ActionSet, type Environment, type Feedback } from './environment.js';
+import { hypot } from '../linalg/blas.js';
 import { LogisticInstance } from './simulation.js';
 
 /** A recorded instance, as parsed from JSON. */
@@ -129,11 +130,12 @@ export class TraceEnvironment implements Environment {
     this.K = trace.K;
     this.reward = Float64Array.from(trace.reward.slice(1));
     this.horizon = trace.rounds.length;
-    const maxCount = Math.max(...trace.rounds.map((r) => r.actions.length));
+    let maxCount = 0;
+    for (const r of trace.rounds) maxCount = Math.max(maxCount, r.actions.length);
     this.instance = new LogisticInstance(this.reward, Float64Array.from(trace.W_star.flat()), trace.d, maxCount);
     this.actionSet = { count: 0, d: trace.d, features: new Float64Array(maxCount * trace.d) };
     let norm = 0;
-    for (const r of trace.rounds) for (const x of r.actions) norm = Math.max(norm, Math.hypot(...x));
+    for (const r of trace.rounds) for (const x of r.actions) norm = Math.max(norm, hypot(x));
     this.maxActionNorm = norm > 0 ? norm : 1;
   }
 

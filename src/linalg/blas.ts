@@ -27,6 +27,31 @@ export function dot(n: number, x: Float64Array, xOff: number, y: Float64Array, y
   return s0 + s1 + (s2 + s3);
 }
 
+/**
+ * ‖x‖₂ exactly as `Math.hypot(...x)` computes it (V8: scale by the largest |x_i|, then a compensated
+ * sum of squares), for any length: spreading a long array into Math.hypot overflows the call stack.
+ */
+export function hypot(x: ArrayLike<number>): number {
+  let max = 0;
+  for (let i = 0; i < x.length; i++) {
+    const a = Math.abs(x[i] as number);
+    if (a === Infinity) return Infinity;
+    if (Number.isNaN(a)) return NaN;
+    if (a > max) max = a;
+  }
+  if (max === 0) return 0;
+  let sum = 0;
+  let compensation = 0;
+  for (let i = 0; i < x.length; i++) {
+    const n = Math.abs(x[i] as number) / max;
+    const summand = n * n - compensation;
+    const preliminary = sum + summand;
+    compensation = preliminary - sum - summand;
+    sum = preliminary;
+  }
+  return Math.sqrt(sum) * max;
+}
+
 /** y[yOff..+n) += α·x[xOff..+n). */
 export function axpy(
   n: number,

@@ -94,3 +94,16 @@ describe('trace environment: replay', () => {
     expect(env.parameterError!(new Float64Array(6))).toBeCloseTo(Math.hypot(1, 0, -1, 0.5, 2, 0), 14);
   });
 });
+
+describe('trace environment: large traces', () => {
+  it('takes 200,000 rounds and d = 150,000 (no argument spreading over rounds or coordinates)', () => {
+    const rounds = Array.from({ length: 200_000 }, (_, t) => ({ actions: [[0.6, 0.8], [0.3, -0.4]], u: (t % 97) / 97 }));
+    const long = new TraceEnvironment({ K: 1, d: 2, reward: [0, 1], W_star: [[0.5, 0.5]], rounds });
+    expect(long.horizon).toBe(200_000);
+    expect(long.maxActionNorm).toBe(1);
+    const d = 150_000;
+    const wide = new Float64Array(d).fill(1 / Math.sqrt(d));
+    const trace: Trace = { K: 1, d, reward: [0, 1], W_star: [Array.from(wide)], rounds: [{ actions: [Array.from(wide)], u: 0.5 }] };
+    expect(new TraceEnvironment(trace).maxActionNorm).toBeCloseTo(1, 12);
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { axpy, dot, gemmNN, gemmNT, gemv, gemvT, gram } from '../../src/linalg/index.js';
+import { axpy, dot, gemmNN, gemmNT, gemv, gemvT, gram, hypot } from '../../src/linalg/index.js';
+import { seededNormal } from '../helpers/dense.js';
 import { EPS, embed, extract, mulberry32, randomDense } from './fixtures.js';
 
 const SIZES = [0, 1, 2, 3, 5, 7, 8, 13];
@@ -261,4 +262,28 @@ describe('blas: gram vs naive loops', () => {
       }
     });
   }
+});
+
+describe('hypot', () => {
+  it('equals Math.hypot bit for bit, at any scale, and handles zero, Infinity and NaN', () => {
+    const normal = seededNormal(77);
+    for (const n of [1, 2, 3, 10, 100, 785]) {
+      for (const scale of [1, 1e-200, 1e200]) {
+        const x = Array.from({ length: n }, () => normal() * scale);
+        expect(hypot(x)).toBe(Math.hypot(...x));
+        expect(hypot(Float64Array.from(x))).toBe(Math.hypot(...x));
+      }
+    }
+    expect(hypot([])).toBe(0);
+    expect(hypot([0, -0])).toBe(0);
+    expect(hypot([1, Infinity, NaN])).toBe(Infinity);
+    expect(hypot([1, NaN])).toBeNaN();
+  });
+
+  it('takes vectors too long to spread into Math.hypot', () => {
+    const n = 300_000;
+    const x = new Float64Array(n).fill(2);
+    expect(() => Math.hypot(...x)).toThrow(RangeError);
+    expect(hypot(x)).toBeCloseTo(2 * Math.sqrt(n), 9);
+  });
 });
