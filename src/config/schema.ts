@@ -17,6 +17,10 @@ export type { EnvironmentConfig };
 /** Limits a config may not exceed. */
 export const CONFIG_LIMITS = {
   maxNameLength: 100,
+  /** T: rounds per trial. */
+  maxHorizon: 100_000_000,
+  /** Trials per experiment. */
+  maxTrials: 10_000,
 } as const;
 
 const NAME_PATTERN = /^[A-Za-z0-9._-]+$/;
@@ -98,8 +102,8 @@ export const experimentConfigSchema = strictObject(
     name: nameSchema,
     environment: environmentSchema,
     /** T */
-    horizon: integer(1),
-    trials: integer(1),
+    horizon: integer(1, CONFIG_LIMITS.maxHorizon),
+    trials: integer(1, CONFIG_LIMITS.maxTrials),
     /** Folded into every trial seed. */
     seed: integer(0).default(0),
     policies: policiesSchema,

@@ -8,6 +8,7 @@
  *    is reported and the rest go on.
  * 4. An experiment whose units are all finished gets its summary.csv.
  */
+import os from 'node:os';
 import path from 'node:path';
 import { RunError } from '../base/errors.js';
 import type { ExperimentConfig } from '../config/schema.js';
@@ -111,10 +112,19 @@ export interface RunResult {
   jobs: number;
 }
 
+/** The most worker threads a run may start: 4 per core (at least 4). */
+export function maxWorkerThreads(): number {
+  return Math.max(4, 4 * os.availableParallelism());
+}
+
 function checkOptions(configs: readonly ExperimentConfig[], options: RunOptions): number {
   if (options.resume && options.force) throw new RunError('--resume and --force exclude each other; give one', 2);
   const jobs = options.jobs ?? 1;
   if (!Number.isInteger(jobs) || jobs < 1) throw new RunError(`jobs must be an integer ≥ 1, got ${jobs}`, 2);
+  const maxJobs = maxWorkerThreads();
+  if (jobs > maxJobs) {
+    throw new RunError(`jobs must be at most ${maxJobs} (4 per core on this machine: more threads only share the cores, and each reserves memory), got ${jobs}`, 2);
+  }
   const names = configs.map((c) => c.name);
   const duplicate = names.find((n, i) => names.indexOf(n) !== i);
   if (duplicate !== undefined) throw new RunError(`two experiments are named ${JSON.stringify(duplicate)}; names must be unique`, 2);

@@ -11,7 +11,7 @@ import { createEnvironment } from '../environments/registry.js';
 import type { BetaMode } from '../model/beta.js';
 import { deriveHyperparameters, scaleByDimension } from '../model/hyperparameters.js';
 import { hasStepParameters, policyDescriptor } from '../policies/registry.js';
-import { policySpec, type PolicySpec } from '../policies/spec.js';
+import { policySpec, validatePolicySpec, type PolicySpec } from '../policies/spec.js';
 import { RandomStream } from '../random/stream.js';
 import type { DerivedValues, PolicyHyperparameters, ResolvedEnvironment } from '../results/manifest.js';
 import { trialSeed, type SeedSplit } from './seeds.js';
@@ -105,7 +105,7 @@ export function resolveExperiment(config: ExperimentConfig, options: ResolveOpti
       };
     }
   }
-  return {
+  const experiment: ResolvedExperiment = {
     config,
     environment: { type, ...rest, d: environment.d, K: environment.K, reward: [0, ...environment.reward] },
     derived: {
@@ -128,6 +128,29 @@ export function resolveExperiment(config: ExperimentConfig, options: ResolveOpti
     split,
     mnistDataRoot: options.mnistDataRoot,
   };
+  checkPolicySpecs(experiment, file);
+  return experiment;
+}
+
+/**
+ * Every policy's spec must be valid before any work starts: an extreme l, e or S (λ or η overflowing
+ * to Infinity or underflowing to 0), δ = 1/T = 1 at T = 1, or a reward too large to sum, is a config
+ * error (exit 2), never a unit failing at run time.
+ */
+function checkPolicySpecs(experiment: ResolvedExperiment, file: string): void {
+  const { config, derived } = experiment;
+  for (const policy of config.policies) {
+    try {
+      validatePolicySpec(policySpecFor(experiment, policy, 0));
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      let hint = '';
+      if (/^delta/.test(error.message) && config.params.delta === 'auto') hint = ` (δ = 1/T with T = ${config.horizon}: give horizon ≥ 2, or params.delta in (0, 1))`;
+      else if (/^lambda/.test(error.message) && derived.l !== null) hint = ` (λ = (√K d)^l λ0 with l = ${derived.l}, λ0 = ${derived.lambda0}: choose a smaller |l| or give params.lambda)`;
+      else if (/^eta/.test(error.message) && derived.e !== null) hint = ` (η = (√K d)^e η0 with e = ${derived.e}, η0 = ${derived.eta0}: choose a smaller |e| or give params.eta)`;
+      throw new ConfigError({ file, field: 'params', detail: `${policy}: ${error.message}${hint}` });
+    }
+  }
 }
 
 /** The PolicySpec of `policy` in trial `trial`; a policy that draws gets its own seeded stream. */

@@ -33,9 +33,22 @@ export interface PolicySpec {
   uniform?: () => number;
 }
 
+/**
+ * Bounds that keep every product a policy forms finite: λ, η, S and D enter squared and multiplied
+ * (eq. (25)'s (λ+ν)², β's ln terms), and regret sums rewards over up to 10⁸ rounds.
+ */
+export const SPEC_LIMITS = {
+  /** Smallest λ, η, S or D. */
+  minScale: 1e-150,
+  /** Largest λ, η, S or D. */
+  maxScale: 1e150,
+  /** Largest reward r_k. */
+  maxReward: 1e12,
+} as const;
+
 function requirePositive(name: string, value: number): void {
-  if (!(typeof value === 'number' && Number.isFinite(value) && value > 0)) {
-    throw new RangeError(`${name} must be a positive finite number, got ${value}`);
+  if (!(typeof value === 'number' && Number.isFinite(value) && value >= SPEC_LIMITS.minScale && value <= SPEC_LIMITS.maxScale)) {
+    throw new RangeError(`${name} must be a number in [${SPEC_LIMITS.minScale}, ${SPEC_LIMITS.maxScale}], got ${value}`);
   }
 }
 
@@ -53,7 +66,9 @@ export function validatePolicySpec(spec: PolicySpec): void {
     throw new RangeError(`reward must list r_1..r_K (${spec.K} values), got ${spec.reward.length}`);
   }
   spec.reward.forEach((r, k) => {
-    if (!(Number.isFinite(r) && r >= 0)) throw new RangeError(`reward r_${k + 1} must be finite and ≥ 0, got ${r}`);
+    if (!(Number.isFinite(r) && r >= 0 && r <= SPEC_LIMITS.maxReward)) {
+      throw new RangeError(`reward r_${k + 1} must be a number in [0, ${SPEC_LIMITS.maxReward}], got ${r}`);
+    }
   });
   requirePositive('S', spec.normBound);
   requirePositive('lambda', spec.regularization);

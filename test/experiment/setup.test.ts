@@ -1,0 +1,77 @@
+/**
+ * Every legal config either runs or is refused before any work (ConfigError, exit 2): derived values
+ * that would overflow, underflow or make δ = 1 are caught when the experiment is resolved, never by a
+ * unit failing at run time.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/base/errors.js';
+import { loadConfigs } from '../../src/config/load.js';
+import { resolveExperiment } from '../../src/experiment/setup.js';
+import { maxWorkerThreads, runExperiments } from '../../src/experiment/runner.js';
+import { tempDir, tinyConfig, writeFile } from './fixtures.js';
+
+let root: string;
+beforeAll(() => {
+  root = tempDir('eofd-setup-');
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+function resolveWith(overrides: string[], config = tinyConfig('s')): () => unknown {
+  const [loaded] = loadConfigs(writeFile(root, 's.yaml', config), overrides);
+  return () => resolveExperiment(loaded!);
+}
+
+function configError(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('resolveExperiment refuses derived values no policy can use (exit 2)', () => {
+  const cases: [string[], RegExp][] = [
+    [['horizon=1'], /params: EOFD-MLogB: delta must lie in \(0, 1\), got 1 \(δ = 1\/T with T = 1: give horizon ≥ 2, or params.delta in \(0, 1\)\)/],
+    [['params.l=500'], /params: EOFD-MLogB: lambda must be a number in \[1e-150, 1e\+150\], got Infinity \(λ = \(√K d\)\^l λ0 with l = 500/],
+    [['params.e=-400'], /params: EOFD-MLogB: eta must be a number in \[1e-150, 1e\+150\], got 0 \(η = \(√K d\)\^e η0 with e = -400/],
+    [['params.S=1e200'], /params: EOFD-MLogB: S must be a number in \[1e-150, 1e\+150\], got 1e\+200/],
+    [['params.lambda=1e-300'], /params: EOFD-MLogB: lambda must be a number in \[1e-150, 1e\+150\], got 1e-300$/],
+    [['environment.reward=[0, 1, 1e308]'], /params: EOFD-MLogB: reward r_2 must be a number in \[0, 1000000000000\], got 1e\+308/],
+  ];
+  for (const [overrides, message] of cases) {
+    it(overrides.join(' '), () => {
+      const error = configError(resolveWith(overrides));
+      expect(error.exitCode).toBe(2);
+      expect(error.message).toMatch(message);
+    });
+  }
+
+  it('horizon 1 with δ given runs; moderate extremes resolve', () => {
+    expect(() => resolveWith(['horizon=1', 'params.delta=0.5'])()).not.toThrow();
+    expect(() => resolveWith(['params.l=20', 'params.e=-20'])()).not.toThrow();
+  });
+
+  it('a refused config writes nothing: no experiment folder, no lock left', async () => {
+    const [config] = loadConfigs(writeFile(root, 'r.yaml', tinyConfig('r')), ['params.l=500']);
+    const out = path.join(root, 'out');
+    await expect(runExperiments([config!], { out })).rejects.toThrow(/lambda must be a number/);
+    expect(fs.readdirSync(out)).toEqual([]);
+  });
+});
+
+describe('resources are bounded', () => {
+  it('trials and horizon have upper bounds in the schema', () => {
+    expect(() => loadConfigs(writeFile(root, 't.yaml', tinyConfig('t')), ['trials=10001'])).toThrow(/trials: expected an integer in \[1, 10000\]/);
+    expect(() => loadConfigs(writeFile(root, 'h.yaml', tinyConfig('h')), ['horizon=100000001'])).toThrow(/horizon: expected an integer in \[1, 100000000\]/);
+  });
+
+  it('jobs is at most 4 per core', async () => {
+    const [config] = loadConfigs(writeFile(root, 'j.yaml', tinyConfig('j')));
+    const jobs = maxWorkerThreads() + 1;
+    await expect(runExperiments([config!], { out: path.join(root, 'jobs'), jobs })).rejects.toThrow(new RegExp(`jobs must be at most ${jobs - 1} .*got ${jobs}`));
+  });
+});
