@@ -33,7 +33,14 @@ export function parseOverride(text: string, file: string): ConfigOverride {
   if (document.errors.length > 0) {
     throw fail(`the value is not valid YAML: ${firstLine(document.errors[0].message)}`, key);
   }
-  return { text, path, value: document.toJS() };
+  let value: unknown;
+  try {
+    value = document.toJS();
+  } catch (error) {
+    // An alias without its anchor (`*a`) parses but cannot be resolved.
+    throw fail(`the value is not valid YAML: ${firstLine(error instanceof Error ? error.message : String(error))}`, key);
+  }
+  return { text, path, value };
 }
 
 export function parseOverrides(texts: readonly string[], file: string): ConfigOverride[] {

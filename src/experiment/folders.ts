@@ -136,6 +136,7 @@ export function prepareFolder(dir: string, state: FolderState, manifest: () => M
 export function sortUnits(dir: string, units: readonly UnitRef[], state: FolderState): { finished: UnitRef[]; pending: UnitRef[] } {
   const finished: UnitRef[] = [];
   const pending: UnitRef[] = [];
+  removeLeftovers(dir);
   for (const policy of new Set(units.map((u) => u.policy))) removeLeftovers(path.join(dir, policy));
   for (const unit of units) {
     const files = unitFiles(dir, unit.policy, unit.trial);

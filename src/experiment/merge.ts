@@ -251,6 +251,7 @@ function within(inner: string, outer: string): boolean {
 /** Merges shard folders; see the module comment. Throws a one-line RunError (2: refused, 1: cannot write). */
 export function mergeShards(inputs: readonly string[], options: MergeOptions): MergeResult {
   if (inputs.length === 0) refuse('give at least one shard folder');
+  if (options.out.trim() === '') refuse('--out: expected a folder, got an empty string');
   const resolved = inputs.map((i) => path.resolve(i));
   const twice = resolved.find((r, i) => resolved.indexOf(r) !== i);
   if (twice !== undefined) refuse(`${twice} is given twice`);

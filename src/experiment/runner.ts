@@ -119,6 +119,7 @@ export function maxWorkerThreads(): number {
 
 function checkOptions(configs: readonly ExperimentConfig[], options: RunOptions): number {
   if (options.resume && options.force) throw new RunError('--resume and --force exclude each other; give one', 2);
+  if (options.out.trim() === '') throw new RunError('--out: expected a folder, got an empty string', 2);
   const jobs = options.jobs ?? 1;
   if (!Number.isInteger(jobs) || jobs < 1) throw new RunError(`jobs must be an integer ≥ 1, got ${jobs}`, 2);
   const maxJobs = maxWorkerThreads();

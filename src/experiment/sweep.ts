@@ -19,7 +19,7 @@ import type { DerivedValues } from '../results/manifest.js';
 import { readFinishedUnit } from '../results/read.js';
 import type { TrialSummary } from '../results/records.js';
 import { sweepCsv, SWEEP_SHARD_FORMAT, type SweepRow, type SweepShardFile } from '../results/sweep.js';
-import { writeFileAtomic, writeJsonAtomic } from '../results/write.js';
+import { removeLeftovers, writeFileAtomic, writeJsonAtomic } from '../results/write.js';
 import { mean, sampleStd } from '../stats/descriptive.js';
 import { pairedDifference } from '../stats/paired.js';
 import { isResultsFolder } from './folders.js';
@@ -194,7 +194,10 @@ export async function runSweepPoints(
 ): Promise<{ points: SweepPoint[]; run: RunResult }> {
   const points = sweepPoints(axes);
   const variants = points.map((p) => sweepVariant(config, axes, p, variant));
-  const beforeWriting = options.force === true ? () => clearSweepOutputs(options.out, points) : undefined;
+  const beforeWriting = (): void => {
+    removeLeftovers(options.out);
+    if (options.force === true) clearSweepOutputs(options.out, points);
+  };
   const run = await runExperiments(variants, { ...options, split: variant.split, beforeWriting });
   return { points, run };
 }

@@ -88,3 +88,15 @@ describe('applyOverrides and overrideFor', () => {
     expect(overrideFor(['horizon'], overrides)).toBeUndefined();
   });
 });
+
+describe('--set values that parse but cannot be resolved', () => {
+  it('an alias without its anchor is a usage error naming the override', () => {
+    expect(() => parseOverride('horizon=*a', 'c.yaml')).toThrow(ConfigError);
+    try {
+      parseOverride('horizon=*a', 'c.yaml');
+    } catch (error) {
+      expect((error as ConfigError).exitCode).toBe(2);
+      expect((error as ConfigError).message).toMatch(/horizon=\*a.*the value is not valid YAML/);
+    }
+  });
+});

@@ -73,32 +73,6 @@ describe('eofd merge: names from the inputs', () => {
   });
 });
 
-describe('--force deletes only folders eofd wrote', () => {
-  it('an experiment folder without a manifest is refused (exit 2) and left as it is', async () => {
-    const out = fs.mkdtempSync(path.join(root, 'force-'));
-    const foreign = path.join(out, 'a');
-    fs.mkdirSync(foreign);
-    fs.writeFileSync(path.join(foreign, 'thesis.tex'), 'precious');
-    const config = writeFile(root, 'force.yaml', tinyConfig('a', { horizon: 5, trials: 1, policies: '[Random]' }));
-    const result = await runCli(['run', config, '--out', out, '--force']);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/holds files but no manifest\.json: eofd did not write it, so --force will not delete it/);
-    expect(fs.readFileSync(path.join(foreign, 'thesis.tex'), 'utf8')).toBe('precious');
-  });
-
-  it('an experiment folder that is a symbolic link is refused (exit 2), not followed', async () => {
-    const out = fs.mkdtempSync(path.join(root, 'link-'));
-    const elsewhere = fs.mkdtempSync(path.join(root, 'elsewhere-'));
-    fs.writeFileSync(path.join(elsewhere, 'keep.txt'), 'keep');
-    fs.symlinkSync(elsewhere, path.join(out, 'a'));
-    const config = writeFile(root, 'link.yaml', tinyConfig('a', { horizon: 5, trials: 1, policies: '[Random]' }));
-    const result = await runCli(['run', config, '--out', out, '--force']);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/is a symbolic link/);
-    expect(fs.readdirSync(elsewhere)).toEqual(['keep.txt']);
-  });
-});
-
 describe('eofd grid --force clears the previous grid first', () => {
   it('a new grid that stops before finishing leaves no best.json, grid.csv or heatmap of the old one', async () => {
     const out = fs.mkdtempSync(path.join(root, 'grid-'));
