@@ -4,11 +4,12 @@
  * `file:line:column` (or the override) and the dotted field. A file may hold several experiments as
  * YAML documents separated by `---` (`loadConfigs`); `loadConfig` reads single-document files.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument, type Document, type Node } from 'yaml';
 import type { z } from 'zod';
-import { ConfigError, describeFsError } from '../base/errors.js';
+import { ConfigError } from '../base/errors.js';
+import { INPUT_LIMITS, InputFileError, readInputFile } from '../base/files.js';
 import { environmentDescriptor } from '../environments/registry.js';
 import { applyOverrides, overrideFor, parseOverrides, type ConfigOverride } from './overrides.js';
 import { experimentConfigSchema, type EnvironmentConfig, type ExperimentConfig, type ExperimentConfigDocument } from './schema.js';
@@ -81,9 +82,10 @@ export function parseConfigs(source: Uint8Array | string, file: string, override
 
 function readConfigBytes(file: string): Uint8Array {
   try {
-    return readFileSync(file);
+    return readInputFile(file, INPUT_LIMITS.configBytes);
   } catch (error) {
-    throw new ConfigError({ file, detail: `cannot read the config: ${describeFsError(error)}` });
+    if (!(error instanceof InputFileError)) throw error;
+    throw new ConfigError({ file, detail: `cannot read the config: ${error.message}` });
   }
 }
 

@@ -4,9 +4,9 @@
  * sampling each outcome with the recorded uniform u by the shared outcome rule, so that another
  * implementation can be checked against this one decision by decision.
  */
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { ConfigError, describeFsError } from '../base/errors.js';
+import { ConfigError } from '../base/errors.js';
+import { INPUT_LIMITS, InputFileError, readInputFile } from '../base/files.js';
 import { strictObject } from '../base/fields.js';
 import { defineEnvironment, ENVIRONMENT_LIMITS, type ActionSet, type Environment, type Feedback } from './environment.js';
 import { hypot } from '../linalg/blas.js';
@@ -85,13 +85,27 @@ export function validateTrace(data: unknown, file: string): Trace {
   return record as unknown as Trace;
 }
 
+/**
+ * ` at line L, column C` of a JSON.parse error, or ''. The parser's own message quotes the text
+ * around the error; it is not repeated, so that naming an unrelated file shows none of its content.
+ */
+function jsonErrorPosition(text: string, message: string): string {
+  const match = /position (\d+)/.exec(message);
+  if (match === null) return '';
+  const offset = Number(match[1]);
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return ` at line ${line}, column ${offset - before.lastIndexOf('\n')}`;
+}
+
 /** Reads, decodes (strict UTF-8), parses and validates a trace file. */
 export function readTrace(file: string): Trace {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(file);
+    bytes = readInputFile(file, INPUT_LIMITS.traceBytes);
   } catch (error) {
-    fail(file, '', `cannot read trace: ${describeFsError(error)}`);
+    if (!(error instanceof InputFileError)) throw error;
+    fail(file, '', `cannot read trace: ${error.message}`);
   }
   let text: string;
   try {
@@ -103,7 +117,7 @@ export function readTrace(file: string): Trace {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    fail(file, '', `invalid JSON: ${(error as Error).message}`);
+    fail(file, '', `invalid JSON${jsonErrorPosition(text, (error as Error).message)}`);
   }
   return validateTrace(data, file);
 }

@@ -39,9 +39,9 @@ export interface PolicySpec {
  */
 export const SPEC_LIMITS = {
   /** Smallest λ, η, S or D. */
-  minScale: 1e-150,
+  minScale: 1e-30,
   /** Largest λ, η, S or D. */
-  maxScale: 1e150,
+  maxScale: 1e30,
   /** Largest reward r_k. */
   maxReward: 1e12,
 } as const;
@@ -71,13 +71,14 @@ export function validatePolicySpec(spec: PolicySpec): void {
     }
   });
   requirePositive('S', spec.normBound);
+  // D before λ and η: they are derived from it (α = 2(1 + S·D) + ln(K+1)).
+  requirePositive('D (largest action norm)', spec.maxActionNorm);
   requirePositive('lambda', spec.regularization);
   requirePositive('eta', spec.stepSize);
   requireInteger('m', spec.sketchSize, 1);
   requirePositive('beta_scale', spec.betaScale);
   if (!BETA_RANKS.includes(spec.betaRank)) throw new RangeError(`beta_rank must be 'sketch' or 'full', got ${JSON.stringify(spec.betaRank)}`);
   if (!(spec.delta > 0 && spec.delta < 1)) throw new RangeError(`delta must lie in (0, 1), got ${spec.delta}`);
-  requirePositive('D (largest action norm)', spec.maxActionNorm);
   if (spec.refreshInterval !== undefined) requireInteger('refreshInterval', spec.refreshInterval, 1);
 }
 

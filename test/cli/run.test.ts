@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ofulMLogBPolicy } from '../../src/policies/oful-mlogb.js';
+import type { PolicyDescriptor } from '../../src/policies/policy.js';
 import { buildReport } from '../../src/report/index.js';
 import { exitOf, listFiles, runCli, spawnCli, tempDir, tinyConfig, trialCsvs, waitFor, withoutTimings, writeFile } from '../experiment/fixtures.js';
 
@@ -41,7 +43,7 @@ describe('eofd run: bad usage (exit 2, one line)', () => {
     const file = writeFile(root, 'bad.yaml', `${tinyConfig('one')}---\n${tinyConfig('two').replace('trials: 2', 'trials: zero')}`);
     const { code, stderr } = await runCli(['run', file, '--out', path.join(root, 'never')]);
     expect(code).toBe(2);
-    oneLine(stderr, new RegExp(`^eofd run: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:12:9: trials: expected an integer ≥ 1, got "zero"$`));
+    oneLine(stderr, new RegExp(`^eofd run: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:12:9: trials: expected an integer in \\[1, 10000\\], got "zero"$`));
     expect(fs.existsSync(path.join(root, 'never'))).toBe(false);
   });
 
@@ -49,7 +51,7 @@ describe('eofd run: bad usage (exit 2, one line)', () => {
     oneLine((await runCli(['run', path.join(root, 'nope.yaml')])).stderr, /nope\.yaml: cannot read the config: no such file/);
     const bad = await runCli(['run', tiny, '--set', 'horizon=-1']);
     expect(bad.code).toBe(2);
-    oneLine(bad.stderr, /^eofd run: --set horizon=-1: horizon: expected an integer ≥ 1, got -1$/);
+    oneLine(bad.stderr, /^eofd run: --set horizon=-1: horizon: expected an integer in \[1, 100000000\], got -1$/);
     oneLine((await runCli(['run', tiny, '--set', 'horizon'])).stderr, /--set horizon: expected key=value/);
   });
 
@@ -176,20 +178,40 @@ describe('eofd run', () => {
   });
 
   it('exits 1 when a policy fails, after finishing the other units, one line per failure', async () => {
+    // Every legal config is checked before it runs, so a failure at run time needs a policy that fails:
+    // OFUL-MLogB's descriptor builds one whose update throws in round 4 (in this process: --jobs 1).
+    const create = ofulMLogBPolicy.create;
+    (ofulMLogBPolicy as { create: PolicyDescriptor['create'] }).create = (spec) => {
+      const policy = create(spec);
+      let rounds = 0;
+      const update = policy.update.bind(policy);
+      policy.update = (x, outcome) => {
+        if (++rounds === 4) throw new Error('state is not finite (injected)');
+        update(x, outcome);
+      };
+      return policy;
+    };
+    try {
+      const file = writeFile(root, 'failing.yaml', tinyConfig('failing', { horizon: 10, trials: 1, policies: '[OFUL-MLogB, Random]' }));
+      const out = path.join(root, 'failing');
+      const { code, stderr } = await runCli(['run', file, '--out', out, '--jobs', '1']);
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/^eofd run: failing: OFUL-MLogB, trial 0, round 4: .*state is not finite \(injected\)$/m);
+      expect(stderr).toMatch(/^eofd run: 1 of 2 units failed .*--resume/m);
+      expect(stderr).not.toMatch(/\n\s+at /);
+      expect(fs.existsSync(path.join(out, 'failing', 'Random', 'trial-0.csv'))).toBe(true);
+      expect(fs.existsSync(path.join(out, 'failing', 'summary.csv'))).toBe(false);
+    } finally {
+      (ofulMLogBPolicy as { create: PolicyDescriptor['create'] }).create = create;
+    }
+  });
+
+  it('actions too large for any policy are refused before the run (exit 2)', async () => {
     const rounds = Array.from({ length: 10 }, (_, t) => ({ actions: [[1e200, 1], [1, 1e200]], u: (t * 0.37) % 1 }));
     writeFile(root, 'overflow.json', JSON.stringify({ K: 1, d: 2, reward: [0, 1], W_star: [[0.5, -0.2]], rounds }));
-    const file = writeFile(
-      root,
-      'overflow.yaml',
-      'name: overflow\nenvironment: {type: trace, file: overflow.json}\nhorizon: 10\ntrials: 1\npolicies: [OFUL-MLogB, Random]\n',
-    );
-    const out = path.join(root, 'overflow');
-    const { code, stderr } = await runCli(['run', file, '--out', out, '--jobs', '2']);
-    expect(code).toBe(1);
-    expect(stderr).toMatch(/^eofd run: overflow: OFUL-MLogB, trial 0, round \d+: .+$/m);
-    expect(stderr).toMatch(/^eofd run: 1 of 2 units failed .*--resume/m);
-    expect(stderr).not.toMatch(/\n\s+at /);
-    expect(fs.existsSync(path.join(out, 'overflow', 'Random', 'trial-0.csv'))).toBe(true);
-    expect(fs.existsSync(path.join(out, 'overflow', 'summary.csv'))).toBe(false);
+    const file = writeFile(root, 'overflow.yaml', 'name: overflow\nenvironment: {type: trace, file: overflow.json}\nhorizon: 10\ntrials: 1\npolicies: [OFUL-MLogB, Random]\n');
+    const { code, stderr } = await runCli(['run', file, '--out', path.join(root, 'overflow')]);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/params: OFUL-MLogB: D \(largest action norm\) must be a number in \[1e-30, 1e\+30\], got 1e\+200$/m);
   });
 });

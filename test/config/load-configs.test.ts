@@ -44,7 +44,7 @@ describe('loadConfigs: bad arguments and malformed multi-document files', () => 
     const error = failure(() => loadConfigs(file));
     // Document a has 5 lines, then '---' on line 6; document b's horizon is its third line: line 9.
     expect({ line: error.line, column: error.column, field: error.field }).toEqual({ line: 9, column: 10, field: 'horizon' });
-    expect(error.message).toBe(`${file}:9:10: horizon: expected an integer ≥ 1, got -5`);
+    expect(error.message).toBe(`${file}:9:10: horizon: expected an integer in [1, 100000000], got -5`);
   });
 
   it('reports YAML syntax errors and duplicate keys in a later document at their line', () => {

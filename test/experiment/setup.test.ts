@@ -36,10 +36,10 @@ function configError(fn: () => unknown): ConfigError {
 describe('resolveExperiment refuses derived values no policy can use (exit 2)', () => {
   const cases: [string[], RegExp][] = [
     [['horizon=1'], /params: EOFD-MLogB: delta must lie in \(0, 1\), got 1 \(δ = 1\/T with T = 1: give horizon ≥ 2, or params.delta in \(0, 1\)\)/],
-    [['params.l=500'], /params: EOFD-MLogB: lambda must be a number in \[1e-150, 1e\+150\], got Infinity \(λ = \(√K d\)\^l λ0 with l = 500/],
-    [['params.e=-400'], /params: EOFD-MLogB: eta must be a number in \[1e-150, 1e\+150\], got 0 \(η = \(√K d\)\^e η0 with e = -400/],
-    [['params.S=1e200'], /params: EOFD-MLogB: S must be a number in \[1e-150, 1e\+150\], got 1e\+200/],
-    [['params.lambda=1e-300'], /params: EOFD-MLogB: lambda must be a number in \[1e-150, 1e\+150\], got 1e-300$/],
+    [['params.l=500'], /params: EOFD-MLogB: lambda must be a number in \[1e-30, 1e\+30\], got Infinity \(λ = \(√K d\)\^l λ0 with l = 500/],
+    [['params.e=-400'], /params: EOFD-MLogB: eta must be a number in \[1e-30, 1e\+30\], got 0 \(η = \(√K d\)\^e η0 with e = -400/],
+    [['params.S=1e200'], /params: EOFD-MLogB: S must be a number in \[1e-30, 1e\+30\], got 1e\+200/],
+    [['params.lambda=1e-300'], /params: EOFD-MLogB: lambda must be a number in \[1e-30, 1e\+30\], got 1e-300$/],
     [['environment.reward=[0, 1, 1e308]'], /params: EOFD-MLogB: reward r_2 must be a number in \[0, 1000000000000\], got 1e\+308/],
   ];
   for (const [overrides, message] of cases) {

@@ -48,8 +48,8 @@ describe('policies: bad input', () => {
   });
   it('rejects m < 1, S ≤ 0, a wrong reward length, and unknown names', () => {
     expect(() => new EofdMLogB(makeSpec(2, 3, { sketchSize: 0 }))).toThrow(/m must be an integer ≥ 1, got 0/);
-    expect(() => new OfulMLogB(makeSpec(2, 3, { normBound: 0 }))).toThrow(/S must be a number in \[1e-150, 1e\+150\], got 0/);
-    expect(() => new EofdMLogB(makeSpec(2, 3, { normBound: -1 }))).toThrow(/S must be a number in \[1e-150, 1e\+150\], got -1/);
+    expect(() => new OfulMLogB(makeSpec(2, 3, { normBound: 0 }))).toThrow(/S must be a number in \[1e-30, 1e\+30\], got 0/);
+    expect(() => new EofdMLogB(makeSpec(2, 3, { normBound: -1 }))).toThrow(/S must be a number in \[1e-30, 1e\+30\], got -1/);
     expect(() => new EofdMLogB(makeSpec(2, 3, { reward: Float64Array.of(1) }))).toThrow(/reward must list r_1..r_K \(2 values\), got 1/);
     expect(() => createPolicy('EOFD', makeSpec(1, 3))).toThrow(/unknown policy "EOFD"; expected one of EOFD-MLogB, OFUL-MLogB, Random/);
   });

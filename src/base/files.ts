@@ -1,0 +1,61 @@
+/**
+ * Reading an input file a user named (a config, a trace): only a regular file, at most a given size,
+ * never a device or FIFO (reading one could block forever or grow without bound), and the file system's
+ * error as one line.
+ */
+import fs from 'node:fs';
+import { describeFsError } from './errors.js';
+
+/** Largest input files read whole. */
+export const INPUT_LIMITS = {
+  /** A config file. */
+  configBytes: 4 * 2 ** 20,
+  /** A trace file (JSON, parsed whole). */
+  traceBytes: 512 * 2 ** 20,
+} as const;
+
+/** Why an input file cannot be read, as one line without the file's name (callers add it). */
+export class InputFileError extends Error {}
+
+/** "4 MiB" */
+export function formatLimit(bytes: number): string {
+  return bytes >= 2 ** 20 ? `${bytes / 2 ** 20} MiB` : `${bytes} bytes`;
+}
+
+/** The bytes of `file`, a regular file of at most `maxBytes`; throws InputFileError otherwise. */
+export function readInputFile(file: string, maxBytes: number): Buffer {
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(file);
+  } catch (error) {
+    throw new InputFileError(describeFsError(error));
+  }
+  if (stat.isDirectory()) throw new InputFileError('is a folder, not a file');
+  if (!stat.isFile()) throw new InputFileError('is not a regular file (a device, FIFO or socket); give a file');
+  if (stat.size > maxBytes) throw new InputFileError(`is ${stat.size} bytes, more than the ${formatLimit(maxBytes)} allowed`);
+  let fd: number;
+  try {
+    // O_NONBLOCK: should a FIFO have been swapped in since the stat, opening it does not wait for a writer.
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch (error) {
+    throw new InputFileError(describeFsError(error));
+  }
+  try {
+    if (!fs.fstatSync(fd).isFile()) throw new InputFileError('is not a regular file (a device, FIFO or socket); give a file');
+    // One byte more than the stat's size tells a file that grew since the stat.
+    const buffer = Buffer.allocUnsafe(stat.size + 1);
+    let length = 0;
+    for (;;) {
+      const n = fs.readSync(fd, buffer, length, buffer.length - length, null);
+      if (n === 0) break;
+      length += n;
+      if (length === buffer.length) throw new InputFileError('changed while being read; read it again when it is complete');
+    }
+    return buffer.subarray(0, length);
+  } catch (error) {
+    if (error instanceof InputFileError) throw error;
+    throw new InputFileError(describeFsError(error));
+  } finally {
+    fs.closeSync(fd);
+  }
+}

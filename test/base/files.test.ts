@@ -1,0 +1,78 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InputFileError, readInputFile } from '../../src/base/files.js';
+import { readTrace } from '../../src/environments/trace.js';
+import { runCli } from '../experiment/fixtures.js';
+
+let root: string;
+let fifo: string;
+beforeAll(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'eofd-files-'));
+  fifo = path.join(root, 'pipe');
+  execFileSync('mkfifo', [fifo]);
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+function inputError(fn: () => unknown): InputFileError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(InputFileError);
+    return error as InputFileError;
+  }
+  throw new Error('expected an InputFileError');
+}
+
+describe('readInputFile: what it refuses', () => {
+  it('a FIFO (without waiting for a writer), a device, a folder, a missing file', () => {
+    expect(inputError(() => readInputFile(fifo, 100)).message).toBe('is not a regular file (a device, FIFO or socket); give a file');
+    expect(inputError(() => readInputFile('/dev/zero', 100)).message).toBe('is not a regular file (a device, FIFO or socket); give a file');
+    expect(inputError(() => readInputFile(root, 100)).message).toBe('is a folder, not a file');
+    expect(inputError(() => readInputFile(path.join(root, 'none'), 100)).message).toBe('no such file');
+  });
+
+  it('a file over the limit, naming both sizes', () => {
+    const file = path.join(root, 'big');
+    fs.writeFileSync(file, Buffer.alloc(2 * 2 ** 20 + 1));
+    expect(inputError(() => readInputFile(file, 2 * 2 ** 20)).message).toBe(`is ${2 * 2 ** 20 + 1} bytes, more than the 2 MiB allowed`);
+  });
+});
+
+describe('readInputFile', () => {
+  it('reads a regular file whole, also through a symbolic link, up to the limit exactly', () => {
+    const file = path.join(root, 'ok');
+    fs.writeFileSync(file, 'abc');
+    fs.symlinkSync(file, path.join(root, 'link'));
+    expect(readInputFile(file, 3).toString()).toBe('abc');
+    expect(readInputFile(path.join(root, 'link'), 3).toString()).toBe('abc');
+    fs.writeFileSync(path.join(root, 'empty'), '');
+    expect(readInputFile(path.join(root, 'empty'), 3).length).toBe(0);
+  });
+});
+
+describe('configs and traces read through it', () => {
+  it('eofd run on a FIFO config is exit 2 at once', async () => {
+    const result = await runCli(['run', fifo, '--out', path.join(root, 'out')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/cannot read the config: is not a regular file/);
+  });
+
+  it('a trace that is not JSON is named by line and column, and none of its content is echoed', () => {
+    const file = path.join(root, 'notes.txt');
+    fs.writeFileSync(file, 'root:x:0:0:secret-token\n');
+    let message = '';
+    try {
+      readTrace(file);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/: invalid JSON$/);
+    expect(message).not.toMatch(/root|secret/);
+    const later = path.join(root, 'later.json');
+    fs.writeFileSync(later, '{\n  "K": 1,\n}');
+    expect(() => readTrace(later)).toThrow(/invalid JSON at line 3, column 1$/);
+  });
+});
