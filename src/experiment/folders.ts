@@ -134,6 +134,15 @@ export function prepareFolder(dir: string, state: FolderState, manifest: () => M
  * to run (their leftovers removed).
  */
 export function sortUnits(dir: string, units: readonly UnitRef[], state: FolderState): { finished: UnitRef[]; pending: UnitRef[] } {
+  try {
+    return sortUnitFiles(dir, units, state);
+  } catch (error) {
+    if (error instanceof RunError) throw error;
+    throw new RunError(`cannot prepare the unit files in ${dir}: ${describeFsError(error)} (${(error as { path?: string }).path ?? dir})`);
+  }
+}
+
+function sortUnitFiles(dir: string, units: readonly UnitRef[], state: FolderState): { finished: UnitRef[]; pending: UnitRef[] } {
   const finished: UnitRef[] = [];
   const pending: UnitRef[] = [];
   removeLeftovers(dir);

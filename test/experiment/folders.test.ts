@@ -61,3 +61,18 @@ describe('leftovers and bad --out', () => {
     expect(result.stderr).toMatch(/--out: expected a folder, got an empty string/);
   });
 });
+
+describe('file system errors are one line naming the path', () => {
+  it('a policy folder replaced by a file: resume says which path is in the way (exit 1)', async () => {
+    const out = fs.mkdtempSync(path.join(root, 'blocked-'));
+    const config = writeFile(root, 'b.yaml', tinyConfig('b', { horizon: 5, trials: 1, policies: '[EOFD-MLogB, Random]' }));
+    expect((await runCli(['run', config, '--out', out, '--quiet'])).code).toBe(0);
+    fs.rmSync(path.join(out, 'b', 'EOFD-MLogB'), { recursive: true });
+    fs.writeFileSync(path.join(out, 'b', 'EOFD-MLogB'), 'in the way');
+    const result = await runCli(['run', config, '--out', out, '--resume']);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trimEnd().split('\n')).toEqual([
+      `eofd run: cannot prepare the unit files in ${path.join(out, 'b')}: a part of the path is a file, not a folder (ENOTDIR) (${path.join(out, 'b', 'EOFD-MLogB', 'trial-0.csv.partial')})`,
+    ]);
+  });
+});
