@@ -167,7 +167,8 @@ export function readBaseline(dir: string): Baseline {
   };
   if (!isObject(json) || json.format !== BASELINE_FORMAT) bad('format', JSON.stringify(BASELINE_FORMAT));
   const settings = (json as Record<string, unknown>).settings;
-  if (!Array.isArray(settings)) bad('settings', 'a list');
+  // A baseline that compares nothing would pass every run.
+  if (!Array.isArray(settings) || settings.length === 0) bad('settings', 'a non-empty list');
   (settings as unknown[]).forEach((s, i) => {
     const field = `settings[${i}]`;
     if (!isObject(s) || typeof s.name !== 'string' || !Number.isInteger(s.horizon) || !Number.isInteger(s.trials)) {
@@ -177,7 +178,8 @@ export function readBaseline(dir: string): Baseline {
     if (!Array.isArray(setting.checkpoints) || !setting.checkpoints.every((t) => Number.isInteger(t) && t >= 1 && t <= (setting.horizon as number))) {
       bad(`${field}.checkpoints`, 'a list of rounds within the horizon');
     }
-    if (!Array.isArray(setting.policies)) bad(`${field}.policies`, 'a list');
+    if (!Array.isArray(setting.policies) || setting.policies.length === 0) bad(`${field}.policies`, 'a non-empty list');
+    if (!Array.isArray(setting.checkpoints) || setting.checkpoints.length === 0) bad(`${field}.checkpoints`, 'a non-empty list');
     (setting.policies as unknown[]).forEach((p, j) => {
       const pf = `${field}.policies[${j}]`;
       if (!isObject(p) || typeof p.policy !== 'string') bad(pf, 'an object with a policy name');

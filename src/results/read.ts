@@ -208,7 +208,13 @@ export function readResults(dirs: readonly string[], options: ReadOptions = {}):
       const key = realPath(experimentDir);
       if (seen.has(key)) continue;
       seen.add(key);
-      experiments.push(readExperiment(experimentDir));
+      const experiment = readExperiment(experimentDir);
+      // Experiments are known by name (tables, claims, the baseline check): two of one name is ambiguous.
+      const twin = experiments.find((e) => e.name === experiment.name);
+      if (twin !== undefined) {
+        throw new ResultsError(`${twin.dir} and ${experiment.dir} both hold an experiment named ${JSON.stringify(experiment.name)}; give only one of them`);
+      }
+      experiments.push(experiment);
     }
   }
   return experiments;

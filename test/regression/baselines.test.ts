@@ -51,6 +51,15 @@ function editCell(file: string, t: number, column: string, edit: (value: string)
   fs.writeFileSync(file, lines.join('\n'));
 }
 
+/**
+ * An edited trial file stands for what a changed run would have written: its unit summary, whose
+ * SHA-256 would refuse the file as edited after the run, goes (the report reads a trial file without
+ * one, as it reads results from other tools).
+ */
+function asWrittenByAnotherRun(file: string): void {
+  fs.rmSync(file.replace(/\.csv$/, '.summary.json'));
+}
+
 let root: string;
 let results: string;
 beforeAll(async () => {
@@ -84,7 +93,13 @@ describe('eofd report --check against test/baselines', () => {
   it('exits 3 with a diff naming setting, policy and checkpoint when a curve changed', async () => {
     const doctored = path.join(root, 'curve');
     fs.cpSync(results, doctored, { recursive: true });
-    editCell(path.join(doctored, 'baseline-synthetic-k4', 'EOFD-MLogB', 'trial-1.csv'), 150, 'cum_regret', (v) => String(Number(v) + 0.5));
+    // Round 150 costs 0.5 more and round 151 0.5 less: the curve moves at t = 150 only, and every
+    // cum_regret stays the running sum of regret.
+    const file = path.join(doctored, 'baseline-synthetic-k4', 'EOFD-MLogB', 'trial-1.csv');
+    editCell(file, 150, 'regret', (v) => String(Number(v) + 0.5));
+    editCell(file, 150, 'cum_regret', (v) => String(Number(v) + 0.5));
+    editCell(file, 151, 'regret', (v) => String(Number(v) - 0.5));
+    asWrittenByAnotherRun(file);
     const check = await cli(['report', '--check', BASELINES, doctored]);
     expect(check.code).toBe(3);
     const rows = check.stdout.trimEnd().split('\n');
@@ -98,10 +113,36 @@ describe('eofd report --check against test/baselines', () => {
   it('exits 3 when a single trace decision changed', async () => {
     const doctored = path.join(root, 'trace');
     fs.cpSync(results, doctored, { recursive: true });
-    editCell(path.join(doctored, 'baseline-trace', 'OFUL-MLogB', 'trial-2.csv'), 17, 'action', (v) => String(Number(v) === 0 ? 1 : 0));
+    const file = path.join(doctored, 'baseline-trace', 'OFUL-MLogB', 'trial-2.csv');
+    editCell(file, 17, 'action', (v) => String(Number(v) === 0 ? 1 : 0));
+    asWrittenByAnotherRun(file);
     const check = await cli(['report', '--check', BASELINES, doctored]);
     expect(check.code).toBe(3);
     expect(check.stdout).toMatch(/baseline-trace\s+OFUL-MLogB\s+trial 2, t = 17: action\s+\d+\s+\d+/);
+  });
+
+  it('exits 2 when a trial file was edited after its run (its SHA-256 no longer matches)', async () => {
+    const doctored = path.join(root, 'edited');
+    fs.cpSync(results, doctored, { recursive: true });
+    editCell(path.join(doctored, 'baseline-trace', 'OFUL-MLogB', 'trial-2.csv'), 17, 'action', (v) => String(Number(v) === 0 ? 1 : 0));
+    const check = await cli(['report', '--check', BASELINES, doctored]);
+    expect(check.code).toBe(2);
+    expect(check.stderr).toMatch(/trial-2\.csv: its content differs from what the run wrote/);
+  });
+
+  it('refuses a baseline that compares nothing (no settings, or a setting without policies)', () => {
+    const dir = tempDir('eofd-empty-baseline-');
+    const baseline = readBaseline(BASELINES);
+    fs.writeFileSync(path.join(dir, 'baseline.json'), JSON.stringify({ ...baseline, settings: [] }));
+    expect(() => readBaseline(dir)).toThrow(/settings: expected a non-empty list/);
+    fs.writeFileSync(path.join(dir, 'baseline.json'), JSON.stringify({ ...baseline, settings: [{ ...baseline.settings[0]!, policies: [] }] }));
+    expect(() => readBaseline(dir)).toThrow(/settings\[0\]\.policies: expected a non-empty list/);
+  });
+
+  it('refuses two result folders that hold experiments of the same name', () => {
+    const twin = path.join(root, 'twin');
+    fs.cpSync(path.join(results, 'baseline-trace'), path.join(twin, 'baseline-trace'), { recursive: true });
+    expect(() => readResults([results, twin])).toThrow(/both hold an experiment named "baseline-trace"; give only one of them/);
   });
 
   it('treats missing settings and policies as regressions', () => {
