@@ -5,6 +5,7 @@
  *   const report = buildReport(['results/mnist', 'results/synthetic-k4'], { band: 'ci95' });
  *   writeReport(report, 'results/report');
  */
+import { MANIFEST_FILE } from '../results/layout.js';
 import { writeFileAtomic } from '../results/write.js';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -138,6 +139,10 @@ export function writeReport(given: Report, outDir: string, options: WriteOptions
     'report.html': renderHtml(report),
     'report.json': JSON.stringify(report, null, 2) + '\n',
   };
+  // Never into an experiment folder: its files are a run's, and readers would take the report for results.
+  if (fs.existsSync(path.join(outDir, MANIFEST_FILE))) {
+    throw new ResultsError(`${outDir}: holds ${MANIFEST_FILE} (an experiment folder); write the report to another folder with --out`);
+  }
   const written: string[] = [];
   try {
     fs.mkdirSync(outDir, { recursive: true });

@@ -243,7 +243,12 @@ function findExperimentDirs(dir: string, excluded: Set<string>): string[] {
     .map((e) => e.name)
     .sort()
     .map((name) => path.join(dir, name))
-    .filter((sub) => !excluded.has(path.resolve(sub)) && fs.existsSync(path.join(sub, MANIFEST_FILE)));
+    .filter((sub) => fs.existsSync(path.join(sub, MANIFEST_FILE)));
+  // An excluded folder (the report's own output) that holds an experiment is not silently left out.
+  const clash = found.find((sub) => excluded.has(path.resolve(sub)));
+  if (clash !== undefined) {
+    throw new ResultsError(`${clash}: an experiment folder (it holds ${MANIFEST_FILE}) is also the report's output folder; give --out another folder`);
+  }
   if (found.length === 0) {
     throw new ResultsError(`${path.join(dir, MANIFEST_FILE)}: not found (and no sub-folder holds one)`);
   }

@@ -22,6 +22,31 @@ describe('writeReport: unwritable folder', () => {
   });
 });
 
+describe('the report never mixes with results', () => {
+  it('an experiment named like the report folder is refused, not left out (exit 2)', () => {
+    const root = writeFixtureResults();
+    const names = fs.readdirSync(root);
+    const experiment = path.join(root, names[0]!);
+    expect(() => buildReport([root], { out: experiment })).toThrow(/an experiment folder \(it holds manifest\.json\) is also the report's output folder/);
+  });
+
+  it('writeReport refuses an experiment folder as its output (exit 2), writing nothing', () => {
+    const root = writeFixtureResults();
+    const experiment = path.join(root, fs.readdirSync(root)[0]!);
+    const before = fs.readdirSync(experiment).sort();
+    const report = buildReport([experiment]);
+    let error: unknown;
+    try {
+      writeReport(report, experiment);
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ResultsError);
+    expect((error as ResultsError).exitCode).toBe(2);
+    expect(fs.readdirSync(experiment).sort()).toEqual(before);
+  });
+});
+
 describe('buildReport / writeReport', () => {
   it('writes every file, atomically, and report.json round-trips', () => {
     const root = writeFixtureResults();
