@@ -2,7 +2,7 @@
  * What every command is given instead of touching `process` directly (so tests run commands
  * in-process with captured output), the exit codes, and the one failure handler.
  */
-import { EofdError } from '../base/errors.js';
+import { describeFsError, EofdError, errnoCode } from '../base/errors.js';
 
 export interface CliIo {
   stdout: { write(text: string): unknown; isTTY?: boolean };
@@ -10,17 +10,52 @@ export interface CliIo {
   env: NodeJS.ProcessEnv;
 }
 
-let pipeGuarded = false;
+let stdoutGuarded = false;
+/** Why standard output could not be written, once it could not. */
+let stdoutFailure: string | null = null;
 
-/** The real streams. A closed pipe on stdout (`eofd run --help | head -3`) ends output quietly. */
+/**
+ * Output that could not be written is a failure, never a silent exit 0: a full disk or an I/O error
+ * prints one line on stderr and sets exit code 1. A reader that stops reading (EPIPE: `eofd run
+ * --help | head -3`) ends output quietly. (A standard output closed with `>&-` cannot be told apart:
+ * Node reopens closed stdio on /dev/null at startup.)
+ */
+function stdoutFailed(cause: string): void {
+  if (stdoutFailure !== null) return;
+  stdoutFailure = cause;
+  process.exitCode = EXIT.failure;
+  process.stderr.write(`eofd: cannot write the output: ${cause}\n`);
+}
+
+/** Whether writing to the real standard output failed (main() then exits 1). */
+export function outputFailed(): boolean {
+  return stdoutFailure !== null;
+}
+
+function guardStdout(): void {
+  if (stdoutGuarded) return;
+  stdoutGuarded = true;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') stdoutFailed(describeFsError(error));
+  });
+}
+
+/** The real streams (see guardStdout for what a failed write does). */
 export function processIo(): CliIo {
-  if (!pipeGuarded) {
-    pipeGuarded = true;
-    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE') throw error;
-    });
-  }
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env };
+  guardStdout();
+  const stdout = {
+    isTTY: process.stdout.isTTY,
+    write(text: string): boolean {
+      try {
+        return process.stdout.write(text);
+      } catch (error) {
+        // A file as stdout writes synchronously: ENOSPC, EIO arrive here.
+        if (errnoCode(error) !== 'EPIPE') stdoutFailed(describeFsError(error));
+        return false;
+      }
+    },
+  };
+  return { stdout, stderr: process.stderr, env: process.env };
 }
 
 /** Exit codes of every command. */

@@ -12,7 +12,7 @@ import { registerMerge } from './commands/merge.js';
 import { registerReport } from './commands/report.js';
 import { registerRun } from './commands/run.js';
 import { registerSweep } from './commands/sweep.js';
-import { processIo, type CliIo } from './io.js';
+import { EXIT, outputFailed, processIo, type CliIo } from './io.js';
 
 export type { CliIo } from './io.js';
 
@@ -72,7 +72,9 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   process.exitCode = undefined;
   try {
     await program.parseAsync(argv);
-    return Number(process.exitCode ?? 0);
+    const code = Number(process.exitCode ?? 0);
+    // Output that could not be written (a full disk) fails a command that would have succeeded.
+    return code === EXIT.ok && outputFailed() ? EXIT.failure : code;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
     const err = error instanceof Error ? error : new Error(String(error));
