@@ -16,10 +16,11 @@ export function formatShort(x: number | null, digits = 4): string {
   return s.replace(/\.?0+$/, '');
 }
 
-/** `mean ± std`, the std printed with the mean's decimals. */
-export function formatMeanStd(m: { mean: number; std: number } | null, digits = 4): string {
+/** `mean ± std`, the std printed with the mean's decimals; one trial shows `mean (n = 1)`, no spread. */
+export function formatMeanStd(m: { mean: number; std: number; n?: number } | null, digits = 4): string {
   if (m === null) return '–';
   const text = formatSig(m.mean, digits);
+  if (m.n === 1) return `${text} (n = 1)`;
   const dot = text.indexOf('.');
   if (text.includes('e') || !Number.isFinite(m.std)) return `${text} ± ${formatSig(m.std, 2)}`;
   return `${text} ± ${fixed(m.std, dot < 0 ? 0 : text.length - dot - 1)}`;

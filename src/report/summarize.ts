@@ -38,6 +38,8 @@ export interface MeanStd {
   mean: number;
   /** Sample standard deviation (divisor n − 1); 0 for a single trial, which shows no spread. */
   std: number;
+  /** Trials behind the mean (with one, `std` says nothing and is not printed). */
+  n: number;
 }
 
 export interface PolicySummary {
@@ -118,7 +120,7 @@ export interface ExperimentSummary {
 }
 
 export function meanStd(xs: ArrayLike<number>): MeanStd {
-  return { mean: mean(xs), std: sampleStd(xs) };
+  return { mean: mean(xs), std: sampleStd(xs), n: xs.length };
 }
 
 /** mean ± std of per-trial values, or null when any trial lacks the value. */

@@ -67,7 +67,7 @@ describe('summaries', () => {
   it('mean and sample std (n − 1) by hand', () => {
     expect(mean([1, 2, 3, 4])).toBe(2.5);
     close(sampleStd([2, 4, 4, 4, 5, 5, 7, 9]), Math.sqrt(32 / 7));
-    expect(meanStd([5, 5.5, 6])).toEqual({ mean: 5.5, std: 0.5 });
+    expect(meanStd([5, 5.5, 6])).toEqual({ mean: 5.5, std: 0.5, n: 3 });
   });
 
   it('orders policies EOFD-MLogB, OFUL-MLogB, Random, then others by name', () => {
@@ -105,8 +105,8 @@ describe('summaries', () => {
     // Δ_T 1.1, 1.2, 1.3 → 1.2 ± 0.1; β_T 4, 5, 6 → 5 ± 1; OFUL 1 ± 0 and 3 ± 0; Random has neither
     close(eofd.deltaT!.mean, 1.2);
     close(eofd.deltaT!.std, 0.1);
-    expect(eofd.betaT).toEqual({ mean: 5, std: 1 });
-    expect([oful.deltaT, oful.betaT]).toEqual([{ mean: 1, std: 0 }, { mean: 3, std: 0 }]);
+    expect(eofd.betaT).toEqual({ mean: 5, std: 1, n: 3 });
+    expect([oful.deltaT, oful.betaT]).toEqual([{ mean: 1, std: 0, n: 3 }, { mean: 3, std: 0, n: 3 }]);
     expect([random.deltaT, random.betaT]).toEqual([null, null]);
     // overhead (5.5 − 5)/5·100 = 10%; reduction (1 − 0.4/1.2)·100 = 66.67%
     close(e.comparison!.regretOverheadPct!, 10);
@@ -169,7 +169,7 @@ describe('summaries', () => {
     const e = fixtureSummaries().get('mnist')!;
     close(e.comparison!.regretOverheadPct!, 10);
     close(e.comparison!.timeReductionPct!, 50);
-    expect(e.policies[1]!.roundMs).toEqual({ mean: 6, std: 0 });
+    expect(e.policies[1]!.roundMs).toEqual({ mean: 6, std: 0, n: 3 });
   });
 
   it('curves: mean ± std of cumulative regret at each round', () => {

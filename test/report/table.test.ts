@@ -27,6 +27,7 @@ describe('terminal tables', () => {
     expect(formatSig(0.012345)).toBe('0.01235');
     expect(formatSig(-0.00001)).toBe('-1.000e-5');
     expect(formatMeanStd({ mean: 5.5, std: 0.5 })).toBe('5.500 ± 0.500');
+    expect(formatMeanStd({ mean: 5.5, std: 0, n: 1 })).toBe('5.500 (n = 1)');
     expect(formatPct(10)).toBe('+10.0%');
     expect(formatPct(-4)).toBe('−4.0%');
     expect(formatBytes(1_280_000)).toBe('1.28 MB');
