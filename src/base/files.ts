@@ -4,6 +4,7 @@
  * error as one line.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { describeFsError } from './errors.js';
 
 /** Largest input files read whole. */
@@ -57,5 +58,22 @@ export function readInputFile(file: string, maxBytes: number): Buffer {
     throw new InputFileError(describeFsError(error));
   } finally {
     fs.closeSync(fd);
+  }
+}
+
+/**
+ * `mkdir -p folder`, failing with the real cause: Node's recursive mkdir reports ENOENT when a missing
+ * parent cannot be created (a read-only file system, no permission), so the first missing folder is
+ * created on its own to surface EROFS or EACCES.
+ */
+export function makeFolders(folder: string): void {
+  try {
+    fs.mkdirSync(folder, { recursive: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    let missing = path.resolve(folder);
+    while (!fs.existsSync(path.dirname(missing)) && path.dirname(missing) !== missing) missing = path.dirname(missing);
+    fs.mkdirSync(missing);
+    throw error;
   }
 }

@@ -19,6 +19,7 @@ import { benchCsv, benchTable, fitSlopes, type BenchRow } from './output.js';
 import { describePoint, measurePoint, type MeasureOptions, type PointMeasurement } from './measure.js';
 import { planPoints, type BenchOptions, type PlannedPoint } from './plan.js';
 import { renderBenchSvg } from './svg.js';
+import { makeFolders } from '../base/files.js';
 
 /** What a child process sends back. */
 export type ChildReply =
@@ -71,7 +72,7 @@ export async function runBench(options: BenchOptions, outDir: string, io: BenchI
   };
   const files: string[] = [];
   try {
-    fs.mkdirSync(outDir, { recursive: true });
+    makeFolders(outDir);
     for (const name of BENCH_FILES) {
       const file = path.join(outDir, name);
       writeFileAtomic(file, contents[name]);

@@ -14,6 +14,7 @@ import { acquireLock, LockedError, type Lock } from './lock.js';
 import { configDifference, manifestConfig } from './manifest.js';
 import type { Shard, UnitRef } from './plan.js';
 import type { ResolvedExperiment } from './setup.js';
+import { makeFolders } from '../base/files.js';
 
 /** What to do with an experiment folder. */
 export type FolderState = 'fresh' | 'resume' | 'replace';
@@ -43,7 +44,7 @@ function fileInTheWay(target: string): string | null {
 /** Creates `folder` (and parents), or throws a one-line RunError saying why it cannot be written. */
 export function makeFolder(folder: string, what: string): void {
   try {
-    fs.mkdirSync(folder, { recursive: true });
+    makeFolders(folder);
     if (!fs.statSync(folder).isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
   } catch (error) {
     const blocker = fileInTheWay(folder);

@@ -25,6 +25,7 @@ import { finishGrid } from './grid.js';
 import { finishSweep, sweepPoints, type PointInfo, type SweepPoint } from './sweep.js';
 import { configDifference } from './manifest.js';
 import { isExperimentName } from '../config/schema.js';
+import { makeFolders } from '../base/files.js';
 
 export interface MergeOptions {
   /** Parent folder of the merged experiment and grid folders. */
@@ -279,7 +280,7 @@ export function mergeShards(inputs: readonly string[], options: MergeOptions): M
   }
 
   try {
-    fs.mkdirSync(options.out, { recursive: true });
+    makeFolders(options.out);
   } catch (error) {
     throw new RunError(`cannot write the output folder ${options.out}: ${describeFsError(error)}`);
   }

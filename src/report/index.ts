@@ -16,6 +16,7 @@ import { ResultsError, readResults } from '../results/read.js';
 import { renderRegretFigure, renderTimeFigure, type Band } from './svg.js';
 import { REPORT_FORMAT, type Report } from './report.js';
 import { summarizeExperiment } from './summarize.js';
+import { makeFolders } from '../base/files.js';
 
 export { ResultsError, readExperiment, readResults, type ExperimentData, type Setting } from '../results/read.js';
 export {
@@ -145,7 +146,7 @@ export function writeReport(given: Report, outDir: string, options: WriteOptions
   }
   const written: string[] = [];
   try {
-    fs.mkdirSync(outDir, { recursive: true });
+    makeFolders(outDir);
     for (const name of REPORT_FILES) {
       const file = path.join(outDir, name);
       writeFileAtomic(file, contents[name]);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InputFileError, readInputFile } from '../../src/base/files.js';
+import { InputFileError, makeFolders, readInputFile } from '../../src/base/files.js';
 import { readTrace } from '../../src/environments/trace.js';
 import { runCli } from '../experiment/fixtures.js';
 
@@ -74,5 +74,40 @@ describe('configs and traces read through it', () => {
     const later = path.join(root, 'later.json');
     fs.writeFileSync(later, '{\n  "K": 1,\n}');
     expect(() => readTrace(later)).toThrow(/invalid JSON at line 3, column 1$/);
+  });
+});
+
+describe('makeFolders', () => {
+  /** A read-only tmpfs mounted under `root`, or null where mounting is not allowed. */
+  function readOnlyMount(): string | null {
+    const dir = path.join(root, 'ro');
+    fs.mkdirSync(dir, { recursive: true });
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'ro,size=1m', 'tmpfs', dir], { stdio: 'ignore' });
+      return dir;
+    } catch {
+      return null;
+    }
+  }
+
+  it('creates nested folders, and is quiet when they exist', () => {
+    const dir = path.join(root, 'a', 'b', 'c');
+    makeFolders(dir);
+    makeFolders(dir);
+    expect(fs.statSync(dir).isDirectory()).toBe(true);
+  });
+
+  it('names the real cause on a read-only file system (Node alone says ENOENT)', (context) => {
+    const dir = readOnlyMount();
+    if (dir === null) {
+      context.skip('mounting a read-only tmpfs needs root');
+      return;
+    }
+    try {
+      expect(() => fs.mkdirSync(path.join(dir, 'x', 'y'), { recursive: true })).toThrow(/ENOENT/);
+      expect(() => makeFolders(path.join(dir, 'x', 'y'))).toThrow(/EROFS/);
+    } finally {
+      execFileSync('umount', [dir]);
+    }
   });
 });
