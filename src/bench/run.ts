@@ -46,6 +46,7 @@ const CHILD_SCRIPT = fileURLToPath(new URL('./child.js', import.meta.url));
 
 /** Runs the grid, writes `outDir`/bench.csv and bench.svg, and reports progress and the table on io.stderr. */
 export async function runBench(options: BenchOptions, outDir: string, io: BenchIo): Promise<BenchResult> {
+  if (outDir.trim() === '') throw new BenchError('--out: expected a folder, got an empty string', 2);
   const planned = planPoints(options);
   const isolated = fs.existsSync(CHILD_SCRIPT);
   const markTimedRounds = process.execArgv.includes('--trace-gc');

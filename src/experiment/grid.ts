@@ -199,6 +199,7 @@ export function finishGrid(dir: string, base: Pick<ExperimentConfig, 'name' | 't
 
 /** Runs the grid of one experiment and writes its outputs when complete. */
 export async function runGrid(config: ExperimentConfig, options: GridOptions): Promise<GridResult> {
+  if (options.out.trim() === '') throw new RunError('--out: expected a folder, got an empty string', 2);
   const ls = options.l ?? DEFAULT_GRID;
   const es = options.e ?? DEFAULT_GRID;
   if (ls.length === 0 || es.length === 0) throw new RunError('the grid needs at least one l and one e', 2);

@@ -307,6 +307,7 @@ export interface SweepResult {
 /** Runs the sweep of one experiment on the report seeds and writes sweep.csv and its figures when complete. */
 export async function runSweep(config: ExperimentConfig, options: SweepOptions): Promise<SweepResult> {
   const { axes, reference: given, out, ...runOptions } = options;
+  if (out.trim() === '') throw new RunError('--out: expected a folder, got an empty string', 2);
   const reference = given ?? defaultReference(config.policies);
   if (!config.policies.includes(reference)) {
     throw new RunError(`--reference ${reference}: not a policy of ${config.name} (${config.policies.join(', ')})`, 2);

@@ -140,6 +140,7 @@ export function writeReport(given: Report, outDir: string, options: WriteOptions
     'report.html': renderHtml(report),
     'report.json': JSON.stringify(report, null, 2) + '\n',
   };
+  if (outDir.trim() === '') throw new ResultsError('--out: expected a folder, got an empty string');
   // Never into an experiment folder: its files are a run's, and readers would take the report for results.
   if (fs.existsSync(path.join(outDir, MANIFEST_FILE))) {
     throw new ResultsError(`${outDir}: holds ${MANIFEST_FILE} (an experiment folder); write the report to another folder with --out`);

@@ -54,11 +54,22 @@ describe('leftovers and bad --out', () => {
     expect(fs.readFileSync(path.join(dir, 'notes.txt'), 'utf8')).toBe('mine');
   });
 
-  it("--out '' is a usage error (exit 2)", async () => {
-    const config = writeFile(root, 'o.yaml', tinyConfig('o', { horizon: 5, trials: 1, policies: '[Random]' }));
-    const result = await runCli(['run', config, '--out', '']);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/--out: expected a folder, got an empty string/);
+  it("--out '' is a usage error (exit 2) for every command that writes", async () => {
+    const config = writeFile(root, 'o.yaml', tinyConfig('o', { horizon: 5, trials: 1, policies: '[EOFD-MLogB]' }));
+    const results = path.join(root, 'o-results');
+    expect((await runCli(['run', config, '--out', results, '--quiet'])).code).toBe(0);
+    for (const args of [
+      ['run', config],
+      ['grid', config],
+      ['sweep', config, '--over', 'horizon=4,5'],
+      ['merge', path.join(results, 'o')],
+      ['report', path.join(results, 'o')],
+      ['bench', '--d', '4', '--K', '1', '--rounds', '1', '--policy', 'Random'],
+    ]) {
+      const result = await runCli([...args, '--out', '']);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr, args.join(' ')).toMatch(/--out: expected a folder, got an empty string/);
+    }
   });
 });
 
