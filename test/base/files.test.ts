@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InputFileError, makeFolders, readInputFile } from '../../src/base/files.js';
 import { readTrace } from '../../src/environments/trace.js';
 import { runCli } from '../experiment/fixtures.js';
+import { thrownBy } from '../helpers/errors.js';
 
 let root: string;
 let fifo: string;
@@ -16,28 +17,18 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
-function inputError(fn: () => unknown): InputFileError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(InputFileError);
-    return error as InputFileError;
-  }
-  throw new Error('expected an InputFileError');
-}
-
 describe('readInputFile: what it refuses', () => {
   it('a FIFO (without waiting for a writer), a device, a folder, a missing file', () => {
-    expect(inputError(() => readInputFile(fifo, 100)).message).toBe('is not a regular file (a device, FIFO or socket); give a file');
-    expect(inputError(() => readInputFile('/dev/zero', 100)).message).toBe('is not a regular file (a device, FIFO or socket); give a file');
-    expect(inputError(() => readInputFile(root, 100)).message).toBe('is a folder, not a file');
-    expect(inputError(() => readInputFile(path.join(root, 'none'), 100)).message).toBe('no such file');
+    expect(thrownBy(InputFileError, () => readInputFile(fifo, 100)).message).toBe('is not a regular file (a device, FIFO or socket); give a file');
+    expect(thrownBy(InputFileError, () => readInputFile('/dev/zero', 100)).message).toBe('is not a regular file (a device, FIFO or socket); give a file');
+    expect(thrownBy(InputFileError, () => readInputFile(root, 100)).message).toBe('is a folder, not a file');
+    expect(thrownBy(InputFileError, () => readInputFile(path.join(root, 'none'), 100)).message).toBe('no such file');
   });
 
   it('a file over the limit, naming both sizes', () => {
     const file = path.join(root, 'big');
     fs.writeFileSync(file, Buffer.alloc(2 * 2 ** 20 + 1));
-    expect(inputError(() => readInputFile(file, 2 * 2 ** 20)).message).toBe(`is ${2 * 2 ** 20 + 1} bytes, more than the 2 MiB allowed`);
+    expect(thrownBy(InputFileError, () => readInputFile(file, 2 * 2 ** 20)).message).toBe(`is ${2 * 2 ** 20 + 1} bytes, more than the 2 MiB allowed`);
   });
 });
 

@@ -2,41 +2,32 @@ import { parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/base/errors.js';
 import { applyOverrides, overrideFor, parseOverride, parseOverrides } from '../../src/config/overrides.js';
-
-function thrown(action: () => unknown): ConfigError {
-  try {
-    action();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return error as ConfigError;
-  }
-  throw new Error('expected a ConfigError');
-}
+import { thrownBy } from '../helpers/errors.js';
 
 describe('parseOverride: bad arguments', () => {
   it('rejects an override without "="', () => {
-    const error = thrown(() => parseOverride('params.m', 'c.yaml'));
+    const error = thrownBy(ConfigError, () => parseOverride('params.m', 'c.yaml'));
     expect(error.message).toBe("--set params.m: expected key=value (e.g. 'params.m=400'), found no '='");
     expect(error.exitCode).toBe(2);
   });
   it('rejects an empty key', () => {
-    expect(thrown(() => parseOverride('=5', 'c.yaml')).message).toMatch(/^--set =5: .*the key is empty$/);
-    expect(thrown(() => parseOverride('  =5', 'c.yaml')).message).toMatch(/the key is empty$/);
+    expect(thrownBy(ConfigError, () => parseOverride('=5', 'c.yaml')).message).toMatch(/^--set =5: .*the key is empty$/);
+    expect(thrownBy(ConfigError, () => parseOverride('  =5', 'c.yaml')).message).toMatch(/the key is empty$/);
   });
   it('rejects empty or odd key segments', () => {
-    expect(thrown(() => parseOverride('params..m=1', 'c.yaml')).message).toMatch(/dotted key/);
-    expect(thrown(() => parseOverride('.m=1', 'c.yaml')).message).toMatch(/dotted key/);
-    expect(thrown(() => parseOverride('a b=1', 'c.yaml')).message).toMatch(/dotted key/);
+    expect(thrownBy(ConfigError, () => parseOverride('params..m=1', 'c.yaml')).message).toMatch(/dotted key/);
+    expect(thrownBy(ConfigError, () => parseOverride('.m=1', 'c.yaml')).message).toMatch(/dotted key/);
+    expect(thrownBy(ConfigError, () => parseOverride('a b=1', 'c.yaml')).message).toMatch(/dotted key/);
   });
   it('rejects a value that is not YAML, naming the field', () => {
-    const error = thrown(() => parseOverride('policies=[EOFD-MLogB', 'c.yaml'));
+    const error = thrownBy(ConfigError, () => parseOverride('policies=[EOFD-MLogB', 'c.yaml'));
     expect(error.field).toBe('policies');
     expect(error.message).toMatch(/^--set policies=\[EOFD-MLogB: policies: the value is not valid YAML: /);
     expect(error.message).not.toContain('\n');
   });
   it('rejects setting a key below a scalar', () => {
     const document = parseDocument('name: x\n');
-    const error = thrown(() => applyOverrides(document, [parseOverride('name.first=1', 'c.yaml')], 'c.yaml'));
+    const error = thrownBy(ConfigError, () => applyOverrides(document, [parseOverride('name.first=1', 'c.yaml')], 'c.yaml'));
     expect(error.message).toBe('--set name.first=1: name.first: cannot set this key: name is not a mapping or list');
   });
 });
@@ -91,12 +82,8 @@ describe('applyOverrides and overrideFor', () => {
 
 describe('--set values that parse but cannot be resolved', () => {
   it('an alias without its anchor is a usage error naming the override', () => {
-    expect(() => parseOverride('horizon=*a', 'c.yaml')).toThrow(ConfigError);
-    try {
-      parseOverride('horizon=*a', 'c.yaml');
-    } catch (error) {
-      expect((error as ConfigError).exitCode).toBe(2);
-      expect((error as ConfigError).message).toMatch(/horizon=\*a.*the value is not valid YAML/);
-    }
+    const error = thrownBy(ConfigError, () => parseOverride('horizon=*a', 'c.yaml'));
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toMatch(/horizon=\*a.*the value is not valid YAML/);
   });
 });

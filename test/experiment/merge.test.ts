@@ -11,22 +11,13 @@ import { loadConfigs } from '../../src/config/load.js';
 import { runGrid } from '../../src/experiment/grid.js';
 import { mergeShards } from '../../src/experiment/merge.js';
 import { listFiles, runCli, tempDir, tinyConfig, writeFile } from './fixtures.js';
+import { thrownBy } from '../helpers/errors.js';
 
 let root: string;
 beforeAll(() => {
   root = tempDir('eofd-merge-');
 });
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
-
-function refusal(fn: () => unknown): RunError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(RunError);
-    return error as RunError;
-  }
-  throw new Error('expected a RunError');
-}
 
 /** Every path under `dir` (files and folders), relative. */
 function tree(dir: string): string[] {
@@ -54,7 +45,7 @@ describe('eofd merge: names from the inputs', () => {
       fs.mkdirSync(out);
       fs.writeFileSync(path.join(parent, 'keep.txt'), 'not eofd');
       const before = tree(parent);
-      const error = refusal(() => mergeShards([input], { out, force: true }));
+      const error = thrownBy(RunError, () => mergeShards([input], { out, force: true }));
       expect(error.exitCode).toBe(2);
       // (The manifest reader already refuses an empty name; the others pass it and meet the name rule.)
       expect(error.message).toMatch(name === '' ? /name/ : /is not a legal experiment name/);

@@ -11,6 +11,7 @@ import { loadConfigs } from '../../src/config/load.js';
 import { resolveExperiment } from '../../src/experiment/setup.js';
 import { maxWorkerThreads, runExperiments } from '../../src/experiment/runner.js';
 import { tempDir, tinyConfig, writeFile } from './fixtures.js';
+import { thrownBy } from '../helpers/errors.js';
 
 let root: string;
 beforeAll(() => {
@@ -21,16 +22,6 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 function resolveWith(overrides: string[], config = tinyConfig('s')): () => unknown {
   const [loaded] = loadConfigs(writeFile(root, 's.yaml', config), overrides);
   return () => resolveExperiment(loaded!);
-}
-
-function configError(fn: () => unknown): ConfigError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return error as ConfigError;
-  }
-  throw new Error('expected a ConfigError');
 }
 
 describe('resolveExperiment refuses derived values no policy can use (exit 2)', () => {
@@ -44,7 +35,7 @@ describe('resolveExperiment refuses derived values no policy can use (exit 2)', 
   ];
   for (const [overrides, message] of cases) {
     it(overrides.join(' '), () => {
-      const error = configError(resolveWith(overrides));
+      const error = thrownBy(ConfigError, resolveWith(overrides));
       expect(error.exitCode).toBe(2);
       expect(error.message).toMatch(message);
     });

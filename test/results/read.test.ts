@@ -6,26 +6,16 @@ import { unitFiles } from '../../src/results/layout.js';
 import { readFinishedUnit, ResultsError, readResults } from '../../src/results/read.js';
 import { runCli, tinyConfig, writeFile } from '../experiment/fixtures.js';
 import { SYNTHETIC_K4, editLine, tempDir, writeExperiment, writeFixtureResults } from '../report/fixture.js';
-
-/** The ResultsError thrown by `fn` (fails the test when nothing or something else is thrown). */
-function reportError(fn: () => unknown): ResultsError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(ResultsError);
-    return err as ResultsError;
-  }
-  throw new Error('expected a ResultsError');
-}
+import { thrownBy } from '../helpers/errors.js';
 
 describe('readResults: bad input', () => {
   it('rejects an empty list of folders', () => {
-    expect(reportError(() => readResults([])).exitCode).toBe(2);
+    expect(thrownBy(ResultsError, () => readResults([])).exitCode).toBe(2);
   });
 
   it('rejects a folder that does not exist', () => {
     const dir = path.join(tempDir(), 'nope');
-    const err = reportError(() => readResults([dir]));
+    const err = thrownBy(ResultsError, () => readResults([dir]));
     expect(err.message).toBe(`${dir}: no such folder`);
     expect(err.exitCode).toBe(2);
   });
@@ -34,7 +24,7 @@ describe('readResults: bad input', () => {
     const dir = tempDir();
     fs.mkdirSync(path.join(dir, 'empty'));
     fs.writeFileSync(path.join(dir, 'grid.csv'), 'l,e\n');
-    const err = reportError(() => readResults([dir]));
+    const err = thrownBy(ResultsError, () => readResults([dir]));
     expect(err.message).toBe(`${path.join(dir, 'manifest.json')}: not found (and no sub-folder holds one)`);
   });
 
@@ -44,7 +34,7 @@ describe('readResults: bad input', () => {
     const manifest = JSON.parse(fs.readFileSync(file, 'utf8'));
     manifest.config.horizon = 'fifty';
     fs.writeFileSync(file, JSON.stringify(manifest));
-    expect(reportError(() => readResults([dir])).message).toBe(
+    expect(thrownBy(ResultsError, () => readResults([dir])).message).toBe(
       `${file}: config.horizon: expected a positive integer, got "fifty"`,
     );
   });
@@ -53,9 +43,9 @@ describe('readResults: bad input', () => {
     const dir = writeExperiment(path.join(tempDir(), 'x'), SYNTHETIC_K4);
     const file = path.join(dir, 'manifest.json');
     fs.writeFileSync(file, '{\n  "name": "x"\n  "config": {}\n}\n');
-    expect(reportError(() => readResults([dir])).message).toMatch(new RegExp(`^${escape(file)}:3: not valid JSON \\(`));
+    expect(thrownBy(ResultsError, () => readResults([dir])).message).toMatch(new RegExp(`^${escape(file)}:3: not valid JSON \\(`));
     fs.writeFileSync(file, '{\n  "name": "x",\n  "config": }\n');
-    const message = reportError(() => readResults([dir])).message;
+    const message = thrownBy(ResultsError, () => readResults([dir])).message;
     expect(message).toMatch(new RegExp(`^${escape(file)}(:\\d+)?: not valid JSON \\(`));
     expect(message).not.toContain('\n');
   });
@@ -68,7 +58,7 @@ describe('readResults: bad input', () => {
     const lines = text.split('\n').slice(0, 31);
     lines[30] = (lines[30] as string).split(',').slice(0, 6).join(',');
     fs.writeFileSync(file, lines.join('\n'));
-    const err = reportError(() => readResults([dir]));
+    const err = thrownBy(ResultsError, () => readResults([dir]));
     expect(err.message).toBe(`${file}:31: expected 10 fields as in the header, got 6 (truncated file?)`);
     expect(err.exitCode).toBe(2);
   });
@@ -78,7 +68,7 @@ describe('readResults: bad input', () => {
     const file = path.join(dir, 'OFUL-MLogB', 'trial-2.csv');
     const lines = fs.readFileSync(file, 'utf8').split('\n').slice(0, 31);
     fs.writeFileSync(file, lines.join('\n') + '\n');
-    expect(reportError(() => readResults([dir])).message).toBe(
+    expect(thrownBy(ResultsError, () => readResults([dir])).message).toBe(
       `${file}:31: ends after t = 30, the manifest's T is 50 (truncated file?)`,
     );
   });
@@ -87,7 +77,7 @@ describe('readResults: bad input', () => {
     const dir = writeExperiment(path.join(tempDir(), 'x'), SYNTHETIC_K4);
     const file = path.join(dir, 'EOFD-MLogB', 'trial-0.csv');
     editLine(file, 18, '0,EOFD-MLogB,17,3,1,1,0.1,abc,0.2,0.1');
-    expect(reportError(() => readResults([dir])).message).toBe(
+    expect(thrownBy(ResultsError, () => readResults([dir])).message).toBe(
       `${file}:18: cum_regret: expected a finite number, got "abc"`,
     );
   });
@@ -97,7 +87,7 @@ describe('readResults: bad input', () => {
       const dir = writeExperiment(path.join(tempDir(), 'x'), SYNTHETIC_K4);
       const file = path.join(dir, 'Random', 'trial-0.csv');
       editLine(file, 5, `0,Random,4,4,0,0,0.4,1.6,${bad},0`);
-      expect(reportError(() => readResults([dir])).message).toBe(
+      expect(thrownBy(ResultsError, () => readResults([dir])).message).toBe(
         `${file}:5: select_ms: expected a finite number, got ${JSON.stringify(bad)}`,
       );
     }
@@ -107,7 +97,7 @@ describe('readResults: bad input', () => {
     const dir = writeExperiment(path.join(tempDir(), 'x'), SYNTHETIC_K4);
     const file = path.join(dir, 'EOFD-MLogB', 'trial-0.csv');
     editLine(file, 11, null); // removes round t = 10; line 11 now holds t = 11
-    expect(reportError(() => readResults([dir])).message).toBe(
+    expect(thrownBy(ResultsError, () => readResults([dir])).message).toBe(
       `${file}:11: t: expected 10 (rounds run 1, 2, … without gaps), got "11"`,
     );
   });
@@ -116,17 +106,17 @@ describe('readResults: bad input', () => {
     let dir = writeExperiment(path.join(tempDir(), 'x'), SYNTHETIC_K4);
     let file = path.join(dir, 'Random', 'trial-2.csv');
     fs.rmSync(file);
-    expect(reportError(() => readResults([dir])).message).toBe(`${file}: not found`);
+    expect(thrownBy(ResultsError, () => readResults([dir])).message).toBe(`${file}: not found`);
 
     dir = writeExperiment(path.join(tempDir(), 'x'), SYNTHETIC_K4);
     file = path.join(dir, 'Random', 'trial-1.csv');
     editLine(file, 1, 'trial,policy,t,action,outcome,reward,regret,cum_regret,select_ms,update_msec');
-    expect(reportError(() => readResults([dir])).message).toBe(`${file}:1: header: missing column "update_ms"`);
+    expect(thrownBy(ResultsError, () => readResults([dir])).message).toBe(`${file}:1: header: missing column "update_ms"`);
 
     dir = writeExperiment(path.join(tempDir(), 'x'), SYNTHETIC_K4);
     file = path.join(dir, 'Random', 'trial-1.csv');
     editLine(file, 3, '2,Random,2,0,0,0,0.44,0.88,0.001,0');
-    expect(reportError(() => readResults([dir])).message).toBe(`${file}:3: trial: expected 1 (the file's trial index), got "2"`);
+    expect(thrownBy(ResultsError, () => readResults([dir])).message).toBe(`${file}:3: trial: expected 1 (the file's trial index), got "2"`);
   });
 
   it('checks summary.csv: missing rows, bad cells, duplicates, unknown policies, disagreement with the trials', () => {
@@ -142,7 +132,7 @@ describe('readResults: bad input', () => {
       const dir = writeExperiment(path.join(tempDir(), 'x'), SYNTHETIC_K4);
       const file = path.join(dir, 'summary.csv');
       editLine(file, line, replacement);
-      expect(reportError(() => readResults([dir])).message).toBe(expected(file));
+      expect(thrownBy(ResultsError, () => readResults([dir])).message).toBe(expected(file));
     }
   });
 });
@@ -218,7 +208,7 @@ describe('results are verified by content, not by length', () => {
     editDigit(files.csv, 3);
     expect(fs.statSync(files.csv).size).toBe(size);
     expect(readFinishedUnit(files, 'EOFD-MLogB', 0, 12)).toBeNull();
-    const err = reportError(() => readResults([dir]));
+    const err = thrownBy(ResultsError, () => readResults([dir]));
     expect(err.message).toBe(`${files.csv}: its content differs from what the run wrote (SHA-256 in trial-0.summary.json); the file was changed after the run`);
   });
 
@@ -230,7 +220,7 @@ describe('results are verified by content, not by length', () => {
     cells[7] = String(Number(cells[7]) + 0.5);
     lines[5] = cells.join(',');
     fs.writeFileSync(file, lines.join('\n'));
-    const err = reportError(() => readResults([dir]));
+    const err = thrownBy(ResultsError, () => readResults([dir]));
     expect(err.message).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:6: cum_regret: expected .* \\(the running sum of regret\\), got`));
   });
 });
