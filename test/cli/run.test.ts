@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ofulMLogBPolicy } from '../../src/policies/oful-mlogb.js';
-import type { PolicyDescriptor } from '../../src/policies/policy.js';
 import { buildReport } from '../../src/report/index.js';
 import { exitOf, listFiles, runCli, spawnCli, tempDir, tinyConfig, trialCsvs, waitFor, withoutTimings, writeFile } from '../experiment/fixtures.js';
+import { withFailingPolicy } from '../helpers/policies.js';
 
 let root: string;
 let tiny: string;
@@ -178,32 +178,15 @@ describe('eofd run', () => {
   });
 
   it('exits 1 when a policy fails, after finishing the other units, one line per failure', async () => {
-    // Every legal config is checked before it runs, so a failure at run time needs a policy that fails:
-    // OFUL-MLogB's descriptor builds one whose update throws in round 4 (in this process: --jobs 1).
-    const create = ofulMLogBPolicy.create;
-    (ofulMLogBPolicy as { create: PolicyDescriptor['create'] }).create = (spec) => {
-      const policy = create(spec);
-      let rounds = 0;
-      const update = policy.update.bind(policy);
-      policy.update = (x, outcome) => {
-        if (++rounds === 4) throw new Error('state is not finite (injected)');
-        update(x, outcome);
-      };
-      return policy;
-    };
-    try {
-      const file = writeFile(root, 'failing.yaml', tinyConfig('failing', { horizon: 10, trials: 1, policies: '[OFUL-MLogB, Random]' }));
-      const out = path.join(root, 'failing');
-      const { code, stderr } = await runCli(['run', file, '--out', out, '--jobs', '1']);
-      expect(code).toBe(1);
-      expect(stderr).toMatch(/^eofd run: failing: OFUL-MLogB, trial 0, round 4: .*state is not finite \(injected\)$/m);
-      expect(stderr).toMatch(/^eofd run: 1 of 2 units failed .*--resume/m);
-      expect(stderr).not.toMatch(/\n\s+at /);
-      expect(fs.existsSync(path.join(out, 'failing', 'Random', 'trial-0.csv'))).toBe(true);
-      expect(fs.existsSync(path.join(out, 'failing', 'summary.csv'))).toBe(false);
-    } finally {
-      (ofulMLogBPolicy as { create: PolicyDescriptor['create'] }).create = create;
-    }
+    const file = writeFile(root, 'failing.yaml', tinyConfig('failing', { horizon: 10, trials: 1, policies: '[OFUL-MLogB, Random]' }));
+    const out = path.join(root, 'failing');
+    const { code, stderr } = await withFailingPolicy(ofulMLogBPolicy, 4, () => runCli(['run', file, '--out', out, '--jobs', '1']));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^eofd run: failing: OFUL-MLogB, trial 0, round 4: .*state is not finite \(injected\)$/m);
+    expect(stderr).toMatch(/^eofd run: 1 of 2 units failed .*--resume/m);
+    expect(stderr).not.toMatch(/\n\s+at /);
+    expect(fs.existsSync(path.join(out, 'failing', 'Random', 'trial-0.csv'))).toBe(true);
+    expect(fs.existsSync(path.join(out, 'failing', 'summary.csv'))).toBe(false);
   });
 
   it('actions too large for any policy are refused before the run (exit 2)', async () => {

@@ -11,6 +11,9 @@ import { createTrialEnvironment, resolveExperiment } from '../../src/experiment/
 import { buildReport } from '../../src/report/index.js';
 import { readExperiment } from '../../src/results/read.js';
 import { listFiles, tempDir, tinyConfig, trialCsvs, withoutTimings, writeFile } from './fixtures.js';
+import { eofdMLogBPolicy } from '../../src/policies/eofd-mlogb.js';
+import { ofulMLogBPolicy } from '../../src/policies/oful-mlogb.js';
+import { withFailingPolicy } from '../helpers/policies.js';
 
 let root: string;
 let configs: ExperimentConfig[];
@@ -203,27 +206,18 @@ describe('runExperiments', () => {
   });
 
   it('stops a unit whose policy fails, names policy, trial and round, and finishes the others', async () => {
-    // A trace whose features are ~1e200: x xᵀ overflows to Infinity in the policies' curvature.
-    const rounds = Array.from({ length: 12 }, (_, t) => ({
-      actions: [[1e200, 1, 0], [0, 1e200, 1], [1, 0, 1e200]],
-      u: (t * 0.37) % 1,
-    }));
-    writeFile(root, 'huge.json', JSON.stringify({ K: 1, d: 3, reward: [0, 1], W_star: [[0.5, -0.2, 0.1]], rounds }));
-    const file = writeFile(
-      root,
-      'huge.yaml',
-      'name: huge\nenvironment: {type: trace, file: huge.json}\nhorizon: 12\ntrials: 1\npolicies: [OFUL-MLogB, EOFD-MLogB, Random]\n',
-    );
+    const file = writeFile(root, 'failing.yaml', tinyConfig('failing', { horizon: 12, trials: 1, policies: '[OFUL-MLogB, EOFD-MLogB, Random]' }));
     const failed: string[] = [];
-    const out = path.join(root, 'huge');
-    const result = await runExperiments(loadConfigs(file), { out, events: { onUnitFailed: (_u, message) => failed.push(message) } });
+    const out = path.join(root, 'failing');
+    const result = await withFailingPolicy(ofulMLogBPolicy, 5, () =>
+      withFailingPolicy(eofdMLogBPolicy, 7, () => runExperiments(loadConfigs(file), { out, events: { onUnitFailed: (_u, message) => failed.push(message) } })),
+    );
     expect(result.unitsFailed).toBe(2);
-    expect(failed).toHaveLength(2);
-    for (const message of failed) expect(message).toMatch(/^huge: (OFUL|EOFD)-MLogB, trial 0, round \d+: /);
+    expect(failed.sort()).toEqual([
+      'failing: EOFD-MLogB, trial 0, round 7: state is not finite (injected)',
+      'failing: OFUL-MLogB, trial 0, round 5: state is not finite (injected)',
+    ]);
     expect(result.experiments[0]).toMatchObject({ complete: false });
-    expect(listFiles(path.join(out, 'huge'))).toEqual(['Random/trial-0.csv', 'Random/trial-0.summary.json', 'manifest.json']);
-    const manifest = JSON.parse(fs.readFileSync(path.join(out, 'huge', 'manifest.json'), 'utf8'));
-    expect(manifest.derived.D).toBe(1e200);
-    expect(manifest.config.environment).toMatchObject({ type: 'trace', d: 3, K: 1, reward: [0, 1] });
+    expect(listFiles(path.join(out, 'failing'))).toEqual(['Random/trial-0.csv', 'Random/trial-0.summary.json', 'manifest.json']);
   });
 });

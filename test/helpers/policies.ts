@@ -2,7 +2,7 @@ import { Matrix } from 'ml-matrix';
 import type { ActionSet } from '../../src/environments/environment.js';
 import { EofdMLogB } from '../../src/policies/eofd-mlogb.js';
 import type { OfulMLogB } from '../../src/policies/oful-mlogb.js';
-import type { Policy } from '../../src/policies/policy.js';
+import type { Policy, PolicyDescriptor } from '../../src/policies/policy.js';
 import type { Trace } from '../../src/environments/trace.js';
 import type { PolicySpec } from '../../src/policies/spec.js';
 import {
@@ -82,4 +82,29 @@ export function denseUpdate(Z: Matrix, w: Float64Array, x: number[], outcome: nu
   const wPrime = Array.from(w, (v, i) => v - eta * step[i]);
   const projected = norm(wPrime) > S;
   return { next: projected ? denseProjection(zTilde, wPrime, S) : wPrime, projected, wPrime };
+}
+
+/**
+ * Runs `body` while `descriptor` builds policies whose update throws in round `round` (in this
+ * process: a run with --jobs 1 or no jobs). Every legal config is checked before it runs, so this is
+ * how a unit failing at run time is made.
+ */
+export async function withFailingPolicy<T>(descriptor: PolicyDescriptor, round: number, body: () => Promise<T>): Promise<T> {
+  const create = descriptor.create;
+  const patched = descriptor as { create: PolicyDescriptor['create'] };
+  patched.create = (spec) => {
+    const policy = create(spec);
+    const update = policy.update.bind(policy);
+    let rounds = 0;
+    policy.update = (x, outcome) => {
+      if (++rounds === round) throw new Error('state is not finite (injected)');
+      update(x, outcome);
+    };
+    return policy;
+  };
+  try {
+    return await body();
+  } finally {
+    patched.create = create;
+  }
 }
