@@ -78,5 +78,14 @@ export const eofdTsPolicy: PolicyDescriptor = {
   tunable: ['lambda', 'eta', 'm', 'beta', 'beta_rank', 'S', 'delta'],
   needsRandomStream: true,
   costRank: 1,
+  cost: {
+    round: 'O(Kd(m+K)² + |A_t|·Kd)',
+    memory: 'O(Kdm)',
+    // The draw (Vᵀξ and back), the scores, and EOFD-MLogB's update (new basis, two small eigendecompositions).
+    flops: ({ d, K, m, actions }) => 2 * actions * K * d + 4 * K * d * m + 2 * K * d * m * (m + K) + 20 * (m + K) ** 3,
+    // The basis and its spare (Kd×m each), W, W', ΔW, W̃, ξ, the small Gram's eigenvectors.
+    bytes: ({ d, K, m }) => 8 * (2 * K * d * m + 5 * K * d + 3 * (m + K) ** 2),
+    probeProjection: false,
+  },
   create: (spec) => new EofdTs(spec),
 };

@@ -106,5 +106,14 @@ export const tsMLogBPolicy: PolicyDescriptor = {
   tunable: ['lambda', 'eta', 'beta', 'S', 'delta'],
   needsRandomStream: true,
   costRank: 2,
+  cost: {
+    round: 'O(K(Kd)² + |A_t|·Kd)',
+    memory: 'O((Kd)²)',
+    // The draw (one back substitution), the scores, OFUL-MLogB's update, and K rank-one updates of L.
+    flops: ({ d, K, actions }) => 2 * actions * K * d + (9 + 4 * K) * (K * d) ** 2,
+    // OFUL-MLogB's seven Kd×Kd arrays (H, H⁻¹, refresh, projection) and L.
+    bytes: ({ d, K }) => 8 * (8 * (K * d) ** 2 + 20 * K * d),
+    probeProjection: true,
+  },
   create: (spec) => new TsMLogB(spec),
 };

@@ -83,3 +83,36 @@ export function denseUpdate(Z: Matrix, w: Float64Array, x: number[], outcome: nu
   const projected = norm(wPrime) > S;
   return { next: projected ? denseProjection(zTilde, wPrime, S) : wPrime, projected, wPrime };
 }
+
+/**
+ * The Thompson-sampling choice, densely: the action of largest rᵀσ(W̃x) (K = 1: w̃ᵀx, which σ maps
+ * monotonically), scores within 1e-12 relative of the best being ties that go to the lowest index.
+ */
+export function denseGreedyChoice(K: number, reward: number[], sample: ArrayLike<number>, rows: number[][]): number {
+  const scores = rows.map((x) => {
+    const z = timesX(sample, K, x);
+    return K === 1 ? z[0] : softmaxDense(z).reduce((s, p, k) => s + p * reward[k], 0);
+  });
+  const best = Math.max(...scores);
+  return scores.findIndex((s) => s >= best - 1e-12 * Math.abs(best));
+}
+
+/** An outcome of the true model: y = first k with u < σ_0 + … + σ_k (σ_0 the null outcome). */
+export function denseOutcome(wStar: ArrayLike<number>, K: number, x: number[], u: number): number {
+  const sigma = softmaxDense(timesX(wStar, K, x));
+  let cumulative = 1 - sigma.reduce((a, b) => a + b, 0);
+  for (let k = 0; k <= K; k++) {
+    if (u < cumulative) return k;
+    cumulative += sigma[k];
+  }
+  return K;
+}
+
+/**
+ * Test rounds with explicit ties: `count` random actions of norm ≤ 1, then a copy of action 0 appended,
+ * which scores exactly as action 0 does and so must never be chosen.
+ */
+export function roundWithDuplicate(d: number, count: number, normal: () => number, uniform: () => number): number[][] {
+  const rows = Array.from({ length: count }, () => randomVector(d, normal, 0.3 + 0.7 * uniform()));
+  return [...rows, rows[0].slice()];
+}
