@@ -7,6 +7,7 @@ import { eofdTsPolicy } from './eofd-ts.js';
 import { ofulMLogBPolicy } from './oful-mlogb.js';
 import type { Policy, PolicyDescriptor } from './policy.js';
 import { randomPolicy } from './random.js';
+import { sofulPolicy } from './soful.js';
 import type { PolicySpec } from './spec.js';
 import { tsMLogBPolicy } from './ts-mlogb.js';
 
@@ -17,6 +18,7 @@ export const POLICIES: readonly PolicyDescriptor[] = [
   randomPolicy,
   tsMLogBPolicy,
   eofdTsPolicy,
+  sofulPolicy,
 ];
 
 export const POLICY_NAMES: readonly string[] = POLICIES.map((p) => p.name);
