@@ -7,67 +7,30 @@
  * (`core`), including params.sketch (λ_t = λ + ρ/2 for robust FD). Per round O(Kd·m) for the draw
  * and O(|A_t|·K·d) for the scores on top of EOFD-MLogB's update, O(Kd(m+K)²); memory O(Kd·m).
  */
-import type { ActionSet } from '../environments/environment.js';
-import { FunctionUniformStream } from '../random/stream.js';
-import { assertFiniteActions } from './checks.js';
 import { EofdMLogB } from './eofd-mlogb.js';
-import { OptimisticSelector } from './optimistic-selector.js';
-import type { Policy, PolicyDescriptor, PolicyStats } from './policy.js';
+import type { PolicyDescriptor, PolicyStats } from './policy.js';
 import type { PolicySpec } from './spec.js';
+import { ThompsonSampling } from './thompson-sampling.js';
 
-export class EofdTs implements Policy {
+export class EofdTs extends ThompsonSampling<EofdMLogB> {
   readonly name = 'EOFD-TS' as const;
-  /** EOFD-MLogB's state and update: W_t, the sketch Z_t, β_t. */
-  readonly core: EofdMLogB;
-  /** W̃ of the latest `select` (row-wise vectorised). */
-  readonly sample: Float64Array;
-  private readonly dimension: number;
-  private readonly normals: FunctionUniformStream;
-  private readonly selector: OptimisticSelector;
-  private readonly noise: Float64Array;
   /** Vᵀξ (length m). */
   private readonly coordinates: Float64Array;
 
   constructor(spec: PolicySpec) {
-    this.core = new EofdMLogB(spec);
-    if (spec.uniform === undefined) throw new RangeError('EOFD-TS: a seeded uniform stream (spec.uniform) is required');
-    const { K, d } = spec;
-    this.dimension = K * d;
-    this.normals = new FunctionUniformStream(spec.uniform);
-    this.selector = new OptimisticSelector(K, d, spec.reward);
-    this.sample = new Float64Array(this.dimension);
-    this.noise = new Float64Array(this.dimension);
+    super(new EofdMLogB(spec), spec, 'EOFD-TS');
     this.coordinates = new Float64Array(this.core.sketch.sketchSize);
   }
 
-  select(actions: ActionSet, t: number): number {
-    assertFiniteActions(actions);
-    const n = this.dimension;
-    for (let i = 0; i < n; i++) this.noise[i] = this.normals.normal();
-    this.perturbation(this.core.confidenceRadius(t), this.noise, this.sample);
-    const estimate = this.core.estimate();
-    for (let i = 0; i < n; i++) this.sample[i] += estimate[i];
-    return this.selector.greedy(actions, this.sample);
-  }
-
-  /** out = √β Z_t^{-1/2} ξ: the linear map ξ ↦ W̃ − W_t of a draw (covariance β Z_t⁻¹). */
+  /** out = √β Z_t^{-1/2} ξ (covariance β Z_t⁻¹), in O(Kd·m). */
   perturbation(beta: number, xi: Float64Array, out: Float64Array): void {
     this.core.sketch.inverseSquareRootApply(this.core.curvatureRegularization, xi, out, this.coordinates);
     const root = Math.sqrt(beta);
     for (let i = 0; i < this.dimension; i++) out[i] *= root;
   }
 
-  update(x: Float64Array, outcome: number): void {
-    this.core.update(x, outcome);
-  }
-
   stats(): PolicyStats {
-    const core = this.core.stats();
-    return { ...core, stateBytes: core.stateBytes + 2 * this.sample.byteLength + this.coordinates.byteLength };
-  }
-
-  estimate(): Float64Array {
-    return this.core.estimate();
+    return this.statsWith(this.coordinates.byteLength);
   }
 }
 

@@ -10,63 +10,36 @@
  * back substitution, O((Kd)²): no eigendecomposition of H in any round. Per round O(K(Kd)²) on top of
  * OFUL-MLogB's update; memory O((Kd)²) (L beside the core's H and H⁻¹).
  */
-import type { ActionSet } from '../environments/environment.js';
 import { choleskyRankOneUpdate, solveLowerTransposed } from '../linalg/cholesky.js';
 import { LocalModel } from '../model/local-model.js';
-import { FunctionUniformStream } from '../random/stream.js';
-import { assertFiniteActions } from './checks.js';
 import { OfulMLogB } from './oful-mlogb.js';
-import { OptimisticSelector } from './optimistic-selector.js';
-import type { Policy, PolicyDescriptor, PolicyStats } from './policy.js';
+import type { PolicyDescriptor, PolicyStats } from './policy.js';
 import type { PolicySpec } from './spec.js';
+import { ThompsonSampling } from './thompson-sampling.js';
 
-export class TsMLogB implements Policy {
+export class TsMLogB extends ThompsonSampling<OfulMLogB> {
   readonly name = 'TS-MLogB' as const;
-  /** OFUL-MLogB's state and update: W_t, H_t, H_t⁻¹, β_t. */
-  readonly core: OfulMLogB;
   /** L with H_t = LLᵀ (Kd×Kd, lower triangle; the upper stays 0). */
   readonly factor: Float64Array;
-  /** W̃ of the latest `select` (row-wise vectorised). */
-  readonly sample: Float64Array;
   private readonly K: number;
   private readonly d: number;
-  private readonly dimension: number;
-  private readonly normals: FunctionUniformStream;
-  private readonly selector: OptimisticSelector;
   private readonly local: LocalModel;
-  private readonly noise: Float64Array;
   private readonly column: Float64Array;
 
   constructor(spec: PolicySpec) {
-    this.core = new OfulMLogB(spec);
-    if (spec.uniform === undefined) throw new RangeError('TS-MLogB: a seeded uniform stream (spec.uniform) is required');
+    super(new OfulMLogB(spec), spec, 'TS-MLogB');
     const { K, d } = spec;
     const n = K * d;
     this.K = K;
     this.d = d;
-    this.dimension = n;
-    this.normals = new FunctionUniformStream(spec.uniform);
-    this.selector = new OptimisticSelector(K, d, spec.reward);
     this.local = new LocalModel(K, d);
     // H_1 = λI: L = √λ I.
     this.factor = new Float64Array(n * n);
     for (let i = 0; i < n; i++) this.factor[i * n + i] = Math.sqrt(spec.regularization);
-    this.sample = new Float64Array(n);
-    this.noise = new Float64Array(n);
     this.column = new Float64Array(n);
   }
 
-  select(actions: ActionSet, t: number): number {
-    assertFiniteActions(actions);
-    const n = this.dimension;
-    for (let i = 0; i < n; i++) this.noise[i] = this.normals.normal();
-    this.perturbation(this.core.confidenceRadius(t), this.noise, this.sample);
-    const estimate = this.core.estimate();
-    for (let i = 0; i < n; i++) this.sample[i] += estimate[i];
-    return this.selector.greedy(actions, this.sample);
-  }
-
-  /** out = √β L^{-T} ξ: the linear map ξ ↦ W̃ − W_t of a draw (covariance β H_t⁻¹). */
+  /** out = √β L^{-T} ξ (covariance β H_t⁻¹), by one back substitution. */
   perturbation(beta: number, xi: Float64Array, out: Float64Array): void {
     const n = this.dimension;
     out.set(xi);
@@ -75,8 +48,8 @@ export class TsMLogB implements Policy {
     for (let i = 0; i < n; i++) out[i] *= root;
   }
 
-  update(x: Float64Array, outcome: number): void {
-    this.core.update(x, outcome);
+  override update(x: Float64Array, outcome: number): void {
+    super.update(x, outcome);
     // The core's H gained ∇²ℓ_t(W_{t+1}) = (F ⊗ x)(F ⊗ x)ᵀ: the same K columns F_{:j} ⊗ x update L.
     const { K, d, dimension: n, column } = this;
     const factor = this.local.evaluate(this.core.estimate(), x, outcome).hessianFactor(1);
@@ -90,12 +63,7 @@ export class TsMLogB implements Policy {
   }
 
   stats(): PolicyStats {
-    const core = this.core.stats();
-    return { ...core, stateBytes: core.stateBytes + this.factor.byteLength + 3 * this.sample.byteLength };
-  }
-
-  estimate(): Float64Array {
-    return this.core.estimate();
+    return this.statsWith(this.factor.byteLength + this.column.byteLength);
   }
 }
 

@@ -8,6 +8,7 @@ import type { PolicySpec } from '../../src/policies/spec.js';
 import {
   denseInverse,
   denseProjection,
+  maxAbsDiff,
   jacobianDense,
   kronHessian,
   lowRankDense,
@@ -115,4 +116,28 @@ export function denseOutcome(wStar: ArrayLike<number>, K: number, x: number[], u
 export function roundWithDuplicate(d: number, count: number, normal: () => number, uniform: () => number): number[][] {
   const rows = Array.from({ length: count }, () => randomVector(d, normal, 0.3 + 0.7 * uniform()));
   return [...rows, rows[0].slice()];
+}
+
+/**
+ * One Thompson-sampling round against the dense draw: ξ from the reference's copy of the policy's
+ * normals, W̃ = w + √β·offsetOf(ξ) (β as the policy recorded it), then the dense greedy choice, which
+ * is never the appended duplicate of action 0.
+ */
+export function expectThompsonRound(
+  policy: Policy & { readonly sample: Float64Array },
+  index: number,
+  w: Float64Array,
+  offsetOf: (xi: Matrix) => number[],
+  normals: { normal(): number },
+  reward: number[],
+  rows: number[][],
+): void {
+  const n = w.length;
+  const K = n / rows[0].length;
+  const beta = policy.stats().beta;
+  const offset = offsetOf(Matrix.columnVector(Array.from({ length: n }, () => normals.normal())));
+  const sample = Array.from(w, (v, i) => v + Math.sqrt(beta) * offset[i]);
+  if (maxAbsDiff(policy.sample, sample) >= 1e-8) throw new Error(`W̃ differs from the dense draw by ${maxAbsDiff(policy.sample, sample)}`);
+  if (index !== denseGreedyChoice(K, reward, sample, rows)) throw new Error(`chose ${index}, the dense reference ${denseGreedyChoice(K, reward, sample, rows)}`);
+  if (index === rows.length - 1) throw new Error('chose the later copy of a tied action');
 }

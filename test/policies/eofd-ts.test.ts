@@ -8,7 +8,7 @@ import type { BetaMode } from '../../src/model/beta.js';
 import { EofdTs } from '../../src/policies/eofd-ts.js';
 import { Mulberry32Stream } from '../../src/random/stream.js';
 import { maxAbsDiff, randomVector, seededNormal, seededUniform } from '../helpers/dense.js';
-import { actionSet, curvatureOf, denseGreedyChoice, denseOutcome, denseUpdate, makeSpec, roundWithDuplicate } from '../helpers/policies.js';
+import { actionSet, curvatureOf, denseOutcome, denseUpdate, expectThompsonRound, makeSpec, roundWithDuplicate } from '../helpers/policies.js';
 
 /** Z^{-1/2} of a symmetric positive definite Z: Q diag(1/√λ_i) Qᵀ. */
 function inverseRoot(Z: Matrix): Matrix {
@@ -57,13 +57,7 @@ describe('EOFD-TS decides as the dense reference, given the same ξ', () => {
             const Z = curvatureOf(policy.core, lambdaT);
             const rows = roundWithDuplicate(d, 6, normal, u);
             const index = policy.select(actionSet(rows), t);
-            const beta = policy.stats().beta;
-            const xi = Matrix.columnVector(Array.from({ length: n }, () => normals.normal()));
-            const offset = inverseRoot(Z).mmul(xi).to1DArray();
-            const sample = Array.from(w, (v, i) => v + Math.sqrt(beta) * offset[i]);
-            expect(maxAbsDiff(policy.sample, sample)).toBeLessThan(1e-8);
-            expect(index).toBe(denseGreedyChoice(K, reward, sample, rows));
-            expect(index).not.toBe(rows.length - 1);
+            expectThompsonRound(policy, index, w, (xi) => inverseRoot(Z).mmul(xi).to1DArray(), normals, reward, rows);
             chosen.add(index);
 
             const x = rows[index];

@@ -19,7 +19,7 @@ import {
   softmaxDense,
   timesX,
 } from '../helpers/dense.js';
-import { actionSet, denseGreedyChoice, denseOutcome, denseUpdate, makeSpec, roundWithDuplicate } from '../helpers/policies.js';
+import { actionSet, denseOutcome, denseUpdate, expectThompsonRound, makeSpec, roundWithDuplicate } from '../helpers/policies.js';
 
 /** A policy's uniform stream and, from the same seed, the reference's copy of its normals. */
 function streams(seed: number): { uniform: () => number; normals: Mulberry32Stream } {
@@ -69,14 +69,8 @@ describe('TS-MLogB decides as the dense reference, given the same ξ', () => {
         for (let t = 1; t <= rounds; t++) {
           const rows = roundWithDuplicate(d, 6, normal, u);
           const index = policy.select(actionSet(rows), t);
-          const beta = policy.stats().beta;
-          const xi = Matrix.columnVector(Array.from({ length: n }, () => normals.normal()));
           const L = new CholeskyDecomposition(symmetric(H)).lowerTriangularMatrix;
-          const offset = solve(L.transpose(), xi).to1DArray();
-          const sample = Array.from(w, (v, i) => v + Math.sqrt(beta) * offset[i]);
-          expect(maxAbsDiff(policy.sample, sample)).toBeLessThan(1e-8);
-          expect(index).toBe(denseGreedyChoice(K, reward, sample, rows));
-          expect(index).not.toBe(rows.length - 1);
+          expectThompsonRound(policy, index, w, (xi) => solve(L.transpose(), xi).to1DArray(), normals, reward, rows);
           chosen.add(index);
 
           const x = rows[index];
