@@ -38,7 +38,7 @@ describe('TS-MLogB: bad input', () => {
   });
   it('rejects invalid specs, non-finite actions and outcomes outside 0..K', () => {
     const { uniform } = streams(1);
-    expect(() => new TsMLogB(makeSpec(2, 3, { regularization: 0, uniform }))).toThrow(/lambda must be a number in \[1e-150, 1e\+150\], got 0/);
+    expect(() => new TsMLogB(makeSpec(2, 3, { regularization: 0, uniform }))).toThrow(/lambda must be a number in \[.*\], got 0/);
     const policy = new TsMLogB(makeSpec(2, 3, { uniform }));
     expect(() => policy.select(actionSet([[0, NaN, 0]]), 1)).toThrow(/action 0, feature 1 is NaN/);
     expect(() => policy.update(Float64Array.of(1, 0, 0), 3)).toThrow(/outcome must be an integer in 0..2, got 3/);
