@@ -16,6 +16,8 @@ import type { PolicySpec } from './spec.js';
 export interface SampledCore extends Policy {
   /** β_t of round t (recorded in the core's stats). */
   confidenceRadius(t: number): number;
+  /** Rounds in which the projection of eq. (9) was taken (the bench's projection probe reads it). */
+  readonly projectionsTaken: number;
 }
 
 export abstract class ThompsonSampling<Core extends SampledCore> implements Policy {
@@ -66,5 +68,10 @@ export abstract class ThompsonSampling<Core extends SampledCore> implements Poli
 
   estimate(): Float64Array {
     return this.core.estimate();
+  }
+
+  /** The core's projection count (a cheap counter for the bench). */
+  get projectionsTaken(): number {
+    return this.core.projectionsTaken;
   }
 }
