@@ -18,7 +18,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   report: ['results', 'stats', 'base'],
   config: ['policies', 'environments', 'model', 'base'],
   results: ['model', 'base'],
-  policies: ['environments', 'model', 'sketch', 'linalg', 'base'],
+  policies: ['environments', 'model', 'sketch', 'random', 'linalg', 'base'],
   environments: ['model', 'random', 'linalg', 'base'],
   model: ['linalg', 'base'],
   sketch: ['model', 'linalg', 'base'],

@@ -10,6 +10,7 @@ import { ENVIRONMENT_TYPES, ENVIRONMENTS, type EnvironmentConfig, type ParsedEnv
 import { BETA_MODES, BETA_RANKS } from '../model/beta.js';
 import { HYPERPARAMETER_DEFAULTS } from '../model/hyperparameters.js';
 import { POLICY_NAMES } from '../policies/registry.js';
+import { SKETCH_VARIANTS } from '../policies/spec.js';
 
 export { listAllowed };
 export type { EnvironmentConfig };
@@ -61,7 +62,8 @@ const policiesSchema = z
   });
 
 const mError = "expected 'auto' (⌊Kd/10⌋) or an integer ≥ 1";
-const betaError = `expected ${BETA_MODES.map((mode) => `'${mode}'`).join(', ')} or a positive number`;
+const betaError = `expected ${BETA_MODES.map((mode) => `'${mode}'`).join(', ')} or a number ≥ 0 (0: greedy)`;
+const sketchError = `expected ${listAllowed(SKETCH_VARIANTS)}`;
 const deltaError = "expected 'auto' (1/T) or a number in (0, 1)";
 
 const paramsSchema = strictObject(
@@ -78,13 +80,18 @@ const paramsSchema = strictObject(
     eta: positive().optional(),
     /** m: sketch size. */
     m: z.union([z.literal('auto', { error: mError }), integer(1, Number.MAX_SAFE_INTEGER, mError)], { error: mError }).default('auto'),
-    /** β mode (DESIGN §2). */
+    /** β mode (DESIGN §2); a constant β may be 0: greedy play. */
     beta: z
-      .union([z.enum(BETA_MODES, { error: betaError }), positive(betaError)], { error: betaError })
+      .union([z.enum(BETA_MODES, { error: betaError }), z.number({ error: betaError }).nonnegative({ error: betaError })], { error: betaError })
       .default(HYPERPARAMETER_DEFAULTS.beta),
     beta_scale: positive().default(HYPERPARAMETER_DEFAULTS.betaScale),
     /** Rank and Δ a sketched policy puts into β: 'sketch' (m, 1 + ρ/λ) or 'full' (Kd, 1: OFUL-MLogB's radius). */
     beta_rank: z.enum(BETA_RANKS, { error: `expected ${listAllowed(BETA_RANKS)}` }).default(HYPERPARAMETER_DEFAULTS.betaRank),
+    /**
+     * The sketched policies' frequent directions: 'fd' (Alg. 1) or 'rfd' (robust FD, λ_t = λ + ρ/2).
+     * Absent means 'fd' (left out rather than defaulted, so that existing manifests stay as they were).
+     */
+    sketch: z.enum(SKETCH_VARIANTS, { error: sketchError }).optional(),
     /** δ: confidence level. */
     delta: z
       .union(

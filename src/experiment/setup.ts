@@ -174,6 +174,7 @@ export function policySpecFor(experiment: ResolvedExperiment, policy: string, tr
     beta: derived.beta,
     betaScale: derived.beta_scale,
     betaRank: derived.beta_rank,
+    sketchVariant: experiment.config.params.sketch ?? 'fd',
     uniform,
   });
 }

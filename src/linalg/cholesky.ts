@@ -38,12 +38,55 @@ export function choleskySolve(
     const ri = lOff + i * ldl;
     b[bOff + i] = (b[bOff + i] - dot(i, l, ri, b, bOff)) / l[ri + i];
   }
-  // Backward: Lᵀ z = y, column-oriented so that row i of L is read contiguously.
+  solveLowerTransposed(n, l, lOff, ldl, b, bOff);
+}
+
+/** Solves Lᵀ z = b in place in b[bOff..+n) (back substitution), L lower triangular as from `cholesky`. */
+export function solveLowerTransposed(
+  n: number,
+  l: Float64Array,
+  lOff: number,
+  ldl: number,
+  b: Float64Array,
+  bOff: number,
+): void {
+  // Column-oriented so that row i of L is read contiguously.
   for (let i = n - 1; i >= 0; i--) {
     const ri = lOff + i * ldl;
     const zi = b[bOff + i] / l[ri + i];
     b[bOff + i] = zi;
     for (let k = 0; k < i; k++) b[bOff + k] -= l[ri + k] * zi;
+  }
+}
+
+/**
+ * In place: L (lower, from `cholesky`) becomes the factor of LLᵀ + vvᵀ, by Givens-like rotations
+ * (Golub and Van Loan, §6.5.4). O(n²); `v` (length n at vOff) is overwritten. Stable: it never
+ * subtracts, so the factor stays that of a positive definite matrix.
+ */
+export function choleskyRankOneUpdate(
+  n: number,
+  l: Float64Array,
+  lOff: number,
+  ldl: number,
+  v: Float64Array,
+  vOff: number,
+): void {
+  for (let k = 0; k < n; k++) {
+    const vk = v[vOff + k];
+    if (vk === 0) continue;
+    const dk = lOff + k * ldl + k;
+    const lkk = l[dk];
+    const r = Math.hypot(lkk, vk);
+    const c = r / lkk;
+    const s = vk / lkk;
+    l[dk] = r;
+    for (let i = k + 1; i < n; i++) {
+      const li = lOff + i * ldl + k;
+      const updated = (l[li] + s * v[vOff + i]) / c;
+      l[li] = updated;
+      v[vOff + i] = c * v[vOff + i] - s * updated;
+    }
   }
 }
 

@@ -2,12 +2,13 @@
  * The confidence radius β_t(δ) of Theorem 1 in the three modes of DESIGN §2:
  * - 'theory': eq. (36) exactly, including its running sum over past rounds;
  * - 'order':  eq. (27) with all hidden constants 1;
- * - a positive number: a constant radius.
+ * - a number ≥ 0: a constant radius; 0 is greedy play (no exploration bonus: the optimistic
+ *   policies play argmax rᵀσ(W_t x), the Thompson-sampling ones play W̃ = W_t).
  * `scale` (beta_scale) multiplies any of them.
  */
 import { dot } from '../linalg/blas.js';
 
-/** The named modes; any positive number is a constant radius. */
+/** The named modes; any number ≥ 0 is a constant radius (0: greedy). */
 export const BETA_MODES = ['theory', 'order'] as const;
 export type BetaMode = (typeof BETA_MODES)[number] | number;
 
@@ -51,11 +52,11 @@ export class ConfidenceRadius {
 
   constructor(spec: ConfidenceRadiusSpec) {
     const { mode, scale } = spec;
-    if (typeof mode === 'number' && !(Number.isFinite(mode) && mode > 0)) {
-      throw new RangeError(`beta: a constant radius must be a positive finite number, got ${mode}`);
+    if (typeof mode === 'number' && !(Number.isFinite(mode) && mode >= 0)) {
+      throw new RangeError(`beta: a constant radius must be a finite number ≥ 0 (0: greedy), got ${mode}`);
     }
     if (typeof mode !== 'number' && mode !== 'theory' && mode !== 'order') {
-      throw new RangeError(`beta: expected 'theory', 'order' or a positive number, got ${JSON.stringify(mode)}`);
+      throw new RangeError(`beta: expected 'theory', 'order' or a number ≥ 0 (0: greedy), got ${JSON.stringify(mode)}`);
     }
     if (!(Number.isFinite(scale) && scale > 0)) {
       throw new RangeError(`beta_scale: expected a positive finite number, got ${scale}`);

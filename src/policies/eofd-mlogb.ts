@@ -4,11 +4,11 @@
  * O(Kd(m+K)²) (Lemma 2 for the projection, Alg. 1 for the sketch). No Kd×Kd matrix is ever formed.
  */
 import type { ActionSet } from '../environments/environment.js';
-import { axpy, dot, gemmNT } from '../linalg/blas.js';
+import { axpy, dot } from '../linalg/blas.js';
 import { ConfidenceRadius, parameterStep } from '../model/beta.js';
 import { LocalModel } from '../model/local-model.js';
 import { secularRoot } from '../model/projection.js';
-import { AugmentedGramEigen, FrequentDirections, lemma1Matrix } from '../sketch/frequent-directions.js';
+import { ActionCurvature, AugmentedGramEigen, FrequentDirections } from '../sketch/frequent-directions.js';
 import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
 import { OptimisticSelector } from './optimistic-selector.js';
 import type { Policy, PolicyDescriptor, PolicyStats } from './policy.js';
@@ -20,7 +20,7 @@ export class EofdMLogB implements Policy {
   private readonly K: number;
   private readonly d: number;
   private readonly dimension: number;
-  /** λ */
+  /** λ (the base; the sketch's λ_t is `curvatureRegularization`). */
   private readonly regularization: number;
   /** η */
   private readonly stepSize: number;
@@ -43,11 +43,8 @@ export class EofdMLogB implements Policy {
   private readonly coordinates: Float64Array;
   private readonly secularA: Float64Array;
   private readonly secularB: Float64Array;
-  /** Per-round scoring scratch: P(x) of every action (count × K·r) and ‖x‖². */
-  private actionProjections = new Float64Array(0);
-  private actionNormsSq = new Float64Array(0);
-  /** c_k = 1/λ − 1/(μ_k + λ), the Woodbury coefficients of eq. (18). */
-  private readonly woodbury: Float64Array;
+  /** Per-round scoring: Lemma 1's A(x) of every action. */
+  private readonly actionCurvature: ActionCurvature;
   private readonly curvatureOfAction: (index: number, out: Float64Array) => void;
   private projections = 0;
   private lastBeta = NaN;
@@ -63,7 +60,7 @@ export class EofdMLogB implements Policy {
     this.regularization = spec.regularization;
     this.stepSize = spec.stepSize;
     this.normBound = spec.normBound;
-    this.sketch = new FrequentDirections(d, K, spec.sketchSize);
+    this.sketch = new FrequentDirections(d, K, spec.sketchSize, spec.sketchVariant === 'rfd');
     const m = this.sketch.sketchSize;
     this.fullRankRadius = spec.betaRank === 'full';
     this.beta = new ConfidenceRadius({
@@ -92,40 +89,32 @@ export class EofdMLogB implements Policy {
     this.coordinates = new Float64Array(n);
     this.secularA = new Float64Array(n + 1);
     this.secularB = new Float64Array(n + 1);
-    this.woodbury = new Float64Array(m);
-    this.curvatureOfAction = (index, out) => this.lemma1(index, out);
+    this.actionCurvature = new ActionCurvature(this.sketch);
+    // Lemma 1, eq. (18)
+    this.curvatureOfAction = (index, out) => this.actionCurvature.write(index, out);
   }
 
   select(actions: ActionSet, t: number): number {
     assertFiniteActions(actions);
-    const { K, d, dimension, sketch } = this;
-    const r = sketch.rank;
-    const count = actions.count;
-    if (this.actionProjections.length < count * K * r) this.actionProjections = new Float64Array(count * K * sketch.sketchSize);
-    if (this.actionNormsSq.length < count) this.actionNormsSq = new Float64Array(count);
-    // P(x) for all actions at once: block i of every v_k against every x (Lemma 1's ⟨x, u_ki⟩).
-    for (let i = 0; i < K && r > 0; i++) {
-      gemmNT(count, r, d, actions.features, 0, d, sketch.basis, i * d, dimension, this.actionProjections, i * r, K * r);
-    }
-    for (let a = 0; a < count; a++) this.actionNormsSq[a] = dot(d, actions.features, a * d, actions.features, a * d);
-    sketch.woodburyCoefficients(this.regularization, this.woodbury);
-    // beta_rank 'full': OFUL-MLogB's radius (rank Kd, Δ = 1).
-    this.lastBeta = this.beta.value(t, this.fullRankRadius ? 0 : sketch.sketchError);
-    const choice = this.selector.select(actions, this.current, this.lastBeta, this.curvatureOfAction);
-    return choice;
+    this.actionCurvature.prepare(actions.features, actions.count, this.curvatureRegularization);
+    return this.selector.select(actions, this.current, this.confidenceRadius(t), this.curvatureOfAction);
   }
 
-  // Lemma 1, eq. (18)
-  private lemma1(index: number, out: Float64Array): void {
-    const { K, sketch } = this;
-    const r = sketch.rank;
-    lemma1Matrix(K, r, this.woodbury, this.actionProjections, index * K * r, this.actionNormsSq[index], this.regularization, out);
+  /** β_t of round t (recorded for `stats`); beta_rank 'full' is OFUL-MLogB's radius (rank Kd, Δ = 1). */
+  confidenceRadius(t: number): number {
+    this.lastBeta = this.beta.value(t, this.fullRankRadius ? 0 : this.sketch.sketchError);
+    return this.lastBeta;
+  }
+
+  /** λ_t of Z_t = λ_t I + V_tΛ_tV_tᵀ: λ for FD, λ + ρ_{1:t}/2 for robust FD (params.sketch: rfd). */
+  get curvatureRegularization(): number {
+    return this.sketch.regularization(this.regularization);
   }
 
   update(x: Float64Array, outcome: number): void {
     assertOutcome(outcome, this.K);
     const { K, d, dimension, sketch, local } = this;
-    const lambda = this.regularization;
+    const lambda = this.curvatureRegularization;
     const eta = this.stepSize;
     const r = sketch.rank;
     const xNormSq = dot(d, x, 0, x, 0);
@@ -203,7 +192,7 @@ export class EofdMLogB implements Policy {
 
   // Lemma 2, eq. (23), eq. (24), eq. (25): the Z̃-norm projection of W' onto ‖W‖_F ≤ S via one scalar root.
   private project(n: number, normSq: number, factor: Float64Array, x: Float64Array, next: Float64Array): void {
-    const lambda = this.regularization;
+    const lambda = this.curvatureRegularization;
     const S = this.normBound;
     const { sketch, secularA: a, secularB: b } = this;
     const { values, vectors } = this.gramEigen;
@@ -244,7 +233,7 @@ export class EofdMLogB implements Policy {
       this.sketch.stateBytes +
       (this.current.byteLength + this.candidate.byteLength + this.difference.byteLength) +
       this.gramEigen.byteLength +
-      this.actionProjections.byteLength;
+      this.actionCurvature.byteLength;
     return {
       stateBytes: bytes,
       sketchError: this.sketch.sketchError,

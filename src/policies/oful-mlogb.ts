@@ -110,8 +110,13 @@ export class OfulMLogB implements Policy {
     // H⁻¹(e_i ⊗ x) for all actions: row c of H⁻¹'s block column i against every x (H⁻¹ is symmetric).
     for (let i = 0; i < K; i++) gemmNT(count, n, d, actions.features, 0, d, this.inverse, i * d, n, this.actionColumns, i * n, K * n);
     this.roundFeatures = actions.features;
+    return this.selector.select(actions, this.current, this.confidenceRadius(t), this.curvatureOfAction);
+  }
+
+  /** β_t of round t (recorded for `stats`). */
+  confidenceRadius(t: number): number {
     this.lastBeta = this.beta.value(t, 0);
-    return this.selector.select(actions, this.current, this.lastBeta, this.curvatureOfAction);
+    return this.lastBeta;
   }
 
   /** M(x)_ij = (e_i ⊗ x)ᵀ H⁻¹ (e_j ⊗ x). */

@@ -9,7 +9,7 @@
 import type { ActionSet } from '../environments/environment.js';
 import { gemmNT } from '../linalg/blas.js';
 import { SymmetricEigen } from '../linalg/eigen.js';
-import { softmaxJacobian, softmaxWithNull } from '../model/logistic.js';
+import { expectedReward, softmaxJacobian, softmaxWithNull } from '../model/logistic.js';
 
 /** Writes M(x) (K×K, row-major) for action `index` of the current round. */
 export type CurvatureOfAction = (index: number, out: Float64Array) => void;
@@ -65,14 +65,46 @@ export class OptimisticSelector {
     const z = this.scores;
     const optimistic = this.optimistic;
     gemmNT(count, K, d, actions.features, 0, d, estimate, 0, d, z, 0, K);
+    // β = 0 (greedy, or a floored eq. (36)): the bonuses vanish, so M(x) is not needed.
+    if (beta === 0) return this.greedyFromScores(count);
     const rootBeta = Math.sqrt(beta);
-    let bestScore = -Infinity;
     for (let a = 0; a < count; a++) {
       curvatureOf(a, this.curvature);
-      const score = K === 1 ? z[a] + rootBeta * Math.sqrt(Math.max(0, this.curvature[0])) : this.multinomialScore(z, a * K, beta, rootBeta);
-      optimistic[a] = score;
-      if (score > bestScore) bestScore = score;
+      optimistic[a] = K === 1 ? z[a] + rootBeta * Math.sqrt(Math.max(0, this.curvature[0])) : this.multinomialScore(z, a * K, beta, rootBeta);
     }
+    return this.firstBest(count);
+  }
+
+  /**
+   * Index of the action with the largest expected reward rᵀσ(Wx) under `estimate` (K = 1: the score
+   * wᵀx itself, which σ maps monotonically to r₁σ(wᵀx)); ties as in `select`. The Thompson-sampling
+   * policies play it on their sampled W̃; with β = 0 `select` is this rule.
+   */
+  greedy(actions: ActionSet, estimate: Float64Array): number {
+    const { K, d } = this;
+    this.ensureCapacity(actions.count);
+    gemmNT(actions.count, K, d, actions.features, 0, d, estimate, 0, d, this.scores, 0, K);
+    return this.greedyFromScores(actions.count);
+  }
+
+  private greedyFromScores(count: number): number {
+    const { K, reward, sigma, scores: z, optimistic } = this;
+    for (let a = 0; a < count; a++) {
+      if (K === 1) {
+        optimistic[a] = z[a];
+      } else {
+        softmaxWithNull(K, z, sigma, a * K);
+        optimistic[a] = expectedReward(K, reward, sigma);
+      }
+    }
+    return this.firstBest(count);
+  }
+
+  /** The lowest index whose score is within TIE_TOLERANCE (relative) of the largest. */
+  private firstBest(count: number): number {
+    const optimistic = this.optimistic;
+    let bestScore = -Infinity;
+    for (let a = 0; a < count; a++) if (optimistic[a] > bestScore) bestScore = optimistic[a];
     const threshold = bestScore - TIE_TOLERANCE * Math.abs(bestScore);
     for (let a = 0; a < count; a++) if (optimistic[a] >= threshold) return a;
     return 0;

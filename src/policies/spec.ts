@@ -29,7 +29,9 @@ export interface PolicySpec {
   maxActionNorm: number;
   /** OFUL-MLogB: rounds between exact re-inversions of H (Woodbury drift control). */
   refreshInterval?: number;
-  /** Random: the policy's own uniform stream on [0, 1). */
+  /** The sketched policies' frequent directions: 'fd' (Alg. 1, the default) or 'rfd' (robust FD, λ_t = λ + ρ/2). */
+  sketchVariant?: SketchVariant;
+  /** Random and the Thompson-sampling policies: the policy's own uniform stream on [0, 1). */
   uniform?: () => number;
 }
 
@@ -45,6 +47,10 @@ export const SPEC_LIMITS = {
   /** Largest reward r_k. */
   maxReward: 1e12,
 } as const;
+
+/** params.sketch: plain frequent directions, or robust frequent directions (Luo et al., 2019). */
+export const SKETCH_VARIANTS = ['fd', 'rfd'] as const;
+export type SketchVariant = (typeof SKETCH_VARIANTS)[number];
 
 function requirePositive(name: string, value: number): void {
   if (!(typeof value === 'number' && Number.isFinite(value) && value >= SPEC_LIMITS.minScale && value <= SPEC_LIMITS.maxScale)) {
@@ -80,6 +86,9 @@ export function validatePolicySpec(spec: PolicySpec): void {
   if (!BETA_RANKS.includes(spec.betaRank)) throw new RangeError(`beta_rank must be 'sketch' or 'full', got ${JSON.stringify(spec.betaRank)}`);
   if (!(spec.delta > 0 && spec.delta < 1)) throw new RangeError(`delta must lie in (0, 1), got ${spec.delta}`);
   if (spec.refreshInterval !== undefined) requireInteger('refreshInterval', spec.refreshInterval, 1);
+  if (spec.sketchVariant !== undefined && !SKETCH_VARIANTS.includes(spec.sketchVariant)) {
+    throw new RangeError(`sketch must be 'fd' or 'rfd', got ${JSON.stringify(spec.sketchVariant)}`);
+  }
 }
 
 /** Full reward vector r_0..r_K → r_1..r_K, rejecting r_0 ≠ 0 (Assumption 1). */
@@ -117,7 +126,9 @@ export interface PolicyOptions {
   e?: number;
   /** OFUL-MLogB: rounds between exact re-inversions of H. */
   refreshInterval?: number;
-  /** A uniform stream on [0, 1) for policies that draw (Random). */
+  /** The sketched policies' frequent directions (default 'fd'). */
+  sketchVariant?: SketchVariant;
+  /** A uniform stream on [0, 1) for policies that draw (Random, the Thompson-sampling policies). */
   uniform?: () => number;
 }
 
@@ -158,6 +169,7 @@ export function policySpec(options: PolicyOptions): PolicySpec {
     maxActionNorm,
   };
   if (options.refreshInterval !== undefined) spec.refreshInterval = options.refreshInterval;
+  if (options.sketchVariant !== undefined) spec.sketchVariant = options.sketchVariant;
   if (options.uniform !== undefined) spec.uniform = options.uniform;
   return spec;
 }

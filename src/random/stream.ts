@@ -95,6 +95,20 @@ export class RandomStream extends UniformStream {
   }
 }
 
+/** Derived draws (normals, …) over a given uniform function, e.g. a policy's `spec.uniform`. */
+export class FunctionUniformStream extends UniformStream {
+  private readonly source: () => number;
+
+  constructor(source: () => number) {
+    super();
+    this.source = source;
+  }
+
+  uniform(): number {
+    return this.source();
+  }
+}
+
 /** mulberry32: a 32-bit generator in one integer; two draws per 53-bit uniform. */
 export class Mulberry32Stream extends UniformStream {
   private state: number;

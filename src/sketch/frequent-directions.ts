@@ -49,10 +49,17 @@ export class FrequentDirections {
   private readonly blockDots: Float64Array;
   private updates = 0;
 
-  constructor(d: number, K: number, sketchSize: number) {
+  /**
+   * Robust frequent directions (Luo et al., 2019, "Robust frequent directions with application in
+   * online learning"): the sketch's λ grows by half the discarded mass, λ_t = λ + ρ_{1:t}/2.
+   */
+  readonly robust: boolean;
+
+  constructor(d: number, K: number, sketchSize: number, robust = false) {
     if (!Number.isInteger(sketchSize) || sketchSize < 1) {
       throw new RangeError(`sketch size m must be an integer ≥ 1, got ${sketchSize}`);
     }
+    this.robust = robust;
     this.d = d;
     this.K = K;
     this.dimension = K * d;
@@ -89,6 +96,25 @@ export class FrequentDirections {
     const { rank: r, d, K, dimension } = this;
     for (let i = 0; i < K; i++) gemv(r, d, this.basis, i * d, dimension, x, xOffset, out, i * r);
     return out;
+  }
+
+  /** λ_t of Z_t = λ_t I + VΛVᵀ for the base λ: λ itself (FD), or λ + ρ_{1:t}/2 (robust FD). */
+  regularization(base: number): number {
+    return this.robust ? base + this.sketchError / 2 : base;
+  }
+
+  /**
+   * out = Z^{-1/2} w for Z = λI + VΛVᵀ: λ^{-1/2}(I − VVᵀ)w + V(λI + Λ)^{-1/2}Vᵀw, i.e.
+   * λ^{-1/2}w + Σ_k ((λ+μ_k)^{-1/2} − λ^{-1/2}) (v_kᵀw) v_k. O(Kd·r); `scratch` has length ≥ r.
+   */
+  inverseSquareRootApply(regularization: number, w: Float64Array, out: Float64Array, scratch: Float64Array): void {
+    const { rank: r, dimension } = this;
+    const root = 1 / Math.sqrt(regularization);
+    gemv(r, dimension, this.basis, 0, dimension, w, 0, scratch, 0);
+    for (let j = 0; j < dimension; j++) out[j] = root * w[j];
+    for (let k = 0; k < r; k++) {
+      axpy(dimension, (1 / Math.sqrt(regularization + this.eigenvalues[k]) - root) * scratch[k], this.basis, k * dimension, out, 0);
+    }
   }
 
   /** c_k = 1/λ − 1/(μ_k + λ) = μ_k/(λ(λ+μ_k)): Woodbury, Z⁻¹ = (I − V Λ(λI+Λ)⁻¹ Vᵀ)/λ = I/λ − V diag(c) Vᵀ. */
@@ -321,4 +347,46 @@ export function lemma1Matrix(
     }
   }
   return out;
+}
+
+/**
+ * Lemma 1 for every action of a round at once: P(x) of each action (one gemm per d-block of V) and
+ * ‖x‖², then A(x) = (I_K ⊗ x)ᵀ Z⁻¹ (I_K ⊗ x) of any of them on demand (`write`). The curvature input
+ * of `OptimisticSelector` for the sketched policies. Scratch grows with the largest action set seen.
+ */
+export class ActionCurvature {
+  private readonly sketch: FrequentDirections;
+  private projections = new Float64Array(0);
+  private normsSq = new Float64Array(0);
+  /** c_k of `woodburyCoefficients` for this round's λ. */
+  private readonly woodbury: Float64Array;
+  /** λ of the round (λ_t for robust FD). */
+  private regularization = 1;
+
+  constructor(sketch: FrequentDirections) {
+    this.sketch = sketch;
+    this.woodbury = new Float64Array(sketch.sketchSize);
+  }
+
+  get byteLength(): number {
+    return this.projections.byteLength + this.normsSq.byteLength + this.woodbury.byteLength;
+  }
+
+  /** Takes P(x) and ‖x‖² of `count` actions (rows of `features`, length d each) against the current sketch. */
+  prepare(features: Float64Array, count: number, regularization: number): void {
+    const { K, d, dimension, rank: r, sketchSize: m } = this.sketch;
+    if (this.projections.length < count * K * m) this.projections = new Float64Array(count * K * m);
+    if (this.normsSq.length < count) this.normsSq = new Float64Array(count);
+    // Block i of every v_k against every x (Lemma 1's ⟨x, u_ki⟩).
+    for (let i = 0; i < K && r > 0; i++) gemmNT(count, r, d, features, 0, d, this.sketch.basis, i * d, dimension, this.projections, i * r, K * r);
+    for (let a = 0; a < count; a++) this.normsSq[a] = dot(d, features, a * d, features, a * d);
+    this.sketch.woodburyCoefficients(regularization, this.woodbury);
+    this.regularization = regularization;
+  }
+
+  /** A(x) of action `index` of the prepared round (K×K, row-major), eq. (18). */
+  write(index: number, out: Float64Array): void {
+    const { K, rank: r } = this.sketch;
+    lemma1Matrix(K, r, this.woodbury, this.projections, index * K * r, this.normsSq[index], this.regularization, out);
+  }
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/base/errors.js';
 import { loadConfigs } from '../../src/config/load.js';
-import { resolveExperiment } from '../../src/experiment/setup.js';
+import { policySpecFor, resolveExperiment } from '../../src/experiment/setup.js';
 import { maxWorkerThreads, runExperiments } from '../../src/experiment/runner.js';
 import { tempDir, tinyConfig, writeFile } from './fixtures.js';
 import { thrownBy } from '../helpers/errors.js';
@@ -64,5 +64,44 @@ describe('resources are bounded', () => {
     const [config] = loadConfigs(writeFile(root, 'j.yaml', tinyConfig('j')));
     const jobs = maxWorkerThreads() + 1;
     await expect(runExperiments([config!], { out: path.join(root, 'jobs'), jobs })).rejects.toThrow(new RegExp(`jobs must be at most ${jobs - 1} .*got ${jobs}`));
+  });
+});
+
+// params.sketch (absent → 'fd') and params.beta: 0 in a policy's spec, and the seeded stream a drawing policy gets.
+function resolved(params: string, policies = '[EOFD-MLogB, EOFD-TS, SOFUL, TS-MLogB]') {
+  const text = tinyConfig('setup', { policies }).replace(/^params: .*$/m, '') + `params: {S: 2${params}}\n`;
+  return resolveExperiment(loadConfigs(writeFile(root, 'c.yaml', text))[0]!);
+}
+
+describe('setup: bad sketch and β params', () => {
+  it('rejects an unknown sketch and a negative β, naming the field', () => {
+    expect(() => resolved(', sketch: fd2')).toThrow(ConfigError);
+    expect(() => resolved(', sketch: fd2')).toThrow(/params\.sketch: expected 'fd' or 'rfd', got "fd2"/);
+    expect(() => resolved(', beta: -0.1')).toThrow(/params\.beta: .*or a number ≥ 0 \(0: greedy\)/);
+  });
+});
+
+describe('setup: params reach the policy spec', () => {
+  it("params.sketch: absent is 'fd' (and stays out of the recorded params), rfd is passed on", () => {
+    const plain = resolved('');
+    expect(plain.config.params).not.toHaveProperty('sketch');
+    expect(policySpecFor(plain, 'EOFD-MLogB', 0).sketchVariant).toBe('fd');
+    const robust = resolved(', sketch: rfd');
+    for (const policy of ['EOFD-MLogB', 'EOFD-TS', 'SOFUL']) expect(policySpecFor(robust, policy, 0).sketchVariant).toBe('rfd');
+  });
+  it('params.beta: 0 is a constant radius of 0', () => {
+    expect(policySpecFor(resolved(', beta: 0'), 'EOFD-MLogB', 0).beta).toBe(0);
+  });
+  it('the Thompson-sampling policies get their own seeded stream, the same for the same trial', () => {
+    const experiment = resolved('');
+    for (const policy of ['TS-MLogB', 'EOFD-TS']) {
+      const a = policySpecFor(experiment, policy, 1).uniform!;
+      const b = policySpecFor(experiment, policy, 1).uniform!;
+      const first = [a(), a(), a()];
+      expect([b(), b(), b()]).toEqual(first);
+      expect(first.every((u) => u >= 0 && u < 1)).toBe(true);
+    }
+    expect(policySpecFor(experiment, 'TS-MLogB', 1).uniform!()).not.toBe(policySpecFor(experiment, 'EOFD-TS', 1).uniform!());
+    expect(policySpecFor(experiment, 'SOFUL', 1).uniform).toBeUndefined();
   });
 });

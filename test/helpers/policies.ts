@@ -8,6 +8,7 @@ import type { PolicySpec } from '../../src/policies/spec.js';
 import {
   denseInverse,
   denseProjection,
+  maxAbsDiff,
   jacobianDense,
   kronHessian,
   lowRankDense,
@@ -107,4 +108,61 @@ export async function withFailingPolicy<T>(descriptor: PolicyDescriptor, round: 
   } finally {
     patched.create = create;
   }
+}
+
+/**
+ * The Thompson-sampling choice, densely: the action of largest rᵀσ(W̃x) (K = 1: w̃ᵀx, which σ maps
+ * monotonically), scores within 1e-12 relative of the best being ties that go to the lowest index.
+ */
+export function denseGreedyChoice(K: number, reward: number[], sample: ArrayLike<number>, rows: number[][]): number {
+  const scores = rows.map((x) => {
+    const z = timesX(sample, K, x);
+    return K === 1 ? z[0] : softmaxDense(z).reduce((s, p, k) => s + p * reward[k], 0);
+  });
+  const best = Math.max(...scores);
+  return scores.findIndex((s) => s >= best - 1e-12 * Math.abs(best));
+}
+
+/** An outcome of the true model: y = first k with u < σ_0 + … + σ_k (σ_0 the null outcome). */
+export function denseOutcome(wStar: ArrayLike<number>, K: number, x: number[], u: number): number {
+  const sigma = softmaxDense(timesX(wStar, K, x));
+  let cumulative = 1 - sigma.reduce((a, b) => a + b, 0);
+  for (let k = 0; k <= K; k++) {
+    if (u < cumulative) return k;
+    cumulative += sigma[k];
+  }
+  return K;
+}
+
+/**
+ * Test rounds with explicit ties: `count` random actions of norm ≤ 1, then a copy of action 0 appended,
+ * which scores exactly as action 0 does and so must never be chosen.
+ */
+export function roundWithDuplicate(d: number, count: number, normal: () => number, uniform: () => number): number[][] {
+  const rows = Array.from({ length: count }, () => randomVector(d, normal, 0.3 + 0.7 * uniform()));
+  return [...rows, rows[0].slice()];
+}
+
+/**
+ * One Thompson-sampling round against the dense draw: ξ from the reference's copy of the policy's
+ * normals, W̃ = w + √β·offsetOf(ξ) (β as the policy recorded it), then the dense greedy choice, which
+ * is never the appended duplicate of action 0.
+ */
+export function expectThompsonRound(
+  policy: Policy & { readonly sample: Float64Array },
+  index: number,
+  w: Float64Array,
+  offsetOf: (xi: Matrix) => number[],
+  normals: { normal(): number },
+  reward: number[],
+  rows: number[][],
+): void {
+  const n = w.length;
+  const K = n / rows[0].length;
+  const beta = policy.stats().beta;
+  const offset = offsetOf(Matrix.columnVector(Array.from({ length: n }, () => normals.normal())));
+  const sample = Array.from(w, (v, i) => v + Math.sqrt(beta) * offset[i]);
+  if (maxAbsDiff(policy.sample, sample) >= 1e-8) throw new Error(`W̃ differs from the dense draw by ${maxAbsDiff(policy.sample, sample)}`);
+  if (index !== denseGreedyChoice(K, reward, sample, rows)) throw new Error(`chose ${index}, the dense reference ${denseGreedyChoice(K, reward, sample, rows)}`);
+  if (index === rows.length - 1) throw new Error('chose the later copy of a tied action');
 }

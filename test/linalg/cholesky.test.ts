@@ -1,6 +1,6 @@
 import { CholeskyDecomposition, inverse } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
-import { cholesky, choleskySolve, spdInverse } from '../../src/linalg/index.js';
+import { cholesky, choleskyRankOneUpdate, choleskySolve, solveLowerTransposed, spdInverse } from '../../src/linalg/index.js';
 import { EPS, embed, extract, frobenius, matmul, mulberry32, randomDense, toMatrix, transpose } from './fixtures.js';
 
 /** A random well-conditioned SPD matrix G Gᵀ + n·I (G uniform in [−1, 1]). */
@@ -177,5 +177,41 @@ describe('spdInverse vs ml-matrix', () => {
     let err = 0;
     for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) err += (AX[i][j] - (i === j ? 1 : 0)) ** 2;
     expect(Math.sqrt(err)).toBeLessThanOrEqual(8 * n * EPS * kappa);
+  });
+});
+
+describe('choleskyRankOneUpdate, solveLowerTransposed', () => {
+  const rand = mulberry32(23);
+  it('updated factor equals the fresh Cholesky factor of A + vvᵀ (ml-matrix), over 20 successive updates', () => {
+    const n = 7;
+    const A = randomSpd(n, rand);
+    const l = Float64Array.from(A.flat());
+    expect(cholesky(n, l, 0, n)).toBe(true);
+    for (let i = 0; i < n; i++) l.fill(0, i * n + i + 1, (i + 1) * n);
+    const dense = toMatrix(A);
+    for (let step = 0; step < 20; step++) {
+      const v = Array.from({ length: n }, () => 2 * rand() - 1);
+      for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) dense.set(i, j, dense.get(i, j) + v[i] * v[j]);
+      choleskyRankOneUpdate(n, l, 0, n, Float64Array.from(v), 0);
+      const expected = new CholeskyDecomposition(dense).lowerTriangularMatrix.to1DArray();
+      let worst = 0;
+      for (let i = 0; i < n * n; i++) worst = Math.max(worst, Math.abs(l[i] - expected[i]));
+      // Entries are O(√(n + steps)) ≈ 5; each update adds O(nε) rounding to them.
+      expect(worst).toBeLessThan(1e-12);
+    }
+    // Lᵀ z = b by back substitution: Lᵀ z reproduces b.
+    const b = Array.from({ length: n }, () => rand());
+    const z = Float64Array.from(b);
+    solveLowerTransposed(n, l, 0, n, z, 0);
+    for (let i = 0; i < n; i++) {
+      let s = 0;
+      for (let k = i; k < n; k++) s += l[k * n + i] * z[k];
+      expect(Math.abs(s - b[i])).toBeLessThan(1e-12);
+    }
+  });
+  it('a zero vector leaves the factor unchanged', () => {
+    const l = Float64Array.of(2, 0, 1, 3);
+    choleskyRankOneUpdate(2, l, 0, 2, new Float64Array(2), 0);
+    expect(Array.from(l)).toEqual([2, 0, 1, 3]);
   });
 });

@@ -20,8 +20,9 @@ function radius(overrides: Partial<ConfidenceRadiusSpec> = {}): ConfidenceRadius
 
 describe('ConfidenceRadius: bad arguments', () => {
   it('rejects unknown modes, non-positive constants and scales', () => {
-    expect(() => radius({ mode: 'thoery' as never })).toThrow(/expected 'theory', 'order' or a positive number, got "thoery"/);
-    expect(() => radius({ mode: 0 })).toThrow(/positive finite number, got 0/);
+    expect(() => radius({ mode: 'thoery' as never })).toThrow(/expected 'theory', 'order' or a number ≥ 0 \(0: greedy\), got "thoery"/);
+    expect(() => radius({ mode: -0.5 })).toThrow(/a finite number ≥ 0 \(0: greedy\), got -0.5/);
+    expect(() => radius({ mode: Infinity })).toThrow(/a finite number ≥ 0 \(0: greedy\), got Infinity/);
     expect(() => radius({ mode: Number.NaN })).toThrow(/got NaN/);
     expect(() => radius({ scale: -1 })).toThrow(/beta_scale: expected a positive finite number, got -1/);
   });
@@ -52,6 +53,11 @@ describe('ConfidenceRadius: hand-computed values', () => {
   it('a constant radius is returned as given, times beta_scale', () => {
     expect(radius({ mode: 2.5, scale: 4 }).value(17, 3)).toBe(10);
     expect(radius({ scale: 2 }).value(1, 0)).toBeCloseTo(2 * 3.086091722449034, 12);
+  });
+
+  it('β = 0 is a legal constant: 0 every round, whatever the scale (greedy play)', () => {
+    const greedy = radius({ mode: 0, scale: 3 });
+    expect([1, 10, 1000].map((t) => greedy.value(t, 2))).toEqual([0, 0, 0]);
   });
 
   it("only 'theory' asks for the running sum", () => {
