@@ -11,7 +11,7 @@ import { roundCells, SUMMARY_COLUMNS, summaryCells, TRIAL_COLUMNS, type RoundRec
 import { UNIT_SUMMARY_FORMAT, type UnitSummaryFile } from './unit.js';
 
 /** Writes `text` to `file` through a temporary file in the same folder and a rename. */
-export function writeFileAtomic(file: string, text: string): void {
+export function writeFileAtomic(file: string, text: string | Uint8Array): void {
   const tmp = `${file}.tmp-${process.pid}`;
   try {
     fs.writeFileSync(tmp, text);
