@@ -60,7 +60,7 @@ export const MUTED = '#555555';
 export const FONT_SIZE = 12;
 const CHAR_EM = 0.62;
 /** Legend: swatch width, gap after the swatch, gap between items, row height (px). */
-const LEGEND = { swatch: 30, gap: 6, spacing: 22, row: 20 };
+export const LEGEND = { swatch: 30, gap: 6, spacing: 22, row: 20 };
 
 export function escapeXml(text: string): string {
   return text.replace(/[&<>"']/g, (c) =>
@@ -185,7 +185,7 @@ export function legendSwatch(item: LegendItem, x: number, y: number): string[] {
 }
 
 /** The legend as SVG elements, wrapped at `maxWidth`, its first row centred on `top`; returns its rows. */
-function legend(items: readonly LegendItem[], left: number, top: number, maxWidth: number): { elements: string[]; rows: number } {
+export function legend(items: readonly LegendItem[], left: number, top: number, maxWidth: number): { elements: string[]; rows: number } {
   const layout = legendLayout(items, maxWidth);
   const elements: string[] = ['<g data-legend="">'];
   items.forEach((item, i) => {
