@@ -16,7 +16,8 @@
  * - `holds`: both intervals lie entirely inside their regions;
  * - `does not hold`: an interval lies entirely outside its region;
  * - `inconclusive`: otherwise (an interval straddles a threshold; the reason names it);
- * - `not judged`: fewer than 3 trials; a learner (EOFD-MLogB, OFUL-MLogB) whose regret is not below
+ * - `not judged`: the run is still in progress (partial data is never judged as if complete); fewer
+ *   than 3 trials; a learner (EOFD-MLogB, OFUL-MLogB) whose regret is not below
  *   Random's (paired interval not entirely below 0) when Random ran; or timings taken with more than
  *   one unit at once, or not recorded (manifest `timing`). The numbers are still given;
  * - `not measured`: no experiment of that setting, EOFD-MLogB or OFUL-MLogB absent, or a percentage
@@ -147,7 +148,15 @@ function notMeasured(reason: string): Evaluation {
 function evaluate(claim: PaperClaim, experiment: ExperimentSummary): Evaluation {
   const missing = [EOFD, OFUL].filter((p) => !experiment.setting.policies.includes(p));
   const pair = findComparison(experiment.comparisons, EOFD, OFUL);
-  if (missing.length > 0 || pair === undefined) return notMeasured(`${missing.join(' and ')} did not run in this experiment`);
+  if (missing.length > 0) return notMeasured(`${missing.join(' and ')} did not run in this experiment`);
+  if (pair === undefined) {
+    const p = experiment.progress;
+    return notMeasured(
+      p.complete
+        ? `${EOFD} and ${OFUL} share no trial`
+        : `run in progress (${p.finishedUnits} of ${p.plannedUnits} units finished): no trial has finished for both ${EOFD} and ${OFUL} yet`,
+    );
+  }
   const { regretPct: regret, timeReductionPct: time } = pair;
   if (!Number.isFinite(time.mean) || !Number.isFinite(regret.mean)) {
     const what = Number.isFinite(time.mean) ? 'final regret' : 'per-round time';
@@ -169,6 +178,10 @@ function evaluate(claim: PaperClaim, experiment: ExperimentSummary): Evaluation 
 /** Why the experiment cannot support a verdict, if it cannot: every applicable reason, in order. */
 function notJudgedReasons(experiment: ExperimentSummary, pair: PairedComparison): string[] {
   const reasons: string[] = [];
+  const progress = experiment.progress;
+  if (!progress.complete) {
+    reasons.push(`run in progress (${progress.finishedUnits} of ${progress.plannedUnits} units finished): numbers so far, nothing is judged until it completes`);
+  }
   if (pair.trials < MIN_TRIALS) reasons.push(`only ${pair.trials} trial${pair.trials === 1 ? '' : 's'}, at least ${MIN_TRIALS} are needed`);
   for (const learner of [EOFD, OFUL]) {
     const versus = findComparison(experiment.comparisons, learner, RANDOM);

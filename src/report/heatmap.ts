@@ -1,10 +1,12 @@
 /**
  * The grid search's heatmap (hand-written SVG, deterministic): mean final regret of one policy over
  * the (l, e) grid, l on the x axis, e on the y axis (larger e up), one `<rect data-l data-e>` per grid
- * point with its value printed, the best cell outlined, and a colour-scale legend.
+ * point with its value printed, the best cell outlined (a black and a white ring: visible on every
+ * fill), and a colour-scale legend. The figure is at least as wide as its subtitle lines, so a
+ * 1 × 1 grid shows them whole, and it scales to its container like the report's figures.
  * Colours: a light-to-dark sequential ramp (low regret light, high regret dark).
  */
-import { escapeXml } from './svg.js';
+import { escapeXml, INK, MUTED, n, svgOpen, textWidth } from './svg.js';
 
 export interface HeatmapCell {
   l: number;
@@ -23,11 +25,9 @@ export interface HeatmapInput {
   rows: readonly HeatmapCell[];
 }
 
-const INK = '#222222';
-const MUTED = '#555555';
 const CELL = 62;
 const LEFT = 74;
-const TOP = 62;
+const TOP = 92;
 const LEGEND_WIDTH = 110;
 const BOTTOM = 56;
 
@@ -69,16 +69,22 @@ export function cellValue(x: number): string {
   return Number(x.toPrecision(4)).toString();
 }
 
-function n(x: number): string {
-  const s = x.toFixed(2);
-  return s === '-0.00' ? '0.00' : s;
-}
+/** The subtitle, one line each: what is shown, the grid's meaning, the outline. */
+const SUBTITLE = [
+  'mean final regret (validation trials)',
+  'λ = (√K d)^l λ0, η = (√K d)^e η0',
+  'lowest regret outlined',
+] as const;
 
 /** The heatmap as a standalone SVG document. */
 export function gridHeatmapSvg(input: HeatmapInput): string {
   const { ls, es, rows } = input;
-  const width = LEFT + ls.length * CELL + 30 + LEGEND_WIDTH;
-  const height = TOP + es.length * CELL + BOTTOM;
+  const heading = `${input.experiment}: ${input.policy}`;
+  const textRight = Math.max(textWidth(heading, 15), ...SUBTITLE.map((line) => textWidth(line)));
+  const width = Math.max(LEFT + ls.length * CELL + 30 + LEGEND_WIDTH, LEFT + textRight + 16);
+  /** Height of the colour-scale legend: the grid's, at least two cells. */
+  const legendHeight = Math.max(CELL * 2, es.length * CELL - 20);
+  const height = TOP + Math.max(es.length * CELL, legendHeight) + BOTTOM;
   const values = rows.map((r) => r.meanFinalRegret).filter(Number.isFinite);
   const lo = values.length > 0 ? Math.min(...values) : 0;
   const hi = values.length > 0 ? Math.max(...values) : 1;
@@ -86,14 +92,9 @@ export function gridHeatmapSvg(input: HeatmapInput): string {
   let best: HeatmapCell | null = null;
   for (const r of rows) if (best === null || r.meanFinalRegret < best.meanFinalRegret) best = r;
 
-  const title = `${input.experiment}: ${input.policy}, mean final regret over (l, e)`;
-  const out: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12" role="img">`,
-    `<title>${escapeXml(title)}</title>`,
-    `<rect x="0" y="0" width="${width}" height="${height}" fill="#ffffff"/>`,
-    `<text x="${LEFT}" y="22" font-size="15" font-weight="bold" fill="${INK}">${escapeXml(`${input.experiment}: ${input.policy}`)}</text>`,
-    `<text x="${LEFT}" y="40" fill="${MUTED}">${escapeXml('mean final regret (validation trials); λ = (√K d)^l λ0, η = (√K d)^e η0; lowest outlined')}</text>`,
-  ];
+  const out = svgOpen(width, height, `${input.experiment}: ${input.policy}, mean final regret over (l, e)`);
+  out.push(`<text x="${LEFT}" y="22" font-size="15" font-weight="bold" fill="${INK}">${escapeXml(heading)}</text>`);
+  SUBTITLE.forEach((line, i) => out.push(`<text x="${LEFT}" y="${40 + 15 * i}" fill="${MUTED}">${escapeXml(line)}</text>`));
   const gridBottom = TOP + es.length * CELL;
   out.push('<g data-cells="">');
   ls.forEach((l, i) => {
@@ -119,8 +120,11 @@ export function gridHeatmapSvg(input: HeatmapInput): string {
     const i = ls.indexOf(best.l);
     const j = es.indexOf(best.e);
     if (i >= 0 && j >= 0) {
+      const x = LEFT + i * CELL;
+      const y = TOP + (es.length - 1 - j) * CELL;
       out.push(
-        `<rect data-best="" x="${n(LEFT + i * CELL + 1.5)}" y="${n(TOP + (es.length - 1 - j) * CELL + 1.5)}" width="${CELL - 3}" height="${CELL - 3}" fill="none" stroke="#E69F00" stroke-width="3"/>`,
+        `<rect data-best="" x="${n(x + 2)}" y="${n(y + 2)}" width="${CELL - 4}" height="${CELL - 4}" fill="none" stroke="#000000" stroke-width="4"/>`,
+        `<rect x="${n(x + 5)}" y="${n(y + 5)}" width="${CELL - 10}" height="${CELL - 10}" fill="none" stroke="#ffffff" stroke-width="2"/>`,
       );
     }
   }
@@ -137,7 +141,7 @@ export function gridHeatmapSvg(input: HeatmapInput): string {
   );
   // Colour scale legend.
   const lx = LEFT + ls.length * CELL + 30;
-  const lh = Math.max(CELL * 2, es.length * CELL - 20);
+  const lh = legendHeight;
   const steps = 20;
   out.push('<g data-legend="">');
   out.push(`<text x="${lx}" y="${TOP - 8}" fill="${INK}">final regret</text>`);

@@ -1,10 +1,16 @@
 /**
  * One self-contained report.html: inline CSS, both figures as inline SVG, the per-policy and
- * paired-comparison tables and the claims table with verdicts and reasons. It references nothing outside itself — no URL, script, link, font or image — so
- * it opens offline, anywhere, and can be mailed as one file.
+ * paired-comparison tables and the claims table with verdicts and reasons. It references nothing
+ * outside itself — no URL, script, link, font or image — so it opens offline, anywhere, and can be
+ * mailed as one file.
+ *
+ * It fits any window from a phone's up: each figure panel is its own SVG in a CSS grid (three to a
+ * row when there is room, fewer on a narrow window, each scaled to its cell), the legend is an HTML
+ * list that wraps, and a table wider than the window scrolls inside its own box.
+ * A run in progress is marked at the top, at its experiment and in its panels.
  */
 import type { Report } from './report.js';
-import { BAND_TEXT, escapeXml, renderRegretFigure, renderTimeFigure } from './svg.js';
+import { BAND_TEXT, escapeXml, legendSwatch, panelSvg, regretFigure, timeFigure, type Figure } from './svg.js';
 import {
   CLAIM_HEADERS,
   CLAIMS_RULE,
@@ -17,6 +23,7 @@ import {
   describeExperiment,
   pairedRows,
   policyRows,
+  progressLine,
 } from './table.js';
 
 const CSS = `
@@ -31,7 +38,14 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: now
 .does-not-hold { color: #aa1111; font-weight: bold; }
 .inconclusive { color: #8a6d00; font-weight: bold; }
 .not-judged, .not-measured { color: #777; }
-figure { margin: 1em 0; overflow-x: auto; } figcaption { color: #555; font-size: 0.9em; }
+figure { margin: 1em 0; } figcaption { color: #555; font-size: 0.9em; }
+.scroll { max-width: 100%; overflow-x: auto; }
+.figure-title { font-weight: bold; margin: 0.3em 0; }
+.legend { display: flex; flex-wrap: wrap; gap: 0.3em 1.4em; list-style: none; padding: 0; margin: 0.3em 0 0.6em; }
+.legend li { display: flex; align-items: center; gap: 0.4em; white-space: nowrap; }
+.panels { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 340px), 1fr)); gap: 0.5em; }
+.panels > svg { display: block; width: 100%; max-width: 100%; }
+.in-progress { background: #fff4e0; border-left: 4px solid #d08000; padding: 0.4em 0.8em; }
 `;
 
 function table(headers: readonly string[], rows: readonly (readonly string[])[], cellClass: (row: number, column: number) => string): string {
@@ -45,7 +59,25 @@ function table(headers: readonly string[], rows: readonly (readonly string[])[],
       return `<tr>${tds.join('')}</tr>`;
     })
     .join('\n');
-  return `<table>\n<thead>${head}</thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
+  return `<div class="scroll"><table>\n<thead>${head}</thead>\n<tbody>\n${body}\n</tbody>\n</table></div>`;
+}
+
+/** A figure: its title, the legend as a wrapping list, the panels in a grid, and the caption. */
+function figureHtml(figure: Figure, caption: string): string {
+  const items = figure.legend.map(
+    (item) =>
+      `<li><svg width="30" height="12" viewBox="0 -6 30 12" aria-hidden="true">${legendSwatch(item, 0, 0).join('')}</svg>` +
+      `${escapeXml(item.label)}</li>`,
+  );
+  return [
+    '<figure>',
+    `<p class="figure-title">${escapeXml(figure.title)}</p>`,
+    `<ul class="legend">${items.join('')}</ul>`,
+    '<div class="panels">',
+    ...figure.panels.map((_, i) => panelSvg(figure, i)),
+    '</div>',
+    `<figcaption>${escapeXml(caption)}</figcaption></figure>`,
+  ].join('\n');
 }
 
 export function renderHtml(report: Report): string {
@@ -54,6 +86,7 @@ export function renderHtml(report: Report): string {
     '<html lang="en">',
     '<head>',
     '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<title>eofd report: EOFD-MLogB vs OFUL-MLogB</title>',
     `<style>${CSS}</style>`,
     '</head>',
@@ -62,9 +95,16 @@ export function renderHtml(report: Report): string {
     `<p class="meta">Results read from ${escapeXml(report.sources.join(', '))}. Means over trials; ± is one sample ` +
       'standard deviation (n − 1); [low, high] is a 95% Student-t interval of the mean per-trial difference ' +
       '(every trial gives all policies the same actions and outcome uniforms).</p>',
-    "<h2>The paper's claims (Section 4)</h2>",
-    `<p class="meta">${escapeXml(CLAIMS_RULE)}</p>`,
   ];
+  const running = report.experiments.filter((e) => !e.progress.complete);
+  if (running.length > 0) {
+    const names = running.map((e) => `${e.name} (${e.progress.finishedUnits} of ${e.progress.plannedUnits} units)`).join(', ');
+    out.push(
+      `<p class="in-progress"><strong>In progress:</strong> ${escapeXml(names)}. Their numbers and curves cover the ` +
+        'finished trials only, and their claims are not judged until the run completes.</p>',
+    );
+  }
+  out.push("<h2>The paper's claims (Section 4)</h2>", `<p class="meta">${escapeXml(CLAIMS_RULE)}</p>`);
   out.push(
     table(CLAIM_HEADERS, claimRows(report.claims), (row, column) =>
       column === VERDICT_COLUMN ? (report.claims[row]?.verdict ?? '').replace(/ /g, '-') : '',
@@ -72,7 +112,9 @@ export function renderHtml(report: Report): string {
   );
   out.push('<h2>Per experiment and policy</h2>');
   for (const e of report.experiments) {
-    out.push(`<h3>${escapeXml(e.name)}</h3>`);
+    const progress = progressLine(e);
+    out.push(`<h3>${escapeXml(e.name)}${progress === null ? '' : ' (in progress)'}</h3>`);
+    if (progress !== null) out.push(`<p class="in-progress">${escapeXml(progress)}</p>`);
     out.push(`<p class="setting">${escapeXml(describeExperiment(e))}</p>`);
     const p = e.provenance;
     const meta = [
@@ -93,12 +135,19 @@ export function renderHtml(report: Report): string {
     }
   }
   out.push('<h2>Figures</h2>');
-  out.push('<figure>', renderRegretFigure(report.experiments, { standalone: false, band: report.band }));
   out.push(
-    `<figcaption>Fig. 1: cumulative regret per round; line = mean over trials, band = ${escapeXml(BAND_TEXT[report.band])}.</figcaption></figure>`,
+    figureHtml(
+      regretFigure(report.experiments, report.band),
+      `Fig. 1: cumulative regret per round; line = mean over trials, band = ${BAND_TEXT[report.band]}.`,
+    ),
   );
-  out.push('<figure>', renderTimeFigure(report.experiments, { standalone: false }));
-  out.push('<figcaption>Fig. 2: mean per-round time (select + update, inside the policy) with ± 1 sample std error bars; log scale.</figcaption></figure>');
+  const scale = report.timeAxis === 'log' ? 'log scale' : 'linear scale';
+  out.push(
+    figureHtml(
+      timeFigure(report.experiments, report.timeAxis),
+      `Fig. 2: mean per-round time (select + update, inside the policy) with ± 1 sample std error bars; ${scale}.`,
+    ),
+  );
   out.push('</body>', '</html>');
   return out.join('\n') + '\n';
 }

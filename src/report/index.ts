@@ -13,16 +13,19 @@ import { stringify } from 'csv-stringify/sync';
 import { claimLabel, evaluateClaims } from './claims.js';
 import { renderHtml } from './html.js';
 import { ResultsError, readResults } from '../results/read.js';
-import { renderRegretFigure, renderTimeFigure, type Band } from './svg.js';
+import { svgToPng } from './png.js';
+import { renderRegretFigure, renderTimeFigure, type Band, type TimeAxis } from './svg.js';
 import { REPORT_FORMAT, type Report } from './report.js';
-import { summarizeExperiment } from './summarize.js';
 import { makeFolders } from '../base/files.js';
+import { inPaperOrder, summarizeExperiment } from './summarize.js';
 
 export { ResultsError, readExperiment, readResults, type ExperimentData, type Setting } from '../results/read.js';
 export {
   downsampleIndices,
   findComparison,
+  inPaperOrder,
   pairedComparison,
+  paperRank,
   summarizeExperiment,
   type Comparison,
   type ExperimentSummary,
@@ -33,7 +36,9 @@ export {
   type RegretCurve,
 } from './summarize.js';
 export { MIN_TRIALS, PAPER_CLAIMS, claimLabel, evaluateClaims, type ClaimRow, type PaperClaim, type Verdict } from './claims.js';
-export { BANDS, bandHalfWidths, renderRegretFigure, renderTimeFigure, POLICY_COLOURS, type Band } from './svg.js';
+export { BANDS, TIME_AXES, bandHalfWidths, renderRegretFigure, renderTimeFigure, type Band, type TimeAxis } from './svg.js';
+export { POLICY_COLOURS, POLICY_STYLES, policyStyles, type PolicyStyle } from './palette.js';
+export { PNG_SCALE, svgToPng } from './png.js';
 export { renderHtml } from './html.js';
 export { formatTable, renderTerminal, shouldColour } from './table.js';
 
@@ -44,19 +49,35 @@ export interface BuildOptions {
   out?: string;
   /** Fig. 1's band: ±1 sample std ('std', the paper's, default) or the 95% interval of the mean. */
   band?: Band;
+  /** Fig. 2's time axis: linear (default) or log. */
+  timeAxis?: TimeAxis;
 }
 
-/** Reads `dirs` (experiment folders or parents of several), validates them and computes the report. */
+/**
+ * Reads `dirs` (experiment folders or parents of several), validates them and computes the report,
+ * experiments in the paper's order. A run in progress (no summary.csv yet) is reported on its
+ * finished units and marked so (`progress`); its claims are not judged.
+ */
 export function buildReport(dirs: readonly string[], options: BuildOptions = {}): Report {
-  const data = readResults(dirs, { exclude: options.out === undefined ? [] : [options.out] });
-  const experiments = data.map(summarizeExperiment);
-  const band = options.band ?? 'std';
-  return { format: REPORT_FORMAT, sources: [...dirs], band, experiments, claims: evaluateClaims(experiments) };
+  const data = readResults(dirs, { exclude: options.out === undefined ? [] : [options.out], inProgress: true });
+  const experiments = inPaperOrder(data.map(summarizeExperiment));
+  return {
+    format: REPORT_FORMAT,
+    sources: [...dirs],
+    band: options.band ?? 'std',
+    timeAxis: options.timeAxis ?? 'linear',
+    experiments,
+    claims: evaluateClaims(experiments),
+  };
 }
 
 export interface WriteOptions {
   /** Fig. 1's band; overrides the report's own (`report.band`), and report.json says which was drawn. */
   band?: Band;
+  /** Fig. 2's time axis; overrides the report's own (`report.timeAxis`). */
+  timeAxis?: TimeAxis;
+  /** Also write fig1-regret.png and fig2-time.png (PNG_FILES). */
+  png?: boolean;
 }
 
 /** The file names `writeReport` writes. */
@@ -68,6 +89,9 @@ export const REPORT_FILES = [
   'report.html',
   'report.json',
 ] as const;
+
+/** The files `writeReport` adds with `png: true`: the figures at PNG_SCALE pixels per SVG unit. */
+export const PNG_FILES = ['fig1-regret.png', 'fig2-time.png'] as const;
 
 /** Full-precision CSV cell: numbers as JavaScript prints them, null as empty. */
 function cell(x: number | string | null): string {
@@ -127,19 +151,23 @@ export function claimsCsv(report: Report): string {
 
 
 /**
- * Writes the REPORT_FILES into `outDir` (created if needed), each atomically. Returns their paths.
+ * Writes the REPORT_FILES (and with `png` the PNG_FILES) into `outDir` (created if needed), each
+ * atomically. Returns their paths.
  * Throws ResultsError with exit code 1 when the folder or a file cannot be written.
  */
 export function writeReport(given: Report, outDir: string, options: WriteOptions = {}): string[] {
-  const report: Report = { ...given, band: options.band ?? given.band };
-  const contents: Record<(typeof REPORT_FILES)[number], string> = {
-    'report.csv': reportCsv(report),
-    'claims.csv': claimsCsv(report),
-    'fig1-regret.svg': renderRegretFigure(report.experiments, { band: report.band }),
-    'fig2-time.svg': renderTimeFigure(report.experiments),
-    'report.html': renderHtml(report),
-    'report.json': JSON.stringify(report, null, 2) + '\n',
-  };
+  const report: Report = { ...given, band: options.band ?? given.band, timeAxis: options.timeAxis ?? given.timeAxis };
+  const fig1 = renderRegretFigure(report.experiments, { band: report.band });
+  const fig2 = renderTimeFigure(report.experiments, { timeAxis: report.timeAxis });
+  const contents: [string, string | Buffer][] = [
+    ['report.csv', reportCsv(report)],
+    ['claims.csv', claimsCsv(report)],
+    ['fig1-regret.svg', fig1],
+    ['fig2-time.svg', fig2],
+    ['report.html', renderHtml(report)],
+    ['report.json', JSON.stringify(report, null, 2) + '\n'],
+  ];
+  if (options.png === true) contents.push(['fig1-regret.png', svgToPng(fig1)], ['fig2-time.png', svgToPng(fig2)]);
   if (outDir.trim() === '') throw new ResultsError('--out: expected a folder, got an empty string');
   // Never into an experiment folder: its files are a run's, and readers would take the report for results.
   if (fs.existsSync(path.join(outDir, MANIFEST_FILE))) {
@@ -148,9 +176,9 @@ export function writeReport(given: Report, outDir: string, options: WriteOptions
   const written: string[] = [];
   try {
     makeFolders(outDir);
-    for (const name of REPORT_FILES) {
+    for (const [name, content] of contents) {
       const file = path.join(outDir, name);
-      writeFileAtomic(file, contents[name]);
+      writeFileAtomic(file, content);
       written.push(file);
     }
   } catch (err) {

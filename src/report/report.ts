@@ -1,10 +1,13 @@
 /** The report as plain JSON-serialisable data (report.json, `--json`); index.ts builds it. */
 import type { ClaimRow } from './claims.js';
-import type { Band } from './svg.js';
+import type { Band, TimeAxis } from './svg.js';
 import type { ExperimentSummary } from './summarize.js';
 
-/** Version of the report.json layout (2: paired comparisons, interval verdicts, Δ_T/β_T, band). */
-export const REPORT_FORMAT = 'eofd-report/2';
+/**
+ * Version of the report.json layout (2: paired comparisons, interval verdicts, Δ_T/β_T, band;
+ * 3: experiments in the paper's order, each with its progress, Fig. 2's time axis).
+ */
+export const REPORT_FORMAT = 'eofd-report/3';
 
 /** Everything the report shows, as plain JSON-serialisable data (report.json, `--json`). */
 export interface Report {
@@ -13,6 +16,9 @@ export interface Report {
   sources: string[];
   /** What Fig. 1's band shows: ±1 sample std or the 95% interval of the mean. */
   band: Band;
+  /** Fig. 2's time axis: linear or log. */
+  timeAxis: TimeAxis;
+  /** In the paper's order (MNIST, synthetic K ≥ 2, synthetic K = 1, others). */
   experiments: ExperimentSummary[];
   claims: ClaimRow[];
 }

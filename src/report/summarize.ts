@@ -15,7 +15,7 @@
  *   of the mean at each round, over trials, downsampled to at most 500 evenly spaced rounds that
  *   include the first and the last.
  */
-import type { ExperimentData, Provenance, Setting, Timing } from '../results/read.js';
+import type { ExperimentData, Progress, Provenance, Setting, Timing } from '../results/read.js';
 import type { SummaryRow } from '../results/records.js';
 import { mean, sampleStd } from '../stats/descriptive.js';
 import { pairedDifference, pairedRelativeDifference, type PairedInterval } from '../stats/paired.js';
@@ -111,6 +111,9 @@ export interface ExperimentSummary {
   provenance: Provenance;
   /** How the units were timed (most units at once, load, cores); nulls when not recorded. */
   timing: Timing;
+  /** Finished units of the planned ones; a run in progress is summarised on its finished units. */
+  progress: Progress;
+  /** The policies with at least one finished trial (all of them once the run is complete). */
   policies: PolicySummary[];
   /** null when EOFD-MLogB or OFUL-MLogB did not run in this experiment. */
   comparison: Comparison | null;
@@ -250,8 +253,24 @@ function regretCurve(policy: string, series: Float64Array[], horizon: number): R
   return curve;
 }
 
+/**
+ * Rank of an experiment in the paper's order (Section 4, Fig. 1 and 2 panels (a), (b), (c)): MNIST
+ * (real data) 0, synthetic multinomial (K ≥ 2) 1, synthetic binary (K = 1) 2, anything else 3.
+ */
+export function paperRank(setting: Setting): number {
+  if (setting.environment === 'mnist') return 0;
+  if (setting.environment === 'synthetic') return setting.K >= 2 ? 1 : 2;
+  return 3;
+}
+
+/** The experiments in the paper's order; the given order within a rank (a stable sort). */
+export function inPaperOrder<E extends { setting: Setting }>(experiments: readonly E[]): E[] {
+  return [...experiments].sort((a, b) => paperRank(a.setting) - paperRank(b.setting));
+}
+
 export function summarizeExperiment(data: ExperimentData): ExperimentSummary {
-  const policies = [...data.setting.policies].sort(comparePolicies);
+  const ran = new Set(data.summary.map((r) => r.policy));
+  const policies = data.setting.policies.filter((p) => ran.has(p)).sort(comparePolicies);
   const summaries = policies.map((p) => summarizePolicy(p, data.summary.filter((r) => r.policy === p)));
   const comparisons = allComparisons(policies, data.summary);
   const curves = policies.map((p) =>
@@ -268,6 +287,7 @@ export function summarizeExperiment(data: ExperimentData): ExperimentSummary {
     derived: data.derived,
     provenance: data.provenance,
     timing: data.timing,
+    progress: data.progress,
     policies: summaries,
     comparison: headline(comparisons),
     comparisons,

@@ -1,19 +1,27 @@
 /**
  * The paper's figures as plain, hand-written SVG (no dependencies, deterministic: coordinates with two
- * decimals, no timestamps), one panel per experiment, at most three panels per row.
+ * decimals, no timestamps), one panel per experiment, lettered (a), (b), (c) in the order given
+ * (buildReport gives the paper's: MNIST, synthetic multinomial, synthetic binary), at most three
+ * panels per row. Every SVG scales to its container: `width="100%"` with a viewBox and a max-width of
+ * its natural size, so a narrow window shrinks it instead of cutting it off.
  *
  * - Fig. 1: cumulative regret against round t; per policy the mean over trials as a line (one
  *   `<path data-policy="…">` per policy per panel) and a translucent band (`<path data-band="…">`;
  *   its lower edge is clamped at 0, since cumulative regret is ≥ 0): ±1 sample std as in the paper
  *   (`band: 'std'`, Section 4), or the 95% Student-t interval of the mean (`'ci95'`; no band for a
  *   single trial).
- * - Fig. 2: mean per-round time (ms) per policy as bars with ±1 sample-std error bars on a log-scale
- *   y axis with decade ticks; a lower whisker below the axis floor is drawn to the floor.
+ * - Fig. 2: mean per-round time (ms) per policy as bars with ±1 sample-std error bars, on a linear
+ *   axis (default: bar lengths compare as the times do) or a log axis with decade ticks (`timeAxis:
+ *   'log'`: small times stay visible; a lower whisker below the axis floor is drawn to the floor).
  *
- * Each policy has a fixed colour (Okabe–Ito palette, readable by colour-blind readers).
+ * Each policy has a fixed colour and dash pattern (palette.ts). The legend wraps onto more rows
+ * when the policies do not fit on one.
  */
 import { describeTimeReduction, fixed, formatSig } from './format.js';
-import { OFUL, EOFD, RANDOM, comparePolicies, type ExperimentSummary, type RegretCurve } from './summarize.js';
+import { dashAttribute, policyStyles, type PolicyStyle } from './palette.js';
+import { OFUL, EOFD, comparePolicies, type ExperimentSummary, type RegretCurve } from './summarize.js';
+
+export { POLICY_COLOURS } from './palette.js';
 
 /** What Fig. 1's band around the mean shows. */
 export const BANDS = ['std', 'ci95'] as const;
@@ -25,32 +33,34 @@ export const BAND_TEXT: Readonly<Record<Band, string>> = {
   ci95: '95% Student-t interval of the mean',
 };
 
+/** Fig. 2's time axis. */
+export const TIME_AXES = ['linear', 'log'] as const;
+export type TimeAxis = (typeof TIME_AXES)[number];
+
 export interface SvgOptions {
   /** true (default): a standalone file with the SVG namespace; false: for inlining in HTML. */
   standalone?: boolean;
   /** Fig. 1's band: ±1 sample std (default) or the 95% interval of the mean. */
   band?: Band;
+  /** Fig. 2's time axis: linear (default) or log. */
+  timeAxis?: TimeAxis;
 }
-
-/** Fixed colours of the paper's policies. */
-export const POLICY_COLOURS: Readonly<Record<string, string>> = {
-  [EOFD]: '#0072B2',
-  [OFUL]: '#D55E00',
-  [RANDOM]: '#7F7F7F',
-};
-const OTHER_COLOURS = ['#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000'];
 
 const PANEL_WIDTH = 380;
 const PANEL_HEIGHT = 300;
 const PANELS_PER_ROW = 3;
-const HEADER_HEIGHT = 58;
 const PAD = 10;
 const MARGIN = { left: 66, right: 18, top: 62, bottom: 50 };
 const PLOT_WIDTH = PANEL_WIDTH - MARGIN.left - MARGIN.right;
 const PLOT_HEIGHT = PANEL_HEIGHT - MARGIN.top - MARGIN.bottom;
 const GRID = '#e4e4e4';
-const INK = '#222222';
-const MUTED = '#555555';
+export const INK = '#222222';
+export const MUTED = '#555555';
+/** Font size of ordinary text (px) and an upper estimate of a sans-serif character's advance (em). */
+export const FONT_SIZE = 12;
+const CHAR_EM = 0.62;
+/** Legend: swatch width, gap after the swatch, gap between items, row height (px). */
+export const LEGEND = { swatch: 30, gap: 6, spacing: 22, row: 20 };
 
 export function escapeXml(text: string): string {
   return text.replace(/[&<>"']/g, (c) =>
@@ -59,23 +69,20 @@ export function escapeXml(text: string): string {
 }
 
 /** A coordinate: two decimals, never "-0.00". */
-function n(x: number): string {
+export function n(x: number): string {
   return fixed(x, 2);
 }
 
-/** Colour of every policy appearing in `experiments`: fixed ones first, others from a palette in order. */
-function colourMap(experiments: readonly ExperimentSummary[]): Map<string, string> {
-  const colours = new Map<string, string>();
-  let next = 0;
-  for (const policy of allPolicies(experiments)) {
-    colours.set(policy, POLICY_COLOURS[policy] ?? (OTHER_COLOURS[next++ % OTHER_COLOURS.length] as string));
-  }
-  return colours;
+/** Upper estimate of the width (px) of `text` at `fontSize` in a sans-serif font. */
+export function textWidth(text: string, fontSize = FONT_SIZE): number {
+  return text.length * fontSize * CHAR_EM;
 }
 
+/** Every policy appearing in `experiments`, in report order. */
 function allPolicies(experiments: readonly ExperimentSummary[]): string[] {
   const set = new Set<string>();
   for (const e of experiments) for (const p of e.policies) set.add(p.policy);
+  for (const e of experiments) for (const p of e.setting.policies) set.add(p);
   return [...set].sort(comparePolicies);
 }
 
@@ -114,57 +121,150 @@ export function decadeLabel(k: number): string {
   return `1e${k}`;
 }
 
-function svgOpen(width: number, height: number, title: string, options: SvgOptions): string[] {
-  const ns = options.standalone === false ? '' : ' xmlns="http://www.w3.org/2000/svg"';
+/**
+ * The opening of an SVG of natural size `width` × `height` that scales to its container (never above
+ * its natural width), its title and a white background.
+ */
+export function svgOpen(width: number, height: number, title: string, standalone = true, attributes = ''): string[] {
+  const ns = standalone ? ' xmlns="http://www.w3.org/2000/svg"' : '';
   return [
-    `<svg${ns} width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="12" role="img">`,
+    `<svg${ns}${attributes} width="100%" viewBox="0 0 ${n(width)} ${n(height)}" style="max-width:${n(width)}px;height:auto" ` +
+      `font-family="sans-serif" font-size="${FONT_SIZE}" role="img">`,
     `<title>${escapeXml(title)}</title>`,
-    `<rect x="0" y="0" width="${width}" height="${height}" fill="#ffffff"/>`,
+    `<rect x="0" y="0" width="${n(width)}" height="${n(height)}" fill="#ffffff"/>`,
   ];
 }
 
-function figureSize(panels: number): { width: number; height: number } {
-  const columns = Math.max(1, Math.min(PANELS_PER_ROW, panels));
-  const rows = Math.max(1, Math.ceil(panels / PANELS_PER_ROW));
-  return { width: 2 * PAD + columns * PANEL_WIDTH, height: HEADER_HEIGHT + rows * PANEL_HEIGHT + PAD };
+/** "(a)", "(b)", …, "(z)", "(aa)", …: the letter of panel `index`. */
+export function panelLetter(index: number): string {
+  let k = index;
+  let s = '';
+  do {
+    s = String.fromCharCode(97 + (k % 26)) + s;
+    k = Math.floor(k / 26) - 1;
+  } while (k >= 0);
+  return `(${s})`;
 }
 
-function panelOrigin(index: number): { x: number; y: number } {
-  return {
-    x: PAD + (index % PANELS_PER_ROW) * PANEL_WIDTH,
-    y: HEADER_HEIGHT + Math.floor(index / PANELS_PER_ROW) * PANEL_HEIGHT,
-  };
+// ---------------------------------------------------------------------------------------------
+// Legend
+
+/** One legend entry: a line swatch (with a band behind it) or a filled square, and a label. */
+export interface LegendItem {
+  label: string;
+  style: PolicyStyle;
+  kind: 'line' | 'box';
+}
+
+/** Each item's (x, row) when the items are laid out left to right, wrapping at `maxWidth`. */
+export function legendLayout(items: readonly LegendItem[], maxWidth: number): { x: number; row: number }[] {
+  let x = 0;
+  let row = 0;
+  return items.map((item) => {
+    const width = LEGEND.swatch + LEGEND.gap + textWidth(item.label);
+    if (x > 0 && x + width > maxWidth) {
+      x = 0;
+      row++;
+    }
+    const at = { x, row };
+    x += width + LEGEND.spacing;
+    return at;
+  });
+}
+
+/** A legend swatch at (x, y) (y = the swatch's vertical middle). */
+export function legendSwatch(item: LegendItem, x: number, y: number): string[] {
+  const { colour } = item.style;
+  if (item.kind === 'box') {
+    return [`<rect x="${n(x + LEGEND.swatch - 12)}" y="${n(y - 6)}" width="12" height="12" fill="${colour}"/>`];
+  }
+  return [
+    `<rect x="${n(x)}" y="${n(y - 6)}" width="${LEGEND.swatch}" height="12" fill="${colour}" fill-opacity="0.18"/>`,
+    `<line x1="${n(x)}" y1="${n(y)}" x2="${n(x + LEGEND.swatch)}" y2="${n(y)}" stroke="${colour}" stroke-width="2.5"${dashAttribute(item.style)}/>`,
+  ];
+}
+
+/** The legend as SVG elements, wrapped at `maxWidth`, its first row centred on `top`; returns its rows. */
+export function legend(items: readonly LegendItem[], left: number, top: number, maxWidth: number): { elements: string[]; rows: number } {
+  const layout = legendLayout(items, maxWidth);
+  const elements: string[] = ['<g data-legend="">'];
+  items.forEach((item, i) => {
+    const { x, row } = layout[i] as { x: number; row: number };
+    const y = top + row * LEGEND.row;
+    elements.push(...legendSwatch(item, left + x, y));
+    elements.push(
+      `<text x="${n(left + x + LEGEND.swatch + LEGEND.gap)}" y="${n(y + 4)}" fill="${INK}" data-legend-item="${escapeXml(item.label)}">${escapeXml(item.label)}</text>`,
+    );
+  });
+  elements.push('</g>');
+  return { elements, rows: layout.length === 0 ? 0 : (layout[layout.length - 1] as { row: number }).row + 1 };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Figures: a title, a legend and panels
+
+/** One figure as parts: html.ts lays the panels out with CSS, the composite below with coordinates. */
+export interface Figure {
+  title: string;
+  legend: LegendItem[];
+  /** Panel width and height (px); every panel's elements are in its own 0..width × 0..height box. */
+  panelWidth: number;
+  panelHeight: number;
+  panels: { name: string; elements: string[] }[];
+}
+
+/** The figure as one SVG: title, wrapped legend, panels three to a row. */
+export function figureSvg(figure: Figure, standalone = true): string {
+  const columns = Math.max(1, Math.min(PANELS_PER_ROW, figure.panels.length));
+  const rows = Math.max(1, Math.ceil(figure.panels.length / PANELS_PER_ROW));
+  const width = 2 * PAD + columns * figure.panelWidth;
+  const legendLeft = PAD + MARGIN.left;
+  const titleWidth = textWidth(figure.title, 15) + legendLeft + PAD;
+  const fullWidth = Math.max(width, titleWidth);
+  const drawn = legend(figure.legend, legendLeft, 44, fullWidth - legendLeft - PAD);
+  const header = 44 + Math.max(0, drawn.rows - 1) * LEGEND.row + 18;
+  const height = header + rows * figure.panelHeight + PAD;
+  const out = svgOpen(fullWidth, height, figure.title, standalone);
+  out.push(`<text x="${legendLeft}" y="22" font-size="15" font-weight="bold" fill="${INK}">${escapeXml(figure.title)}</text>`);
+  out.push(...drawn.elements);
+  figure.panels.forEach((panel, i) => {
+    const x = PAD + (i % PANELS_PER_ROW) * figure.panelWidth;
+    const y = header + Math.floor(i / PANELS_PER_ROW) * figure.panelHeight;
+    out.push(`<g data-panel="${escapeXml(panel.name)}" transform="translate(${n(x)},${n(y)})">`, ...panel.elements, '</g>');
+  });
+  out.push('</svg>');
+  return out.join('\n') + '\n';
+}
+
+/** One panel of a figure as its own SVG (for HTML, where CSS lays the panels out). */
+export function panelSvg(figure: Figure, index: number): string {
+  const panel = figure.panels[index];
+  if (panel === undefined) throw new RangeError(`no panel ${index} (the figure has ${figure.panels.length})`);
+  const out = svgOpen(figure.panelWidth, figure.panelHeight, `${figure.title}: ${panel.name}`, false, ` data-panel="${escapeXml(panel.name)}"`);
+  out.push(...panel.elements, '</svg>');
+  return out.join('\n');
 }
 
 function settingLine(e: ExperimentSummary): string {
   const s = e.setting;
-  return `${s.environment} · d = ${s.d}, K = ${s.K} · T = ${s.horizon} · ${s.trials} trial${s.trials === 1 ? '' : 's'}`;
+  return `${s.environment} · d = ${s.d}, K = ${s.K} · T = ${s.horizon} · ${trialsText(e)}`;
 }
 
-function panelHeader(e: ExperimentSummary, extra: string | null): string[] {
+/** "10 trials", or for a run in progress "in progress: 3 of 6 units". */
+function trialsText(e: ExperimentSummary): string {
+  const p = e.progress;
+  if (!p.complete) return `in progress: ${p.finishedUnits} of ${p.plannedUnits} units`;
+  const trials = e.setting.trials;
+  return `${trials} trial${trials === 1 ? '' : 's'}`;
+}
+
+function panelHeader(e: ExperimentSummary, index: number, extra: string | null): string[] {
   const cx = n(MARGIN.left + PLOT_WIDTH / 2);
   const out = [
-    `<text x="${cx}" y="18" text-anchor="middle" font-size="14" font-weight="bold" fill="${INK}">${escapeXml(e.name)}</text>`,
-    `<text x="${cx}" y="34" text-anchor="middle" fill="${MUTED}">${escapeXml(settingLine(e))}</text>`,
+    `<text x="${cx}" y="18" text-anchor="middle" font-size="14" font-weight="bold" fill="${INK}">${escapeXml(`${panelLetter(index)} ${e.name}`)}</text>`,
+    `<text x="${cx}" y="34" text-anchor="middle" fill="${e.progress.complete ? MUTED : '#8a4b00'}">${escapeXml(settingLine(e))}</text>`,
   ];
   if (extra !== null) out.push(`<text x="${cx}" y="50" text-anchor="middle" fill="${MUTED}">${escapeXml(extra)}</text>`);
-  return out;
-}
-
-function legend(policies: string[], colours: Map<string, string>, withBand: boolean): string[] {
-  const out: string[] = [];
-  let x = PAD + MARGIN.left;
-  for (const policy of policies) {
-    const colour = colours.get(policy) as string;
-    if (withBand) {
-      out.push(`<rect x="${n(x)}" y="38" width="26" height="12" fill="${colour}" fill-opacity="0.18"/>`);
-      out.push(`<line x1="${n(x)}" y1="44" x2="${n(x + 26)}" y2="44" stroke="${colour}" stroke-width="2.5"/>`);
-    } else {
-      out.push(`<rect x="${n(x + 7)}" y="38" width="12" height="12" fill="${colour}"/>`);
-    }
-    out.push(`<text x="${n(x + 32)}" y="48" fill="${INK}">${escapeXml(policy)}</text>`);
-    x += 40 + 7.5 * policy.length;
-  }
   return out;
 }
 
@@ -176,21 +276,25 @@ export function bandHalfWidths(curve: RegretCurve, band: Band): number[] | null 
   return band === 'std' ? curve.std : curve.ci95;
 }
 
-/** Fig. 1: cumulative regret vs round t, mean over trials with a band, one panel per experiment. */
-export function renderRegretFigure(experiments: readonly ExperimentSummary[], options: SvgOptions = {}): string {
-  const band = options.band ?? 'std';
-  const colours = colourMap(experiments);
-  const title = `Fig. 1. Cumulative regret: mean over trials (line), ${BAND_TEXT[band]} (band)`;
-  const { width, height } = figureSize(experiments.length);
-  const out = svgOpen(width, height, title, options);
-  out.push(`<text x="${PAD + MARGIN.left}" y="22" font-size="15" font-weight="bold" fill="${INK}">${escapeXml(title)}</text>`);
-  out.push(...legend(allPolicies(experiments), colours, true));
-  experiments.forEach((e, i) => out.push(...regretPanel(e, panelOrigin(i), colours, band)));
-  out.push('</svg>');
-  return out.join('\n') + '\n';
+/** Fig. 1 as parts: cumulative regret vs round t, mean over trials with a band, one panel per experiment. */
+export function regretFigure(experiments: readonly ExperimentSummary[], band: Band = 'std'): Figure {
+  const policies = allPolicies(experiments);
+  const styles = policyStyles(policies);
+  return {
+    title: `Fig. 1. Cumulative regret: mean over trials (line), ${BAND_TEXT[band]} (band)`,
+    legend: policies.map((p) => ({ label: p, style: styles.get(p) as PolicyStyle, kind: 'line' })),
+    panelWidth: PANEL_WIDTH,
+    panelHeight: PANEL_HEIGHT,
+    panels: experiments.map((e, i) => ({ name: e.name, elements: regretPanel(e, i, styles, band) })),
+  };
 }
 
-function regretPanel(e: ExperimentSummary, origin: { x: number; y: number }, colours: Map<string, string>, band: Band): string[] {
+/** Fig. 1 as one SVG. */
+export function renderRegretFigure(experiments: readonly ExperimentSummary[], options: SvgOptions = {}): string {
+  return figureSvg(regretFigure(experiments, options.band ?? 'std'), options.standalone !== false);
+}
+
+function regretPanel(e: ExperimentSummary, index: number, styles: Map<string, PolicyStyle>, band: Band): string[] {
   const halves = e.curves.map((c) => bandHalfWidths(c, band));
   let maxY = 0;
   e.curves.forEach((c, k) => {
@@ -204,13 +308,12 @@ function regretPanel(e: ExperimentSummary, origin: { x: number; y: number }, col
   const sx = (t: number) => left + (t / xTicks.top) * PLOT_WIDTH;
   const sy = (v: number) => bottom - (Math.max(0, v) / yTicks.top) * PLOT_HEIGHT;
 
-  const out = [`<g data-panel="${escapeXml(e.name)}" transform="translate(${origin.x},${origin.y})">`];
-  out.push(...panelHeader(e, null));
+  const out = panelHeader(e, index, null);
   out.push(...axes(left, top, bottom, xTicks, yTicks, sx, sy));
   e.curves.forEach((c, k) => {
     const half = halves[k];
     if (!half || c.t.length === 0) return;
-    const colour = colours.get(c.policy) as string;
+    const colour = (styles.get(c.policy) as PolicyStyle).colour;
     const upper = c.t.map((t, i) => `${n(sx(t))},${n(sy((c.mean[i] as number) + (half[i] as number)))}`);
     const lower = c.t.map((t, i) => `${n(sx(t))},${n(sy((c.mean[i] as number) - (half[i] as number)))}`).reverse();
     out.push(
@@ -218,21 +321,46 @@ function regretPanel(e: ExperimentSummary, origin: { x: number; y: number }, col
     );
   });
   for (const c of e.curves) {
-    const colour = colours.get(c.policy) as string;
+    if (c.t.length === 0) continue;
+    const style = styles.get(c.policy) as PolicyStyle;
     const line = c.t.map((t, i) => `${n(sx(t))},${n(sy(c.mean[i] as number))}`);
     out.push(
-      `<path data-policy="${escapeXml(c.policy)}" d="M${line.join('L')}" fill="none" stroke="${colour}" stroke-width="2" stroke-linejoin="round"/>`,
+      `<path data-policy="${escapeXml(c.policy)}" d="M${line.join('L')}" fill="none" stroke="${style.colour}" stroke-width="2" stroke-linejoin="round"${dashAttribute(style)}/>`,
     );
   }
+  if (e.curves.every((c) => c.t.length === 0)) out.push(noDataText(left, top));
   out.push(`<text x="${n(left + PLOT_WIDTH / 2)}" y="${n(bottom + 38)}" text-anchor="middle" fill="${INK}">round t</text>`);
   out.push(yTitle('cumulative regret', top));
-  out.push('</g>');
   return out;
+}
+
+/** "no finished trial yet", centred in the plot area. */
+function noDataText(left: number, top: number): string {
+  return `<text x="${n(left + PLOT_WIDTH / 2)}" y="${n(top + PLOT_HEIGHT / 2)}" text-anchor="middle" fill="${MUTED}">no finished trial yet</text>`;
 }
 
 function yTitle(text: string, top: number): string {
   const cy = n(top + PLOT_HEIGHT / 2);
   return `<text x="16" y="${cy}" transform="rotate(-90 16 ${cy})" text-anchor="middle" fill="${INK}">${escapeXml(text)}</text>`;
+}
+
+/** Horizontal grid lines with y tick labels at `yTicks`. */
+function yGrid(left: number, yTicks: Ticks, sy: (v: number) => number): string[] {
+  const out: string[] = [];
+  for (const v of yTicks.values) {
+    const y = n(sy(v));
+    out.push(`<line x1="${n(left)}" y1="${y}" x2="${n(left + PLOT_WIDTH)}" y2="${y}" stroke="${GRID}"/>`);
+    out.push(`<text x="${n(left - 6)}" y="${y}" dy="4" text-anchor="end" fill="${INK}">${tickLabel(v, yTicks)}</text>`);
+  }
+  return out;
+}
+
+/** The plot's left and bottom axis lines. */
+function axisLines(left: number, top: number, bottom: number): string[] {
+  return [
+    `<line x1="${n(left)}" y1="${n(bottom)}" x2="${n(left + PLOT_WIDTH)}" y2="${n(bottom)}" stroke="${INK}"/>`,
+    `<line x1="${n(left)}" y1="${n(top)}" x2="${n(left)}" y2="${n(bottom)}" stroke="${INK}"/>`,
+  ];
 }
 
 function axes(
@@ -244,40 +372,54 @@ function axes(
   sx: (v: number) => number,
   sy: (v: number) => number,
 ): string[] {
-  const right = left + PLOT_WIDTH;
-  const out: string[] = [];
-  for (const v of yTicks.values) {
-    const y = n(sy(v));
-    out.push(`<line x1="${n(left)}" y1="${y}" x2="${n(right)}" y2="${y}" stroke="${GRID}"/>`);
-    out.push(`<text x="${n(left - 6)}" y="${y}" dy="4" text-anchor="end" fill="${INK}">${tickLabel(v, yTicks)}</text>`);
-  }
+  const out = yGrid(left, yTicks, sy);
   for (const v of xTicks.values) {
     const x = n(sx(v));
     out.push(`<line x1="${x}" y1="${n(bottom)}" x2="${x}" y2="${n(bottom + 5)}" stroke="${INK}"/>`);
     out.push(`<text x="${x}" y="${n(bottom + 18)}" text-anchor="middle" fill="${INK}">${tickLabel(v, xTicks)}</text>`);
   }
-  out.push(`<line x1="${n(left)}" y1="${n(bottom)}" x2="${n(right)}" y2="${n(bottom)}" stroke="${INK}"/>`);
-  out.push(`<line x1="${n(left)}" y1="${n(top)}" x2="${n(left)}" y2="${n(bottom)}" stroke="${INK}"/>`);
+  out.push(...axisLines(left, top, bottom));
   return out;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Fig. 2
 
-/** Fig. 2: mean per-round time (ms) per policy, ±1 std error bars, log scale; one panel per experiment. */
-export function renderTimeFigure(experiments: readonly ExperimentSummary[], options: SvgOptions = {}): string {
-  const colours = colourMap(experiments);
-  const title = 'Fig. 2. Mean per-round time (select + update) with ± 1 sample std';
-  const { width, height } = figureSize(experiments.length);
-  const out = svgOpen(width, height, title, options);
-  out.push(`<text x="${PAD + MARGIN.left}" y="22" font-size="15" font-weight="bold" fill="${INK}">${escapeXml(title)}</text>`);
-  out.push(...legend(allPolicies(experiments), colours, false));
-  experiments.forEach((e, i) => out.push(...timePanel(e, panelOrigin(i), colours)));
-  out.push('</svg>');
-  return out.join('\n') + '\n';
+/** Policy labels under the bars turn by this angle when they do not fit side by side. */
+const LABEL_ANGLE = 40;
+
+/** Fig. 2 as parts: mean per-round time (ms) per policy, ±1 std error bars; one panel per experiment. */
+export function timeFigure(experiments: readonly ExperimentSummary[], timeAxis: TimeAxis = 'linear'): Figure {
+  const policies = allPolicies(experiments);
+  const styles = policyStyles(policies);
+  const slot = Math.min(PLOT_WIDTH, ...experiments.map((e) => PLOT_WIDTH / Math.max(1, e.policies.length)));
+  const longest = Math.max(0, ...policies.map((p) => textWidth(p)));
+  const turned = longest > slot - 4;
+  // Turned labels hang below the axis: width·sin(angle) plus a line's height.
+  const labelDepth = turned ? longest * Math.sin((LABEL_ANGLE * Math.PI) / 180) + FONT_SIZE + 12 : 0;
+  return {
+    title: `Fig. 2. Mean per-round time (select + update) with ± 1 sample std${timeAxis === 'log' ? ', log scale' : ''}`,
+    legend: policies.map((p) => ({ label: p, style: styles.get(p) as PolicyStyle, kind: 'box' })),
+    panelWidth: PANEL_WIDTH,
+    panelHeight: PANEL_HEIGHT + Math.max(0, Math.ceil(labelDepth - MARGIN.bottom + 8)),
+    panels: experiments.map((e, i) => ({ name: e.name, elements: timePanel(e, i, styles, timeAxis, turned) })),
+  };
 }
 
-function timePanel(e: ExperimentSummary, origin: { x: number; y: number }, colours: Map<string, string>): string[] {
+/** Fig. 2 as one SVG. */
+export function renderTimeFigure(experiments: readonly ExperimentSummary[], options: SvgOptions = {}): string {
+  return figureSvg(timeFigure(experiments, options.timeAxis ?? 'linear'), options.standalone !== false);
+}
+
+/** The value → y map of Fig. 2's axis and its tick marks; the top 16 px stay free for the value labels. */
+function timeScale(e: ExperimentSummary, timeAxis: TimeAxis, left: number, bottom: number): { sy: (v: number) => number; ticks: string[] } {
+  const height = PLOT_HEIGHT - 16;
+  if (timeAxis === 'linear') {
+    const highs = e.policies.map((p) => p.roundMs.mean + p.roundMs.std).filter(Number.isFinite);
+    const yTicks = niceTicks(Math.max(0, ...highs));
+    const sy = (v: number) => bottom - (Math.max(0, v) / yTicks.top) * height;
+    return { sy, ticks: yGrid(left, yTicks, sy) };
+  }
   const positive: number[] = [];
   for (const p of e.policies) {
     for (const v of [p.roundMs.mean, p.roundMs.mean + p.roundMs.std, p.roundMs.mean - p.roundMs.std]) {
@@ -289,39 +431,42 @@ function timePanel(e: ExperimentSummary, origin: { x: number; y: number }, colou
   if (hi <= lo) hi = lo + 1;
   // Keep the decade ticks readable: at most 8 decades below the top.
   lo = Math.max(lo, hi - 8);
-  const left = MARGIN.left;
-  const top = MARGIN.top;
-  const bottom = top + PLOT_HEIGHT;
-  const right = left + PLOT_WIDTH;
   const floor = 10 ** lo;
-  // The top decade sits 16 px below the plot's top edge: room for the value above the tallest bar.
-  const sy = (v: number) => bottom - ((Math.log10(Math.max(v, floor)) - lo) / (hi - lo)) * (PLOT_HEIGHT - 16);
-
-  const c = e.comparison;
-  const note = c !== null && c.timeReductionPct !== null ? `${EOFD}: ${describeTimeReduction(c.timeReductionPct)} than ${OFUL}` : null;
-  const out = [`<g data-panel="${escapeXml(e.name)}" transform="translate(${origin.x},${origin.y})">`];
-  out.push(...panelHeader(e, note));
+  const sy = (v: number) => bottom - ((Math.log10(Math.max(v, floor)) - lo) / (hi - lo)) * height;
+  const ticks: string[] = [];
   for (let k = lo; k <= hi; k++) {
     const y = n(sy(10 ** k));
-    out.push(`<line x1="${n(left)}" y1="${y}" x2="${n(right)}" y2="${y}" stroke="${GRID}"/>`);
-    out.push(`<line x1="${n(left - 5)}" y1="${y}" x2="${n(left)}" y2="${y}" stroke="${INK}"/>`);
-    out.push(`<text x="${n(left - 7)}" y="${y}" dy="4" text-anchor="end" fill="${INK}">${decadeLabel(k)}</text>`);
+    ticks.push(`<line x1="${n(left)}" y1="${y}" x2="${n(left + PLOT_WIDTH)}" y2="${y}" stroke="${GRID}"/>`);
+    ticks.push(`<line x1="${n(left - 5)}" y1="${y}" x2="${n(left)}" y2="${y}" stroke="${INK}"/>`);
+    ticks.push(`<text x="${n(left - 7)}" y="${y}" dy="4" text-anchor="end" fill="${INK}">${decadeLabel(k)}</text>`);
     if (k < hi) {
       for (let j = 2; j <= 9; j++) {
         const ym = n(sy(j * 10 ** k));
-        out.push(`<line x1="${n(left - 3)}" y1="${ym}" x2="${n(left)}" y2="${ym}" stroke="${INK}"/>`);
+        ticks.push(`<line x1="${n(left - 3)}" y1="${ym}" x2="${n(left)}" y2="${ym}" stroke="${INK}"/>`);
       }
     }
   }
+  return { sy, ticks };
+}
+
+function timePanel(e: ExperimentSummary, index: number, styles: Map<string, PolicyStyle>, timeAxis: TimeAxis, turned: boolean): string[] {
+  const left = MARGIN.left;
+  const top = MARGIN.top;
+  const bottom = top + PLOT_HEIGHT;
+  const { sy, ticks } = timeScale(e, timeAxis, left, bottom);
+  const c = e.comparison;
+  const note = c !== null && c.timeReductionPct !== null ? `${EOFD}: ${describeTimeReduction(c.timeReductionPct)} than ${OFUL}` : null;
+  const out = panelHeader(e, index, note);
+  out.push(...ticks);
   const slot = PLOT_WIDTH / Math.max(1, e.policies.length);
   const barWidth = Math.min(56, slot * 0.6);
   e.policies.forEach((p, i) => {
     const cx = left + slot * (i + 0.5);
-    const colour = colours.get(p.policy) as string;
+    const colour = (styles.get(p.policy) as PolicyStyle).colour;
     const m = p.roundMs.mean;
     const s = p.roundMs.std;
+    const y = sy(m);
     if (m > 0) {
-      const y = sy(m);
       out.push(
         `<rect data-bar="${escapeXml(p.policy)}" x="${n(cx - barWidth / 2)}" y="${n(y)}" width="${n(barWidth)}" height="${n(bottom - y)}" fill="${colour}"/>`,
       );
@@ -335,12 +480,16 @@ function timePanel(e: ExperimentSummary, origin: { x: number; y: number }, colou
     } else {
       out.push(`<text x="${n(cx)}" y="${n(bottom - 5)}" text-anchor="middle" fill="${INK}">${escapeXml(formatSig(m, 3))}</text>`);
     }
-    out.push(`<text x="${n(cx)}" y="${n(bottom + 18)}" text-anchor="middle" fill="${INK}">${escapeXml(p.policy)}</text>`);
+    const label = escapeXml(p.policy);
+    out.push(
+      turned
+        ? `<text x="${n(cx)}" y="${n(bottom + 14)}" text-anchor="end" transform="rotate(-${LABEL_ANGLE} ${n(cx)} ${n(bottom + 14)})" fill="${INK}">${label}</text>`
+        : `<text x="${n(cx)}" y="${n(bottom + 18)}" text-anchor="middle" fill="${INK}">${label}</text>`,
+    );
   });
-  out.push(`<line x1="${n(left)}" y1="${n(bottom)}" x2="${n(right)}" y2="${n(bottom)}" stroke="${INK}"/>`);
-  out.push(`<line x1="${n(left)}" y1="${n(top)}" x2="${n(left)}" y2="${n(bottom)}" stroke="${INK}"/>`);
-  out.push(`<text x="${n(left + PLOT_WIDTH / 2)}" y="${n(bottom + 38)}" text-anchor="middle" fill="${INK}">policy</text>`);
-  out.push(yTitle('per-round time (ms, log scale)', top));
-  out.push('</g>');
+  if (e.policies.length === 0) out.push(noDataText(left, top));
+  out.push(...axisLines(left, top, bottom));
+  if (!turned) out.push(`<text x="${n(left + PLOT_WIDTH / 2)}" y="${n(bottom + 38)}" text-anchor="middle" fill="${INK}">policy</text>`);
+  out.push(yTitle(timeAxis === 'log' ? 'per-round time (ms, log scale)' : 'per-round time (ms)', top));
   return out;
 }

@@ -1,12 +1,16 @@
 /**
  * A sweep's figure for one swept key: mean final regret (left) and mean ms per round (right, log
  * scale) against the key's values, one line per policy (and per combination of the other keys'
- * values). The x axis is logarithmic when the values are positive numbers spanning more than 10×,
- * linear for other numbers, and evenly spaced categories otherwise.
+ * values; such lines share their policy's colour and dash, and name their values in a tooltip).
+ * The x axis is logarithmic when the values are positive numbers spanning more than 10×,
+ * linear for other numbers, and evenly spaced categories otherwise. Policy styles and the wrapping
+ * legend are the report's (palette.ts, svg.ts); the figure scales to its container.
  */
 import type { SweepRow } from '../results/sweep.js';
 import { formatShort } from './format.js';
-import { escapeXml, niceTicks, POLICY_COLOURS } from './svg.js';
+import { dashAttribute, policyStyles, type PolicyStyle } from './palette.js';
+import { comparePolicies } from './summarize.js';
+import { escapeXml, legend, LEGEND, niceTicks, svgOpen } from './svg.js';
 
 export interface SweepFigureInput {
   experiment: string;
@@ -21,7 +25,6 @@ const H = 300;
 const M = { left: 64, right: 16, top: 46, bottom: 48 };
 const PW = W - M.left - M.right;
 const PH = H - M.top - M.bottom;
-const OTHER = ['#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
 
 const text = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v));
 const f = (x: number): string => x.toFixed(2);
@@ -39,7 +42,14 @@ function xScale(values: readonly unknown[]): { at: (i: number) => number; log: b
   return { at: (i) => ((t(xs[i] as number) - t(lo)) / span) * PW, log };
 }
 
-function panel(input: SweepFigureInput, offsetX: number, title: string, value: (r: SweepRow) => number, logY: boolean): string {
+function panel(
+  input: SweepFigureInput,
+  styles: Map<string, PolicyStyle>,
+  offsetX: number,
+  title: string,
+  value: (r: SweepRow) => number,
+  logY: boolean,
+): string {
   const axis = input.axes[input.axis] as { key: string; values: readonly unknown[] };
   const x = xScale(axis.values);
   const others = input.axes.map((_, k) => k).filter((k) => k !== input.axis);
@@ -64,12 +74,13 @@ function panel(input: SweepFigureInput, offsetX: number, title: string, value: (
   for (const t of yTicks) out.push(`<text x="-6" y="${f(y(t) + 4)}" text-anchor="end">${escapeXml(formatShort(t, 3))}</text>`);
   axis.values.forEach((v, i) => out.push(`<text x="${f(x.at(i))}" y="${PH + 16}" text-anchor="middle">${escapeXml(text(v))}</text>`));
   out.push(`<text x="${f(PW / 2)}" y="${PH + 36}" text-anchor="middle">${escapeXml(axis.key)}${x.log ? ' (log scale)' : ''}</text>`);
-  let next = 0;
   for (const [label, s] of series) {
-    const colour = POLICY_COLOURS[s.policy] ?? (OTHER[next++ % OTHER.length] as string);
+    const style = styles.get(s.policy) as PolicyStyle;
     const pts = s.points.sort((a, b) => a[0] - b[0]).map(([i, v]) => `${f(x.at(i))},${f(y(v))}`);
-    out.push(`<polyline fill="none" stroke="${colour}" stroke-width="2" points="${pts.join(' ')}"><title>${escapeXml(label)}</title></polyline>`);
-    for (const p of pts) out.push(`<circle cx="${p.split(',')[0]}" cy="${p.split(',')[1]}" r="3" fill="${colour}"/>`);
+    out.push(
+      `<polyline data-policy="${escapeXml(s.policy)}" fill="none" stroke="${style.colour}" stroke-width="2"${dashAttribute(style)} points="${pts.join(' ')}"><title>${escapeXml(label)}</title></polyline>`,
+    );
+    for (const p of pts) out.push(`<circle cx="${p.split(',')[0]}" cy="${p.split(',')[1]}" r="3" fill="${style.colour}"/>`);
   }
   out.push('</g>');
   return out.join('\n');
@@ -77,17 +88,17 @@ function panel(input: SweepFigureInput, offsetX: number, title: string, value: (
 
 export function renderSweepFigure(input: SweepFigureInput): string {
   const key = (input.axes[input.axis] as { key: string }).key;
-  const labels = [...new Set(input.rows.map((r) => r.policy))];
-  const legend = labels
-    .map((p, i) => `<g transform="translate(${M.left + i * 150},${H + 8})"><rect width="14" height="4" y="-4" fill="${POLICY_COLOURS[p] ?? OTHER[i % OTHER.length]}"/><text x="20">${escapeXml(p)}</text></g>`)
-    .join('\n');
+  const policies = [...new Set(input.rows.map((r) => r.policy))].sort(comparePolicies);
+  const styles = policyStyles(policies);
+  const items = policies.map((p) => ({ label: p, style: styles.get(p) as PolicyStyle, kind: 'line' as const }));
+  const drawn = legend(items, M.left, H + 10, 2 * W - M.left - M.right);
+  const height = H + 10 + drawn.rows * LEGEND.row;
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${2 * W}" height="${H + 24}" viewBox="0 0 ${2 * W} ${H + 24}" font-family="sans-serif" font-size="12" role="img">`,
-    `<title>${escapeXml(`${input.experiment}: final regret and ms per round against ${key}`)}</title>`,
+    ...svgOpen(2 * W, height, `${input.experiment}: final regret and ms per round against ${key}`),
     `<text x="${W}" y="18" text-anchor="middle" font-size="14">${escapeXml(`${input.experiment}: sweep over ${key} (means over trials)`)}</text>`,
-    panel(input, 0, 'final regret', (r) => r.meanFinalRegret, false),
-    panel(input, W, 'ms per round (log scale)', (r) => r.meanRoundMs, true),
-    legend,
+    panel(input, styles, 0, 'final regret', (r) => r.meanFinalRegret, false),
+    panel(input, styles, W, 'ms per round (log scale)', (r) => r.meanRoundMs, true),
+    ...drawn.elements,
     '</svg>',
     '',
   ].join('\n');

@@ -60,8 +60,21 @@ export function describeExperiment(e: ExperimentSummary): string {
     .join(', ');
   return (
     `${s.environment}, d = ${s.d}, K = ${s.K}, T = ${s.horizon}, ${s.trials} trial${s.trials === 1 ? '' : 's'}` +
+    `${e.progress.complete ? '' : ' planned'}` +
     (derived ? `; ${derived}` : '')
   );
+}
+
+/**
+ * For a run in progress: "in progress: 3 of 6 units finished (EOFD-MLogB 2, OFUL-MLogB 1, Random 0
+ * trials); every number is on the finished trials only"; null once the run is complete.
+ */
+export function progressLine(e: ExperimentSummary): string | null {
+  const p = e.progress;
+  if (p.complete) return null;
+  const done = new Map(e.policies.map((x) => [x.policy, x.trials]));
+  const counts = e.setting.policies.map((policy) => `${policy} ${done.get(policy) ?? 0}`).join(', ');
+  return `in progress: ${p.finishedUnits} of ${p.plannedUnits} units finished (${counts} trials); every number is on the finished trials only`;
 }
 
 export const POLICY_HEADERS = [
@@ -170,8 +183,10 @@ export const CLAIMS_RULE =
 export function renderTerminal(report: Report, options: { colour: boolean }): string {
   const parts: string[] = [];
   for (const e of report.experiments) {
-    parts.push(`${e.name}  (${e.dir})`);
+    const progress = progressLine(e);
+    parts.push(`${e.name}  (${e.dir})${progress === null ? '' : '  IN PROGRESS'}`);
     parts.push(describeExperiment(e));
+    if (progress !== null) parts.push(progress);
     parts.push('');
     parts.push(formatTable(POLICY_HEADERS, policyRows(e), { align: ['left', ...POLICY_HEADERS.slice(1).map(() => 'right' as const)] }));
     const line = comparisonLine(e);

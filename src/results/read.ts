@@ -68,6 +68,15 @@ export interface TrialSeries {
   updateMs: Float64Array;
 }
 
+/** How much of an experiment has finished (a unit is one policy × trial). */
+export interface Progress {
+  /** true when summary.csv exists: the run writes it once every unit has finished. */
+  complete: boolean;
+  finishedUnits: number;
+  /** Policies × trials, as the manifest plans. */
+  plannedUnits: number;
+}
+
 /** One validated experiment folder. */
 export interface ExperimentData {
   /** The folder, spelled as given (or joined onto the parent folder given). */
@@ -78,7 +87,11 @@ export interface ExperimentData {
   derived: Record<string, unknown>;
   provenance: Provenance;
   timing: Timing;
-  /** summary.csv rows, policy by policy in manifest order, trials ascending. */
+  progress: Progress;
+  /**
+   * summary.csv rows, policy by policy in manifest order, trials ascending; of a run in progress,
+   * the finished units' summaries.
+   */
   summary: SummaryRow[];
   /** Per-round series, policy by policy in manifest order, trials ascending. */
   trials: TrialSeries[];
@@ -191,6 +204,11 @@ const FINAL_REGRET_TOLERANCE = 1e-6;
 export interface ReadOptions {
   /** Folders never taken as experiments when scanning a parent (e.g. the report's own output). */
   exclude?: string[];
+  /**
+   * Also read an experiment whose run has not finished (no summary.csv yet): its finished units only
+   * (`readFinishedUnit`), with `progress.complete` false. Default false: a missing summary.csv is a defect.
+   */
+  inProgress?: boolean;
 }
 
 /**
@@ -208,7 +226,7 @@ export function readResults(dirs: readonly string[], options: ReadOptions = {}):
       const key = realPath(experimentDir);
       if (seen.has(key)) continue;
       seen.add(key);
-      const experiment = readExperiment(experimentDir);
+      const experiment = readExperiment(experimentDir, options);
       // Experiments are known by name (tables, claims, the baseline check): two of one name is ambiguous.
       const twin = experiments.find((e) => e.name === experiment.name);
       if (twin !== undefined) {
@@ -273,29 +291,29 @@ function checkUnitHash(files: UnitFiles): void {
   }
 }
 
-/** Reads and validates one experiment folder. */
-export function readExperiment(dir: string): ExperimentData {
+/**
+ * Reads and validates one experiment folder. Without summary.csv it is a defect, unless
+ * `options.inProgress`: then the finished units are read (each trial CSV checked against its unit summary).
+ */
+export function readExperiment(dir: string, options: ReadOptions = {}): ExperimentData {
   const manifest = describeManifest(readManifest(dir));
-  const summary = readSummary(path.join(dir, SUMMARY_FILE), manifest.setting);
+  const { policies, trials: planned, horizon } = manifest.setting;
+  const summaryFile = path.join(dir, SUMMARY_FILE);
+  const complete = !options.inProgress || fs.existsSync(summaryFile);
+  const summary = complete ? readSummary(summaryFile, manifest.setting) : finishedUnits(dir, manifest.setting);
   const trials: TrialSeries[] = [];
-  for (const policy of manifest.setting.policies) {
-    for (let trial = 0; trial < manifest.setting.trials; trial++) {
-      const files = unitFiles(dir, policy, trial);
-      const file = files.csv;
-      checkUnitHash(files);
-      const series = readTrial(file, policy, trial, manifest.setting.horizon);
-      const row = summary.rows.find((r) => r.policy === policy && r.trial === trial) as SummaryRow;
-      const last = series.cumRegret[series.cumRegret.length - 1] as number;
-      const scale = Math.max(1, Math.abs(last), Math.abs(row.finalRegret));
-      if (Math.abs(last - row.finalRegret) > FINAL_REGRET_TOLERANCE * scale) {
-        const line = summary.lines.get(`${policy}\u0000${trial}`);
-        throw new ResultsError(
-          `${path.join(dir, SUMMARY_FILE)}:${line}: final_regret: ${row.finalRegret} disagrees with ` +
-            `the last cum_regret ${last} of ${file}`,
-        );
-      }
-      trials.push(series);
+  for (const row of summary.rows) {
+    const files = unitFiles(dir, row.policy, row.trial);
+    const file = files.csv;
+    checkUnitHash(files);
+    const series = readTrial(file, row.policy, row.trial, horizon);
+    const last = series.cumRegret[series.cumRegret.length - 1] as number;
+    const scale = Math.max(1, Math.abs(last), Math.abs(row.finalRegret));
+    if (Math.abs(last - row.finalRegret) > FINAL_REGRET_TOLERANCE * scale) {
+      const where = complete ? `${summaryFile}:${summary.lines.get(`${row.policy}\u0000${row.trial}`)}` : unitFiles(dir, row.policy, row.trial).summary;
+      throw new ResultsError(`${where}: final_regret: ${row.finalRegret} disagrees with the last cum_regret ${last} of ${file}`);
     }
+    trials.push(series);
   }
   return {
     dir,
@@ -304,11 +322,23 @@ export function readExperiment(dir: string): ExperimentData {
     derived: manifest.derived,
     provenance: manifest.provenance,
     timing: manifest.timing,
+    progress: { complete, finishedUnits: summary.rows.length, plannedUnits: policies.length * planned },
     summary: summary.rows,
     trials,
   };
 }
 
+/** The summaries of a run in progress's finished units, policy by policy in manifest order, trials ascending. */
+function finishedUnits(dir: string, setting: Setting): { rows: SummaryRow[]; lines: Map<string, number> } {
+  const rows: SummaryRow[] = [];
+  for (const policy of setting.policies) {
+    for (let trial = 0; trial < setting.trials; trial++) {
+      const unit = readFinishedUnit(unitFiles(dir, policy, trial), policy, trial, setting.horizon);
+      if (unit !== null) rows.push({ policy, trial, ...unit.summary });
+    }
+  }
+  return { rows, lines: new Map() };
+}
 
 /** The setting, derived values and provenance a reader shows, from a validated manifest. */
 function describeManifest(m: ManifestRead): { name: string; setting: Setting; derived: Record<string, unknown>; provenance: Provenance; timing: Timing } {

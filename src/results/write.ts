@@ -16,7 +16,7 @@ import { UNIT_SUMMARY_FORMAT, type UnitSummaryFile } from './unit.js';
  * before the rename and the folder flushed after it, so that after a power cut the file is either the
  * old one or the whole new one.
  */
-export function writeFileAtomic(file: string, text: string): void {
+export function writeFileAtomic(file: string, text: string | Uint8Array): void {
   const tmp = `${file}.tmp-${process.pid}`;
   try {
     const fd = fs.openSync(tmp, 'w');

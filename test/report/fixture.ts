@@ -192,3 +192,36 @@ export function editLine(file: string, line: number, replacement: string | null)
   else lines[line - 1] = replacement;
   fs.writeFileSync(file, lines.join('\n'));
 }
+
+/**
+ * Turns a complete fixture experiment into a run in progress, as a crash or a running `eofd run`
+ * leaves it: no summary.csv; the units in `finished` ("policy/trial") keep their CSV and get their
+ * trial-<i>.summary.json (the resume marker, with the CSV's byte length); every other unit's CSV
+ * becomes trial-<i>.csv.partial.
+ */
+export function makeInProgress(dir: string, finished: readonly string[]): void {
+  const lines = fs.readFileSync(path.join(dir, 'summary.csv'), 'utf8').trim().split('\n');
+  const header = (lines[0] as string).split(',');
+  fs.rmSync(path.join(dir, 'summary.csv'));
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as { config: { horizon: number } };
+  for (const line of lines.slice(1)) {
+    const cells = line.split(',');
+    const get = (column: string): string => cells[header.indexOf(column)] as string;
+    const num = (column: string): number | null => (get(column) === '' ? null : Number(get(column)));
+    const policy = get('policy');
+    const trial = Number(get('trial'));
+    const csv = path.join(dir, policy, `trial-${trial}.csv`);
+    if (!finished.includes(`${policy}/${trial}`)) {
+      fs.renameSync(csv, `${csv}.partial`);
+      continue;
+    }
+    const summary = {
+      finalRegret: num('final_regret'), meanSelectMs: num('mean_select_ms'), meanUpdateMs: num('mean_update_ms'),
+      medianSelectMs: num('median_select_ms'), medianUpdateMs: num('median_update_ms'), meanRoundMs: num('mean_round_ms'),
+      stateBytes: num('state_bytes'), sketchError: num('sketch_error'), projections: num('projections'),
+      parameterError: num('parameter_error'), deltaT: num('delta_T'), betaT: num('beta_T'),
+    };
+    const unit = { format: 'eofd-unit/1', policy, trial, horizon: manifest.config.horizon, bytes: fs.statSync(csv).size, summary };
+    fs.writeFileSync(path.join(dir, policy, `trial-${trial}.summary.json`), JSON.stringify(unit));
+  }
+}

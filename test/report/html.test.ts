@@ -23,8 +23,14 @@ describe('report.html', () => {
       svgs.push(html.slice(start, end));
       from = end;
     }
-    expect(svgs).toHaveLength(2);
+    // Per figure one SVG per panel (2 experiments) and one legend swatch per policy (3).
+    expect(svgs).toHaveLength(2 * (2 + 3));
     for (const svg of svgs) expect(() => parseXml(svg)).not.toThrow();
+    const panels = svgs.map(parseXml).filter((root) => root.attributes.has('data-panel'));
+    expect(panels.map((root) => root.attributes.get('data-panel'))).toEqual(['mnist', 'synthetic-k4', 'mnist', 'synthetic-k4']);
+    for (const root of panels) expect(root.attributes.get('width')).toBe('100%');
+    expect(html).toContain('<div class="panels">');
+    expect(html).toContain('<ul class="legend">');
     expect(html).toContain('<style>');
     expect(html).toContain('<td class="holds">holds</td>');
     expect(html).toContain('<td class="inconclusive">inconclusive</td>');
@@ -46,6 +52,8 @@ describe('report.html', () => {
     expect(html).toContain('band = ± 1 sample std.</figcaption>');
     const ci95 = renderHtml(buildReport([writeFixtureResults()], { band: 'ci95' }));
     expect(ci95).toContain('band = 95% Student-t interval of the mean.</figcaption>');
-    expect(ci95).toContain('<title>Fig. 1. Cumulative regret: mean over trials (line), 95% Student-t interval of the mean (band)</title>');
+    expect(ci95).toContain('<p class="figure-title">Fig. 1. Cumulative regret: mean over trials (line), 95% Student-t interval of the mean (band)</p>');
+    expect(html).toContain('error bars; linear scale.</figcaption>');
+    expect(renderHtml(buildReport([writeFixtureResults()], { timeAxis: 'log' }))).toContain('error bars; log scale.</figcaption>');
   });
 });

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { registerReport, runReport } from '../../src/cli/commands/report.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
-import { editLine, tempDir, writeFixtureResults } from './fixture.js';
+import { editLine, makeInProgress, tempDir, writeFixtureResults } from './fixture.js';
+import { parseXml, descendants } from './xml.js';
 
 function io(options: { isTTY?: boolean; env?: NodeJS.ProcessEnv } = {}) {
   const captured = { stdout: '', stderr: '' };
@@ -77,7 +78,8 @@ describe('eofd report', () => {
     const { captured, streams } = io({ isTTY: true });
     expect(runReport([path.join(root, 'synthetic-k4'), path.join(root, 'mnist')], { json: true, out }, streams)).toBe(0);
     const report = JSON.parse(captured.stdout);
-    expect(report.experiments.map((e: { name: string }) => e.name)).toEqual(['synthetic-k4', 'mnist']);
+    // Given synthetic-k4 first, reported in the paper's order: MNIST, then synthetic K ≥ 2.
+    expect(report.experiments.map((e: { name: string }) => e.name)).toEqual(['mnist', 'synthetic-k4']);
     expect(report.claims).toHaveLength(3);
     expect(fs.readdirSync(out)).toContain('fig1-regret.svg');
   });
@@ -86,17 +88,34 @@ describe('eofd report', () => {
     const program = new Command('eofd');
     registerReport(program);
     const command = program.commands.find((c) => c.name() === 'report')!;
-    expect(command.options.map((o) => o.long)).toEqual(['--out', '--json', '--band', '--check']);
+    expect(command.options.map((o) => o.long)).toEqual(['--out', '--json', '--band', '--time-axis', '--png', '--check']);
     let help = '';
     command.configureOutput({ writeOut: (s) => (help += s) });
     command.outputHelp();
     expect(help).toContain('Usage: eofd report [options] <results-dir...>');
-    expect(help).toContain('Example: eofd report results/mnist');
+    expect(help).toContain('Example: eofd report results/quick-mnist');
     expect(help).toContain('$ eofd report results/mnist results/synthetic-k4 results/synthetic-binary');
     const flat = help.replace(/\s+/g, ' '); // commander wraps long descriptions
     expect(flat).toContain("--band <band> Fig. 1's band: std = ±1 sample std");
     expect(flat).toContain('(choices: "std", "ci95", default: "std")');
-    expect(help).toContain('$ eofd report results --band ci95');
+    expect(help).toContain('$ eofd report results --band ci95 --time-axis log --png');
+    expect(flat).toContain('(choices: "linear", "log", default: "linear")');
+  });
+
+  it('every results/<folder> the help names is one a config writes (eofd run <config>, default --out results)', () => {
+    const program = new Command('eofd');
+    registerReport(program);
+    const command = program.commands.find((c) => c.name() === 'report')!;
+    let help = '';
+    command.configureOutput({ writeOut: (s) => (help += s) });
+    command.outputHelp();
+    const configs = path.join(import.meta.dirname, '..', '..', 'configs');
+    const names = new Set(
+      fs.readdirSync(configs).flatMap((f) => [...fs.readFileSync(path.join(configs, f), 'utf8').matchAll(/^name: (\S+)$/gm)].map((m) => m[1])),
+    );
+    const named = [...help.matchAll(/results\/([A-Za-z0-9._-]+)/g)].map((m) => m[1]!).filter((x) => x !== 'report');
+    expect(named.length).toBeGreaterThanOrEqual(6);
+    for (const folder of named) expect(names, folder).toContain(folder);
   });
 
   it('--band ci95 draws the 95% interval band and records it; std is the default', async () => {
@@ -126,6 +145,60 @@ describe('eofd report', () => {
     }
     expect(process.exitCode).toBe(0);
     process.exitCode = previous;
-    expect(JSON.parse(stdout).format).toBe('eofd-report/2');
+    expect(JSON.parse(stdout).format).toBe('eofd-report/3');
+  });
+});
+
+describe('eofd report on a run in progress', () => {
+  function running(): string {
+    const root = writeFixtureResults();
+    // synthetic-k4: 4 of 9 units finished; EOFD-MLogB trials 0, 1 (finals 5, 5.5), OFUL-MLogB trial 0, Random trial 2.
+    makeInProgress(path.join(root, 'synthetic-k4'), ['EOFD-MLogB/0', 'EOFD-MLogB/1', 'OFUL-MLogB/0', 'Random/2']);
+    return root;
+  }
+
+  it('reports the finished units, says "in progress" everywhere and judges no claim on them', async () => {
+    const root = running();
+    const { captured, streams } = io();
+    expect(await main(['node', 'eofd', 'report', root, '--json'], streams)).toBe(0);
+    expect(captured.stderr).toBe('');
+    const report = JSON.parse(captured.stdout);
+    const k4 = report.experiments.find((e: { name: string }) => e.name === 'synthetic-k4');
+    expect(k4.progress).toEqual({ complete: false, finishedUnits: 4, plannedUnits: 9 });
+    const eofd = k4.policies.find((p: { policy: string }) => p.policy === 'EOFD-MLogB');
+    expect(eofd.trials).toBe(2);
+    expect(eofd.finalRegret.mean).toBeCloseTo(5.25, 12); // (5 + 5.5)/2
+    expect(k4.curves.find((c: { policy: string }) => c.policy === 'Random').t).toHaveLength(50);
+    const claim = report.claims.find((c: { experiment: string | null }) => c.experiment === 'synthetic-k4');
+    expect(claim.verdict).toBe('not judged');
+    expect(claim.reason).toMatch(/^run in progress \(4 of 9 units finished\)/);
+    // The complete experiment is unaffected.
+    expect(report.experiments.find((e: { name: string }) => e.name === 'mnist').progress.complete).toBe(true);
+
+    const html = fs.readFileSync(path.join(root, 'report', 'report.html'), 'utf8');
+    expect(html).toContain('<strong>In progress:</strong> synthetic-k4 (4 of 9 units)');
+    expect(html).toContain('<h3>synthetic-k4 (in progress)</h3>');
+    expect(html).toContain('in progress: 4 of 9 units finished (EOFD-MLogB 2, OFUL-MLogB 1, Random 1 trials)');
+    const svg = parseXml(fs.readFileSync(path.join(root, 'report', 'fig1-regret.svg'), 'utf8'));
+    const texts = descendants(svg).map((el) => el.text);
+    expect(texts).toContain('synthetic · d = 100, K = 4 · T = 50 · in progress: 4 of 9 units');
+    expect(descendants(svg).filter((el) => el.attributes.get('data-policy') !== undefined && el.name === 'path')).toHaveLength(6);
+  });
+
+  it('a claim whose learners share no finished trial is not measured, and says why', () => {
+    const root = writeFixtureResults();
+    makeInProgress(path.join(root, 'synthetic-k4'), ['EOFD-MLogB/0']);
+    const { captured, streams } = io();
+    expect(runReport([root], { json: true }, streams)).toBe(0);
+    const claim = JSON.parse(captured.stdout).claims.find((c: { experiment: string | null }) => c.experiment === 'synthetic-k4');
+    expect(claim.verdict).toBe('not measured');
+    expect(claim.reason).toContain('no trial has finished for both EOFD-MLogB and OFUL-MLogB yet');
+  });
+
+  it('--check stays strict: an incomplete folder is bad input (exit 2) naming the missing summary.csv', () => {
+    const root = running();
+    const { captured, streams } = io();
+    expect(runReport([root], { check: path.join(import.meta.dirname, '..', 'baselines') }, streams)).toBe(2);
+    expect(captured.stderr).toContain(`${path.join(root, 'synthetic-k4', 'summary.csv')}: not found`);
   });
 });

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { buildReport } from '../../src/report/index.js';
-import { bandHalfWidths, decadeLabel, escapeXml, niceTicks, renderRegretFigure, renderTimeFigure } from '../../src/report/svg.js';
+import { bandHalfWidths, decadeLabel, escapeXml, legendLayout, niceTicks, panelLetter, renderRegretFigure, renderTimeFigure, textWidth } from '../../src/report/svg.js';
+import { gridHeatmapSvg } from '../../src/report/heatmap.js';
+import { POLICY_STYLES } from '../../src/report/palette.js';
 import type { ExperimentSummary } from '../../src/report/summarize.js';
-import { SYNTHETIC_K4, tempDir, writeExperiment, writeFixtureResults } from './fixture.js';
+import { MNIST, SYNTHETIC_K4, tempDir, writeExperiment, writeFixtureResults } from './fixture.js';
 import { descendants, parseXml, type XmlElement } from './xml.js';
 
 function experiments(): ExperimentSummary[] {
@@ -124,7 +126,7 @@ describe('svg', () => {
   });
 
   it('Fig. 2 is well-formed XML with one bar per policy per panel and a log axis with decade ticks', () => {
-    const svg = renderTimeFigure(experiments());
+    const svg = renderTimeFigure(experiments(), { timeAxis: 'log' });
     const root = parseXml(svg);
     const ps = panels(root);
     expect(ps).toHaveLength(2);
@@ -158,7 +160,102 @@ describe('svg', () => {
     const svg = renderRegretFigure([...es, extra, extra]);
     const root = parseXml(svg);
     expect(panels(root)).toHaveLength(4);
-    expect(Number(root.attributes.get('height'))).toBeGreaterThan(600);
+    expect(Number(root.attributes.get('viewBox')!.split(' ')[3])).toBeGreaterThan(600);
     expect(() => parseXml(renderTimeFigure([...es, extra]))).not.toThrow();
+  });
+});
+
+/** The viewBox's width and height. */
+function viewBox(root: XmlElement): [number, number] {
+  const parts = root.attributes.get('viewBox')!.split(' ').map(Number);
+  return [parts[2]!, parts[3]!];
+}
+
+/** Rectangle heights of Fig. 2's bars in the first panel, by policy. */
+function barHeights(svg: string): Map<string, number> {
+  const bars = descendants(panels(parseXml(svg))[0]!).filter((el) => el.name === 'rect' && el.attributes.has('data-bar'));
+  return new Map(bars.map((b) => [b.attributes.get('data-bar')!, Number(b.attributes.get('height'))]));
+}
+
+describe('svg: layout for any window and any number of policies', () => {
+  it('scales to its container: width 100%, a viewBox, at most its natural width; no fixed height', () => {
+    for (const svg of [renderRegretFigure(experiments()), renderTimeFigure(experiments())]) {
+      const root = parseXml(svg);
+      expect(root.attributes.get('width')).toBe('100%');
+      expect(root.attributes.has('height')).toBe(false);
+      const [w] = viewBox(root);
+      expect(root.attributes.get('style')).toContain(`max-width:${w.toFixed(2)}px`);
+    }
+  });
+
+  it("panels are lettered (a), (b), (c) in the paper's order: MNIST, synthetic K ≥ 2, synthetic K = 1, whatever the folder names", () => {
+    const root = tempDir();
+    writeExperiment(path.join(root, 'a-binary'), { ...SYNTHETIC_K4, name: 'a-binary', environment: { type: 'synthetic', d: 400, K: 1 } });
+    writeExperiment(path.join(root, 'b-k4'), { ...SYNTHETIC_K4, name: 'b-k4' });
+    writeExperiment(path.join(root, 'c-mnist'), { ...MNIST, name: 'c-mnist' });
+    const es = buildReport([root]).experiments;
+    expect(es.map((e) => e.name)).toEqual(['c-mnist', 'b-k4', 'a-binary']);
+    const titles = panels(parseXml(renderRegretFigure(es))).map((p) => descendants(p).find((el) => el.name === 'text')!.text);
+    expect(titles).toEqual(['(a) c-mnist', '(b) b-k4', '(c) a-binary']);
+    expect([0, 25, 26, 27].map(panelLetter)).toEqual(['(a)', '(z)', '(aa)', '(ab)']);
+  });
+
+  it('Fig. 2 defaults to a linear axis: bar heights are proportional to the mean times; log stays available', () => {
+    const es = experiments();
+    const linear = renderTimeFigure(es);
+    expect(renderTimeFigure(es, { timeAxis: 'linear' })).toBe(linear);
+    const heights = barHeights(linear);
+    const means = new Map(es[0]!.policies.map((p) => [p.policy, p.roundMs.mean]));
+    const ratio = heights.get('EOFD-MLogB')! / heights.get('OFUL-MLogB')!;
+    expect(ratio).toBeCloseTo(means.get('EOFD-MLogB')! / means.get('OFUL-MLogB')!, 2);
+    expect(descendants(parseXml(linear)).map((el) => el.text)).toContain('per-round time (ms)');
+    // On the log axis the same bars are not proportional (their base is an arbitrary floor).
+    const log = barHeights(renderTimeFigure(es, { timeAxis: 'log' }));
+    expect(Math.abs(log.get('EOFD-MLogB')! / log.get('OFUL-MLogB')! - ratio)).toBeGreaterThan(0.05);
+  });
+
+  it('with ten policies every line has its own colour and dash, and the legend wraps inside the figure', () => {
+    const es = experiments();
+    const names = [...Object.keys(POLICY_STYLES), 'LinUCB'];
+    const base = es[1]!;
+    const many = {
+      ...base,
+      policies: names.map((policy) => ({ ...base.policies[0]!, policy })),
+      curves: names.map((policy) => ({ ...base.curves[0]!, policy })),
+    };
+    const root = parseXml(renderRegretFigure([many]));
+    const lines = descendants(root).filter((el) => el.name === 'path' && el.attributes.has('data-policy'));
+    expect(lines).toHaveLength(10);
+    const styles = new Set(lines.map((l) => `${l.attributes.get('stroke')}|${l.attributes.get('stroke-dasharray') ?? ''}`));
+    expect(styles.size).toBe(10);
+    const [width] = viewBox(root);
+    const items = descendants(root).filter((el) => el.attributes.has('data-legend-item'));
+    expect(items.map((el) => el.text).sort()).toEqual([...names].sort());
+    const rows = new Set(items.map((el) => el.attributes.get('y')));
+    expect(rows.size).toBeGreaterThan(1);
+    for (const item of items) expect(Number(item.attributes.get('x')) + textWidth(item.text)).toBeLessThanOrEqual(width);
+    // legendLayout: an item is 30 + 6 + 4·0.62·12 = 65.76 px plus 22 between: two fit in 160 px, three do not.
+    const style = { colour: '#000000', dash: '' };
+    const layout = legendLayout(['aaaa', 'bbbb', 'cccc'].map((label) => ({ label, style, kind: 'line' as const })), 160);
+    expect(layout.map((l) => l.row)).toEqual([0, 0, 1]);
+  });
+
+  it('a small heatmap shows its subtitle whole and outlines the best cell in black and white', () => {
+    const svg = gridHeatmapSvg({ experiment: 'quick-synthetic-k4', policy: 'EOFD-MLogB', ls: [0.75], es: [0.75], rows: [{ l: 0.75, e: 0.75, meanFinalRegret: 20 }] });
+    const root = parseXml(svg);
+    const [width, height] = viewBox(root);
+    for (const text of descendants(root).filter((el) => el.name === 'text' && !el.attributes.has('transform'))) {
+      const x = Number(text.attributes.get('x'));
+      const size = Number(text.attributes.get('font-size') ?? 12);
+      const anchor = text.attributes.get('text-anchor');
+      const left = anchor === 'middle' ? x - textWidth(text.text, size) / 2 : x;
+      expect(left, text.text).toBeGreaterThanOrEqual(0);
+      expect(left + (anchor === 'middle' ? textWidth(text.text, size) : textWidth(text.text, size)), text.text).toBeLessThanOrEqual(width);
+      expect(Number(text.attributes.get('y')), text.text).toBeLessThanOrEqual(height);
+    }
+    const best = descendants(root).find((el) => el.attributes.has('data-best'))!;
+    expect(best.attributes.get('stroke')).toBe('#000000');
+    expect(Number(best.attributes.get('stroke-width'))).toBeGreaterThanOrEqual(3);
+    expect(svg).toContain('stroke="#ffffff" stroke-width="2"');
   });
 });

@@ -1,5 +1,6 @@
 /**
- * `eofd report <results-dir...> [--out dir] [--json] [--band std|ci95] [--check baseline-dir]`: argv
+ * `eofd report <results-dir...> [--out dir] [--json] [--band std|ci95] [--time-axis linear|log] [--png]
+ * [--check baseline-dir]`: argv
  * and exit codes only; the work is in src/report/. Exit codes: 0 done; 2 bad usage (an unknown
  * `--band` included) or bad input data; 1 anything else; 3 `--check` found a regression against the
  * baseline.
@@ -7,11 +8,12 @@
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { checkAgainstBaseline, formatRegressions } from '../../report/check.js';
-import { BANDS, buildReport, renderTerminal, shouldColour, writeReport, type Band } from '../../report/index.js';
+import { BANDS, TIME_AXES, buildReport, renderTerminal, shouldColour, writeReport, type Band, type TimeAxis } from '../../report/index.js';
 import { ResultsError } from '../../results/read.js';
 import { failureExitCode, processIo, type CliIo } from '../io.js';
 
-const EXAMPLE = 'eofd report results/mnist results/synthetic-k4 results/synthetic-binary';
+/** The folders `npm start` (`eofd run configs/quick.yaml`, default --out results) writes. */
+const EXAMPLE = 'eofd report results/quick-mnist results/quick-synthetic-k4 results/quick-synthetic-binary';
 
 export interface ReportCommandOptions {
   /** Where the report files go (default: `<first results dir>/report`). */
@@ -20,6 +22,10 @@ export interface ReportCommandOptions {
   json?: boolean;
   /** Fig. 1's band: ±1 sample std (default, as in the paper) or the 95% interval of the mean. */
   band?: Band;
+  /** Fig. 2's time axis: linear (default: bar lengths compare as the times do) or log. */
+  timeAxis?: TimeAxis;
+  /** Also write fig1-regret.png and fig2-time.png. */
+  png?: boolean;
   /**
    * `--check <baseline-dir>`: compare the results with `<baseline-dir>/baseline.json` (mean regret
    * curves at 20 checkpoints, trace decisions exactly; src/report/check.ts) instead of writing a report.
@@ -49,8 +55,8 @@ export function runReport(dirs: string[], options: ReportCommandOptions, io: Cli
       return result.exitCode;
     }
     const out = options.out ?? path.join(first, 'report');
-    const report = buildReport(dirs, { out, band: options.band });
-    const files = writeReport(report, out);
+    const report = buildReport(dirs, { out, band: options.band, timeAxis: options.timeAxis });
+    const files = writeReport(report, out, { png: options.png });
     if (options.json === true) {
       io.stdout.write(JSON.stringify(report, null, 2) + '\n');
     } else {
@@ -71,7 +77,9 @@ export function registerReport(program: Command, io: CliIo = processIo()): void 
       'Read and validate what `eofd run` wrote, print per-policy tables, paired comparisons (95% intervals of ' +
         'the per-trial differences) and the paper\'s three claims judged on those intervals (holds, does not ' +
         'hold, inconclusive, not judged, not measured), and write report.csv, claims.csv, fig1-regret.svg, ' +
-        `fig2-time.svg, report.html and report.json.\nExample: ${EXAMPLE}`,
+        'fig2-time.svg, report.html and report.json (with --png also fig1-regret.png and fig2-time.png). A run ' +
+        'still in progress is reported on its finished trials, marked "in progress", and its claims are not judged.' +
+        `\nExample: ${EXAMPLE}`,
     )
     .argument('<results-dir...>', 'experiment folders written by `eofd run`, or folders holding several')
     .option('--out <dir>', 'folder for the report files (default: <first results dir>/report)')
@@ -81,14 +89,24 @@ export function registerReport(program: Command, io: CliIo = processIo()): void 
         .choices(BANDS)
         .default('std'),
     )
+    .addOption(
+      new Option('--time-axis <axis>', "Fig. 2's time axis: linear (bar lengths compare as the times do) or log (small times stay visible)")
+        .choices(TIME_AXES)
+        .default('linear'),
+    )
+    .option('--png', 'also write the figures as PNG (fig1-regret.png, fig2-time.png; rendered with resvg, no browser)')
     .option(
       '--check <baseline-dir>',
-      'compare with <baseline-dir>/baseline.json (regret curves, trace decisions) instead of writing a report; exit 3 on a regression',
+      'compare with <baseline-dir>/baseline.json (regret curves, trace decisions) instead of writing a report; exit 3 on a ' +
+        'regression; every results folder must be complete',
     )
     .addHelpText(
       'after',
-      `\nExamples:\n  $ ${EXAMPLE}\n  $ eofd report results --out results/report --json > report.json\n` +
-        '  $ eofd report results --band ci95\n\n' +
+      `\nExamples:\n  $ ${EXAMPLE}\n` +
+        '  $ eofd report results/mnist results/synthetic-k4 results/synthetic-binary   # the paper\'s runs: eofd run configs/<name>.yaml\n' +
+        '  $ eofd report results --out results/report --json > report.json          # every experiment folder in results/\n' +
+        '  $ eofd report results --band ci95 --time-axis log --png\n' +
+        '  $ eofd run test/baselines/configs.yaml --out /tmp/b && eofd report --check test/baselines /tmp/b\n\n' +
         'Exit codes: 0 done, 2 bad usage or bad input data (the message names file and line), 1 other errors,\n' +
         '3 --check found a regression (the diff table is on stdout).',
     )
