@@ -4,9 +4,11 @@
  * final/T, so cum_regret_t = final·t/T and the select/update times are constant. The manifest records
  * one run timed with `jobs` units at once (default 1; null: no timing block, as before timing was kept).
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { UNIT_SUMMARY_FORMAT } from '../../src/results/unit.js';
 
 export interface FixturePolicy {
   name: string;
@@ -221,7 +223,15 @@ export function makeInProgress(dir: string, finished: readonly string[]): void {
       stateBytes: num('state_bytes'), sketchError: num('sketch_error'), projections: num('projections'),
       parameterError: num('parameter_error'), deltaT: num('delta_T'), betaT: num('beta_T'),
     };
-    const unit = { format: 'eofd-unit/1', policy, trial, horizon: manifest.config.horizon, bytes: fs.statSync(csv).size, summary };
+    const unit = {
+      format: UNIT_SUMMARY_FORMAT,
+      policy,
+      trial,
+      horizon: manifest.config.horizon,
+      bytes: fs.statSync(csv).size,
+      sha256: createHash('sha256').update(fs.readFileSync(csv)).digest('hex'),
+      summary,
+    };
     fs.writeFileSync(path.join(dir, policy, `trial-${trial}.summary.json`), JSON.stringify(unit));
   }
 }
