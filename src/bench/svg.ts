@@ -3,6 +3,7 @@
  * (policy, K, m rule) with its fitted slope in the legend. Hand-written SVG, deterministic (two-decimal
  * coordinates, no timestamps). One colour per policy; a policy's series (K, m, warm-up) differ by dash.
  */
+import { policyStyles, type PolicyStyle } from '../report/palette.js';
 import { decadeLabel, escapeXml } from '../report/svg.js';
 import { fixed } from '../report/format.js';
 import { seriesKey, type BenchRow, type SeriesSlope } from './output.js';
@@ -14,8 +15,7 @@ const MARGIN = { left: 70, right: 250, top: 56, bottom: 52 };
 const PLOT_WIDTH = WIDTH - MARGIN.left - MARGIN.right;
 /** Vertical space of one legend entry (key and slope lines). */
 const LEGEND_ROW = 34;
-/** Okabe–Ito (colour-blind safe), then darker tones; policies take them in registry order. */
-const POLICY_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#7F3F00', '#5A5A9E'];
+/** A policy's series (K, m, warm-up) in turn: its colour is the report's (palette.ts), the dash tells them apart. */
 const DASHES = ['', '6 4', '2 3', '10 3 2 3', '1 5'];
 const GRID = '#e4e4e4';
 const INK = '#222222';
@@ -37,17 +37,16 @@ interface Series {
 
 export function renderBenchSvg(rows: readonly BenchRow[], slopes: readonly SeriesSlope[], options: Pick<BenchOptions, 'actions'>): string {
   const series: Series[] = [];
-  const policies: string[] = [];
+  const colours = policyStyles(rows.map((row) => row.plan.point.policy));
   const seriesOfPolicy = new Map<string, number>();
   for (const row of rows) {
     const key = seriesKey(row);
     const { policy } = row.plan.point;
     let s = series.find((x) => x.key === key);
     if (s === undefined) {
-      if (!policies.includes(policy)) policies.push(policy);
       const nth = seriesOfPolicy.get(policy) ?? 0;
       seriesOfPolicy.set(policy, nth + 1);
-      const colour = POLICY_COLOURS[policies.indexOf(policy) % POLICY_COLOURS.length] as string;
+      const colour = (colours.get(policy) as PolicyStyle).colour;
       s = { key, colour, dash: DASHES[nth % DASHES.length] as string, points: [], slope: slopes.find((x) => x.series === key) };
       series.push(s);
     }
