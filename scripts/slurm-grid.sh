@@ -1,24 +1,102 @@
 #!/usr/bin/env bash
-# The 49-point (l, e) grid of Section 4 as a Slurm job array: one array task per shard.
-#   sbatch scripts/slurm-grid.sh                  # configs/quick.yaml, results under results/
-#   CONFIG=configs/synthetic-k4.yaml OUT=/shared/eofd sbatch scripts/slurm-grid.sh
-# Each task runs `eofd grid` with the shard taken from SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN and
-# SLURM_ARRAY_TASK_COUNT (so the array must be contiguous) and writes $OUT/shard-<i>-of-49/.
-# OUT must be on a filesystem every node sees. When all tasks are done:
-#   eofd merge "$OUT"/shard-*-of-49 --out "$OUT"     # → $OUT/<name>-grid/{grid.csv,best.json,heatmaps}
-# (or submit the merge with: sbatch --dependency=afterok:<jobid> --wrap 'npx eofd merge ...')
+# Section 4's (l, e) grid as a Slurm job array: one array task, and one shard, per grid point.
+#
+# Submit from the repository (after `npm ci`), on a machine with sbatch:
+#   scripts/slurm-grid.sh [CONFIG] [eofd grid options]        # CONFIG: default configs/quick.yaml
+#   OUT=/shared/eofd scripts/slurm-grid.sh configs/synthetic-k4.yaml --l 0,0.5,1 --set horizon=2000
+# It counts the grid's points n (--l × --e: 7 × 7 = 49 by default, counted by eofd's own parser) and
+# submits itself:
+#   sbatch --array=0-<n−1> --output=$OUT/slurm-logs/%x-%A_%a.out scripts/slurm-grid.sh CONFIG [options]
+# Task i runs `node <repo>/bin/eofd.js grid CONFIG --out $OUT --shard-count n --resume [options]`:
+# shard i = SLURM_ARRAY_TASK_ID of n, into $OUT/shard-<i>-of-<n>/. Each task counts n from its own
+# arguments, so re-running tasks with the same arguments (from the same folder, with the same OUT)
+# keeps n:
+#   sbatch --array=17,23 scripts/slurm-grid.sh CONFIG [options]     # log: ./eofd-grid-<job>_<task>.out
+#   ARRAY=17,23 scripts/slurm-grid.sh CONFIG [options]              # the same, log under $OUT/slurm-logs
+# When every task is done:
+#   node bin/eofd.js merge "$OUT"/shard-*-of-<n> --out "$OUT"
+# Environment: OUT (default results) and the repository must be on a filesystem every node sees;
+# NODE (default: node on PATH); ARRAY (tasks to submit, default 0-<n−1>); LOGS (default
+# $OUT/slurm-logs); sbatch's own variables (SBATCH_PARTITION, SBATCH_ACCOUNT, …) apply.
+# The task runs node itself (not npx, whose renamed process Slurm's proctrack/linuxproc cannot signal).
 #SBATCH --job-name=eofd-grid
-#SBATCH --array=0-48
+#SBATCH --output=eofd-grid-%A_%a.out
 #SBATCH --cpus-per-task=2
 #SBATCH --mem=2G
 #SBATCH --time=04:00:00
-#SBATCH --output=eofd-grid-%A_%a.out
 set -euo pipefail
 
-CONFIG="${CONFIG:-configs/quick.yaml}"
-OUT="${OUT:-results}"
-EOFD="${EOFD:-npx --no-install eofd}"
+die() {
+  echo "scripts/slurm-grid.sh: $*" >&2
+  exit 2
+}
 
-cd "${SLURM_SUBMIT_DIR:-.}"
-# --resume: a requeued or restarted task keeps the units it already finished.
-exec $EOFD grid "$CONFIG" --out "$OUT" --jobs "${SLURM_CPUS_PER_TASK:-1}" --resume --quiet
+# The repository: this script's parent, except in a batch task, where Slurm runs a copy from its
+# spool; there it is EOFD_REPO (exported by the submission) or the folder sbatch was run from.
+if [[ -n "${SLURM_JOB_ID:-}" ]]; then
+  REPO="${EOFD_REPO:-${SLURM_SUBMIT_DIR:-$PWD}}"
+else
+  REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+fi
+[[ -f "$REPO/bin/eofd.js" ]] || die "$REPO/bin/eofd.js not found: submit from the repository, or set EOFD_REPO"
+[[ -f "$REPO/dist/experiment/grid.js" ]] || die "$REPO/dist is missing: run npm ci (it builds dist/) first"
+NODE="${NODE:-node}"
+OUT="${OUT:-results}"
+
+CONFIG=configs/quick.yaml
+if [[ $# -gt 0 && "$1" != -* ]]; then
+  CONFIG="$1"
+  shift
+fi
+ARGS=("$@")
+L=""
+E=""
+for ((i = 0; i < ${#ARGS[@]}; i++)); do
+  case "${ARGS[i]}" in
+    --l) L="${ARGS[i + 1]:-}" ;;
+    --l=*) L="${ARGS[i]#--l=}" ;;
+    --e) E="${ARGS[i + 1]:-}" ;;
+    --e=*) E="${ARGS[i]#--e=}" ;;
+    --out | --out=*) die "give the output folder as OUT=<dir> (the logs go there too), not ${ARGS[i]}" ;;
+    --shard | --shard=* | --shard-count | --shard-count=*) die "${ARGS[i]}: the array sets the shard (task i of the grid's points)" ;;
+    --force) die "--force would delete every shard's finished units; delete \$OUT/shard-*-of-* yourself to start over" ;;
+  esac
+done
+
+# n = the number of grid points, from eofd's own list parser and default grid.
+POINTS="$("$NODE" --input-type=module -e '
+  const { pathToFileURL } = await import("node:url");
+  const grid = await import(pathToFileURL(process.argv[1]).href);
+  const count = (text, what) => (text === "" ? grid.DEFAULT_GRID : grid.parseExponentList(text, what)).length;
+  try {
+    console.log(count(process.argv[2], "--l") * count(process.argv[3], "--e"));
+  } catch (error) {
+    console.error(`scripts/slurm-grid.sh: ${error.message}`);
+    process.exit(2);
+  }
+' "$REPO/dist/experiment/grid.js" "$L" "$E")" || exit 2
+
+if [[ -n "${SLURM_ARRAY_TASK_ID:-}" ]]; then
+  # One array task: shard SLURM_ARRAY_TASK_ID of POINTS (eofd refuses an index ≥ POINTS, exit 2).
+  # --resume: a requeued or re-run task keeps the units it already finished.
+  exec "$NODE" "$REPO/bin/eofd.js" grid "$CONFIG" --out "$OUT" --shard-count "$POINTS" \
+    --jobs "${SLURM_CPUS_PER_TASK:-1}" --resume "${ARGS[@]}"
+fi
+if [[ "${ENVIRONMENT:-}" == BATCH ]]; then
+  die "submitted without --array: run scripts/slurm-grid.sh (without sbatch) to submit the $POINTS-task array, or sbatch --array=0-$((POINTS - 1)) …"
+fi
+
+# Submission.
+command -v sbatch >/dev/null || die "sbatch not found: run this where Slurm's client commands are"
+ARRAY="${ARRAY:-0-$((POINTS - 1))}"
+LOGS="${LOGS:-$OUT/slurm-logs}"
+mkdir -p "$LOGS"
+export EOFD_REPO="$REPO" OUT NODE
+JOB="$(sbatch --parsable --array="$ARRAY" --output="$LOGS/%x-%A_%a.out" "$REPO/scripts/slurm-grid.sh" "$CONFIG" "${ARGS[@]}")"
+JOB="${JOB%%;*}"
+WORDS="$(printf ' %q' "$CONFIG" "${ARGS[@]}")"
+echo "scripts/slurm-grid.sh: submitted job $JOB: tasks $ARRAY of a $POINTS-point grid → $OUT/shard-<i>-of-$POINTS/ (logs: $LOGS)"
+RERUN="OUT=$(printf '%q' "$OUT") sbatch --array=17 scripts/slurm-grid.sh"
+[[ "$REPO" == "$PWD" ]] || RERUN="OUT=$(printf '%q' "$OUT") EOFD_REPO=$(printf '%q' "$REPO") sbatch --array=17 $(printf '%q' "$REPO/scripts/slurm-grid.sh")"
+echo "  re-run tasks (e.g. 17):  $RERUN$WORDS"
+echo "  when all are done:       node bin/eofd.js merge $(printf '%q' "$OUT")/shard-*-of-$POINTS --out $(printf '%q' "$OUT")"

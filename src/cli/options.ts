@@ -44,8 +44,8 @@ export function shardCountArgument(text: string): number {
 export const SHARD_HELP =
   '\nSharding (several machines): --shard i/n (0-based, 0 ≤ i < n) runs unit k of the fixed order\n' +
   '(experiments, policies, trials as configured) when k mod n = i, into <out>/shard-<i>-of-<n>/.\n' +
-  'Without --shard: Slurm arrays give i = SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN, n = SLURM_ARRAY_TASK_COUNT;\n' +
-  'Kubernetes Indexed Jobs give i = JOB_COMPLETION_INDEX, n = --shard-count or EOFD_SHARD_COUNT.\n' +
+  'Without --shard: i = SLURM_ARRAY_TASK_ID (Slurm arrays, numbered 0 … n−1) or JOB_COMPLETION_INDEX (Kubernetes\n' +
+  'Indexed Jobs), n = --shard-count or EOFD_SHARD_COUNT (never SLURM_ARRAY_TASK_COUNT: a resubmitted task keeps n).\n' +
   '--shard 0/1 runs everything. Combine the shards with: eofd merge <out>/shard-*-of-<n> --out <dir>';
 
 /** The note a shard prints when done. */

@@ -11,7 +11,7 @@ import { EXIT, failureExitCode, firstLine, type CliIo } from './io.js';
 import { overridesOf, resumeCommand, runOptionsFor, shardNote, timingCheck, type ExperimentCommandOptions } from './options.js';
 import { createProgress, progressMode, type ProgressReporter } from './progress.js';
 import { Session } from './session.js';
-import { resolveShard } from './shard.js';
+import { resolveShard, withExplicitShard, type ResolvedShard } from './shard.js';
 
 export interface PerExperimentOptions extends ExperimentCommandOptions {
   timing?: boolean;
@@ -39,10 +39,11 @@ export async function perExperimentCommand<Result extends { run: RunResult; dir:
   const error = (message: string): void => void io.stderr.write(`eofd ${command.name}: ${firstLine(message)}\n`);
   const reporter = createProgress(progressMode(io.stderr, options.quiet === true), io.stderr);
   const session = new Session(command.name, (line) => reporter.log(line));
-  const resume = (): string => resumeCommand(command.name, configFile, options, command.resumeWords);
+  let shard: ResolvedShard | null = null;
+  const resume = (): string => resumeCommand(command.name, configFile, withExplicitShard(options, shard), command.resumeWords);
   try {
     command.prepare?.();
-    const shard = resolveShard(options.shard, options.shardCount, io.env);
+    shard = resolveShard(options.shard, options.shardCount, io.env);
     const out = shard === null ? options.out : shardFolder(options.out, shard);
     const configs = loadConfigs(configFile, overridesOf(options));
     if (options.timing === true) timingCheck(options, (line) => reporter.log(line));

@@ -3,11 +3,14 @@
  * units). Each shard writes to its own folder, `<out>/shard-<i>-of-<n>/`, laid out like an unsharded
  * run with `shard` recorded in each manifest; `eofd merge` combines them.
  *
- * Without `--shard`, the shard comes from the environment:
- *   - Slurm job arrays: i = SLURM_ARRAY_TASK_ID − SLURM_ARRAY_TASK_MIN (0 when unset),
- *     n = SLURM_ARRAY_TASK_COUNT (the array must be contiguous, e.g. --array=0-48);
- *   - Kubernetes Indexed Jobs: i = JOB_COMPLETION_INDEX, n = --shard-count or EOFD_SHARD_COUNT.
- * `--shard 0/1` runs everything even inside such a job.
+ * Without `--shard`, the shard comes from the environment, the index from the scheduler and the count
+ * n from `--shard-count` or EOFD_SHARD_COUNT:
+ *   - Slurm job arrays: i = SLURM_ARRAY_TASK_ID (so the array is numbered 0 … n−1);
+ *   - Kubernetes Indexed Jobs: i = JOB_COMPLETION_INDEX.
+ * The count is never read from SLURM_ARRAY_TASK_COUNT (or MIN/MAX): those describe the submission,
+ * and a partial resubmission (`sbatch --array=17`) would make task 17 shard 0 of 1, i.e. the whole
+ * run. A scheduler index without a count is refused (exit 2). `--shard 0/1` runs everything even
+ * inside such a job.
  */
 import { RunError } from '../base/errors.js';
 import type { Shard } from '../experiment/plan.js';
@@ -46,9 +49,9 @@ function envInteger(env: NodeJS.ProcessEnv, name: string): number {
 }
 
 /**
- * The shard of this run: `--shard`, else Slurm's array variables, else JOB_COMPLETION_INDEX with a count
- * from `--shard-count` / EOFD_SHARD_COUNT; null when none applies (run everything).
- * Throws a one-line RunError (exit 2) on an inconsistent or malformed value.
+ * The shard of this run: `--shard`, else SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX with a count from
+ * `--shard-count` / EOFD_SHARD_COUNT; null when none applies (run everything).
+ * Throws a one-line RunError (exit 2) on a missing, inconsistent or malformed value.
  */
 export function resolveShard(flag: Shard | undefined, countFlag: number | undefined, env: NodeJS.ProcessEnv): ResolvedShard | null {
   const set = (name: string): boolean => env[name] !== undefined && env[name] !== '';
@@ -58,34 +61,33 @@ export function resolveShard(flag: Shard | undefined, countFlag: number | undefi
     }
     return { ...flag, source: `--shard ${flag.index}/${flag.count}` };
   }
-  let shard: ResolvedShard | null = null;
-  if (set('SLURM_ARRAY_TASK_ID')) {
-    if (!set('SLURM_ARRAY_TASK_COUNT')) throw new RunError('SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not; give --shard i/n', 2);
-    const id = envInteger(env, 'SLURM_ARRAY_TASK_ID');
-    const min = set('SLURM_ARRAY_TASK_MIN') ? envInteger(env, 'SLURM_ARRAY_TASK_MIN') : 0;
-    const count = envInteger(env, 'SLURM_ARRAY_TASK_COUNT');
-    const index = id - min;
-    if (count < 1 || index < 0 || index >= count) {
-      throw new RunError(
-        `SLURM_ARRAY_TASK_ID=${id} (min ${min}) is not a shard of SLURM_ARRAY_TASK_COUNT=${count}; use a contiguous array (e.g. --array=0-${Math.max(count, 1) - 1}) or give --shard i/n`,
-        2,
-      );
-    }
-    shard = { index, count, source: `SLURM_ARRAY_TASK_ID=${id}` };
-  } else if (set('JOB_COMPLETION_INDEX')) {
-    const index = envInteger(env, 'JOB_COMPLETION_INDEX');
-    let count = countFlag;
-    if (count === undefined) {
-      if (!set('EOFD_SHARD_COUNT')) {
-        throw new RunError(`JOB_COMPLETION_INDEX=${index} is set but the shard count is not; give --shard-count N or set EOFD_SHARD_COUNT (the Job's completions)`, 2);
-      }
-      count = envInteger(env, 'EOFD_SHARD_COUNT');
-      if (count < 1) throw new RunError(`EOFD_SHARD_COUNT=${JSON.stringify(env.EOFD_SHARD_COUNT)}: expected an integer ≥ 1`, 2);
-    }
-    if (index >= count) throw new RunError(`JOB_COMPLETION_INDEX=${index} is not below the shard count ${count}`, 2);
-    shard = { index, count, source: `JOB_COMPLETION_INDEX=${index}` };
-  } else if (countFlag !== undefined) {
-    throw new RunError('--shard-count needs JOB_COMPLETION_INDEX (a Kubernetes Indexed Job); elsewhere give --shard i/n', 2);
+  const indexNames = ['SLURM_ARRAY_TASK_ID', 'JOB_COMPLETION_INDEX'].filter(set);
+  if (indexNames.length > 1) throw new RunError(`both ${indexNames.join(' and ')} are set; give --shard i/n`, 2);
+  const indexName = indexNames[0];
+  if (indexName === undefined) {
+    if (countFlag !== undefined) throw new RunError('--shard-count needs SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (a job array); elsewhere give --shard i/n', 2);
+    return null;
   }
-  return shard;
+  const index = envInteger(env, indexName);
+  let count = countFlag;
+  if (count === undefined) {
+    if (!set('EOFD_SHARD_COUNT')) {
+      const slurm = indexName === 'SLURM_ARRAY_TASK_ID' ? ' (scripts/slurm-grid.sh does; SLURM_ARRAY_TASK_COUNT is not used: a resubmitted --array=17 would make it shard 0 of 1)' : " (the Job's completions)";
+      throw new RunError(`${indexName}=${index} is set but the shard count is not; give --shard-count N or set EOFD_SHARD_COUNT${slurm}`, 2);
+    }
+    count = envInteger(env, 'EOFD_SHARD_COUNT');
+    if (count < 1) throw new RunError(`EOFD_SHARD_COUNT=${JSON.stringify(env.EOFD_SHARD_COUNT)}: expected an integer ≥ 1`, 2);
+  }
+  if (index >= count) throw new RunError(`${indexName}=${index} is not below the shard count ${count} (number the array 0 … ${count - 1})`, 2);
+  return { index, count, source: `${indexName}=${index}` };
+}
+
+/**
+ * `options` with the resolved shard as an explicit `--shard i/n` (for the resume hint: inside an array
+ * task the shard came from the environment, and the hint must name it to be run anywhere else).
+ */
+export function withExplicitShard<Options extends { shard?: Shard; shardCount?: number }>(options: Options, shard: Shard | null): Options {
+  if (shard === null) return options;
+  const { shardCount: _count, ...rest } = options;
+  return { ...rest, shard: { index: shard.index, count: shard.count } } as Options;
 }

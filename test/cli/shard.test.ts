@@ -51,11 +51,14 @@ describe('eofd run --shard, eofd merge', () => {
   beforeAll(async () => {
     shards = path.join(root, 'shards');
     expect((await runCli(['run', config, '--out', path.join(root, 'single'), '--jobs', '1', '--quiet'])).code).toBe(0);
-    // Shard 0 from the flag, shard 1 from Slurm's variables (an array --array=1-2).
+    // Shard 0 from the flag, shard 1 from Slurm's variables as a resubmitted task sees them
+    // (sbatch --array=1: an array of one task), with the count from EOFD_SHARD_COUNT.
     const s0 = await runCli(['run', config, '--out', shards, '--jobs', '1', '--shard', '0/2', '--quiet']);
     expect(s0.stderr).toBe('');
     expect(s0.code).toBe(0);
-    const s1 = await runCli(['run', config, '--out', shards, '--jobs', '1', '--quiet'], { SLURM_ARRAY_TASK_ID: '2', SLURM_ARRAY_TASK_MIN: '1', SLURM_ARRAY_TASK_COUNT: '2' });
+    const slurm = { SLURM_ARRAY_TASK_ID: '1', SLURM_ARRAY_TASK_MIN: '1', SLURM_ARRAY_TASK_MAX: '1', SLURM_ARRAY_TASK_COUNT: '1', EOFD_SHARD_COUNT: '2' };
+    const s1 = await runCli(['run', config, '--out', shards, '--jobs', '1', '--quiet'], slurm);
+    expect(s1.stderr).toBe('');
     expect(s1.code).toBe(0);
   });
 
@@ -138,8 +141,11 @@ describe('shard selection errors (exit 2, one line)', () => {
     [['--shard-count', '0'], {}, /--shard-count.*expected a shard count/],
     [[], { JOB_COMPLETION_INDEX: '1' }, /JOB_COMPLETION_INDEX=1 is set but the shard count is not/],
     [[], { JOB_COMPLETION_INDEX: '2', EOFD_SHARD_COUNT: '2' }, /not below the shard count 2/],
-    [[], { SLURM_ARRAY_TASK_ID: '7', SLURM_ARRAY_TASK_COUNT: '4' }, /not a shard of SLURM_ARRAY_TASK_COUNT=4/],
-    [['--shard-count', '3'], {}, /--shard-count needs JOB_COMPLETION_INDEX/],
+    [[], { SLURM_ARRAY_TASK_ID: '7', SLURM_ARRAY_TASK_COUNT: '4' }, /SLURM_ARRAY_TASK_ID=7 is set but the shard count is not/],
+    // sbatch --array=0 (one task resubmitted): not "shard 0 of 1", which would run everything.
+    [[], { SLURM_ARRAY_TASK_ID: '0', SLURM_ARRAY_TASK_MIN: '0', SLURM_ARRAY_TASK_MAX: '0', SLURM_ARRAY_TASK_COUNT: '1' }, /shard count is not/],
+    [['--shard-count', '4'], { SLURM_ARRAY_TASK_ID: '7' }, /SLURM_ARRAY_TASK_ID=7 is not below the shard count 4/],
+    [['--shard-count', '3'], {}, /--shard-count needs SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX/],
   ])('run %j %j', async (args, env, pattern) => {
     const out = path.join(root, 'never');
     const { code, stdout, stderr } = await runCli(['run', config, '--out', out, ...args], env);
@@ -147,6 +153,22 @@ describe('shard selection errors (exit 2, one line)', () => {
     expect(stdout).toBe('');
     oneLine(stderr, 'run', pattern);
     expect(fs.existsSync(out)).toBe(false);
+  });
+
+  it('names the shard from the environment in the resume hint of run and grid', async () => {
+    // OFUL-MLogB overflows on this trace (features ~1e200); it is unit 0, so on shard 0 of 2.
+    const rounds = Array.from({ length: 10 }, (_, t) => ({ actions: [[1e200, 1], [1, 1e200]], u: (t * 0.37) % 1 }));
+    writeFile(root, 'overflow.json', JSON.stringify({ K: 1, d: 2, reward: [0, 1], W_star: [[0.5, -0.2]], rounds }));
+    const file = writeFile(root, 'overflow.yaml', 'name: overflow\nenvironment: {type: trace, file: overflow.json}\nhorizon: 10\ntrials: 1\npolicies: [OFUL-MLogB, Random]\n');
+    const env = { SLURM_ARRAY_TASK_ID: '0', SLURM_ARRAY_TASK_MIN: '0', SLURM_ARRAY_TASK_COUNT: '1' };
+    const run = await runCli(['run', file, '--out', path.join(root, 'hint-run'), '--jobs', '1', '--shard-count', '2', '--quiet'], env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^eofd run: 1 of 1 units failed .* eofd run \S*overflow\.yaml --out \S*hint-run --shard 0\/2 --resume reruns/m);
+    // The grid's λ0 scales with the features, so its unit fails by λ = (√K d)^l λ0 underflowing to 0 (l = −2000).
+    const grid = await runCli(['grid', file, '--out', path.join(root, 'hint-grid'), '--l', '-2000,0', '--e', '0', '--jobs', '1', '--quiet'], { ...env, EOFD_SHARD_COUNT: '2' });
+    expect(grid.code).toBe(1);
+    expect(grid.stderr).toMatch(/^eofd grid: 1 units failed .* eofd grid \S*overflow\.yaml --out \S*hint-grid --l -2000,0 --e 0 --shard 0\/2 --resume reruns/m);
+    expect(grid.stderr).not.toMatch(/--shard-count/);
   });
 
   it('grid refuses a bad --shard the same way', async () => {

@@ -6,6 +6,7 @@ import { loadConfigs } from '../../src/config/load.js';
 import type { ExperimentConfig } from '../../src/config/schema.js';
 import { RunError } from '../../src/base/errors.js';
 import { runExperiments, type UnitRef } from '../../src/experiment/runner.js';
+import { currentIdentity, processStartTicks } from '../../src/experiment/lock.js';
 import { SUMMARY_COLUMNS, TRIAL_COLUMNS } from '../../src/results/records.js';
 import { createTrialEnvironment, resolveExperiment } from '../../src/experiment/setup.js';
 import { buildReport } from '../../src/report/index.js';
@@ -67,7 +68,8 @@ describe('runExperiments: bad arguments', () => {
     fs.mkdirSync(out, { recursive: true });
     const lock = path.join(out, '.tiny.lock');
     // The parent of this test process is alive and is not this process.
-    fs.writeFileSync(lock, JSON.stringify({ pid: process.ppid, host: (await import('node:os')).hostname(), started: 'then' }));
+    const parent = { ...currentIdentity(), pid: process.ppid, start_ticks: processStartTicks(process.ppid) };
+    fs.writeFileSync(lock, JSON.stringify({ ...parent, started: 'then', heartbeat_ms: 5000, token: 'parent' }));
     const error = await rejection(runExperiments(configs, { out }));
     expect(error.exitCode).toBe(1);
     expect(error.message).toMatch(new RegExp(`another eofd run \\(pid ${process.ppid}`));

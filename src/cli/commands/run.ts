@@ -27,7 +27,7 @@ import {
 import { createProgress, progressMode } from '../progress.js';
 import { formatRunSummary, summarizeRun } from '../run-summary.js';
 import { Session } from '../session.js';
-import { resolveShard } from '../shard.js';
+import { resolveShard, withExplicitShard } from '../shard.js';
 
 export interface RunCommandOptions extends ExperimentCommandOptions {
   json?: boolean;
@@ -78,7 +78,7 @@ export async function runCommand(configFile: string, options: RunCommandOptions,
     if (result.interrupted || session.signalled !== null) {
       error(
         `${session.stopWord}: ${result.unitsRun + result.unitsSkipped} units are finished and kept; ` +
-          `resume with: ${runResumeCommand(configFile, options)}`,
+          `resume with: ${runResumeCommand(configFile, withExplicitShard(options, shard))}`,
       );
       return session.stopCode;
     }
@@ -93,7 +93,7 @@ export async function runCommand(configFile: string, options: RunCommandOptions,
     if (result.unitsFailed > 0) {
       error(
         `${result.unitsFailed} of ${total} units failed (messages above); the others are written. ` +
-          `After fixing the cause, ${runResumeCommand(configFile, options)} reruns only the failed ones`,
+          `After fixing the cause, ${runResumeCommand(configFile, withExplicitShard(options, shard))} reruns only the failed ones`,
       );
       return EXIT.failure;
     }
@@ -129,7 +129,7 @@ export function registerRun(program: Command, io: CliIo = processIo()): void {
     .addOption(new Option('--force', 'delete an existing experiment folder and start over'))
     .option('--params <best.json>', "per-policy (l, e) from `eofd grid`'s best.json (λ, η recomputed per policy; recorded in the manifest's derived.policies)")
     .option('--shard <i/n>', 'run only shard i of n (0-based) into <out>/shard-<i>-of-<n>/; see Sharding below', shardArgument)
-    .option('--shard-count <n>', 'the shard count when the index comes from JOB_COMPLETION_INDEX (default: EOFD_SHARD_COUNT)', shardCountArgument)
+    .option('--shard-count <n>', 'the shard count when the index comes from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (default: EOFD_SHARD_COUNT)', shardCountArgument)
     .option('--quiet', 'print no progress and no summary (errors still go to stderr)')
     .option('--timing', "time units one at a time (= --jobs 1; warns when the load average exceeds the cores): the runs `eofd report` judges time claims on")
     .option('--json', 'print the summary as one JSON document on stdout')

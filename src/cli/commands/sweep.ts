@@ -82,7 +82,7 @@ export function registerSweep(program: Command, io: CliIo = processIo()): void {
     .addOption(new Option('--resume', 'finish an existing sweep: keep finished units, redo the others').conflicts('force'))
     .addOption(new Option('--force', 'delete existing point folders and start over'))
     .option('--shard <i/n>', "run only shard i of n (0-based) of the sweep's units into <out>/shard-<i>-of-<n>/; see Sharding below", shardArgument)
-    .option('--shard-count <n>', 'the shard count when the index comes from JOB_COMPLETION_INDEX (default: EOFD_SHARD_COUNT)', shardCountArgument)
+    .option('--shard-count <n>', 'the shard count when the index comes from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (default: EOFD_SHARD_COUNT)', shardCountArgument)
     .option('--quiet', 'print no progress and no summary (errors still go to stderr)')
     .addHelpText(
       'after',
