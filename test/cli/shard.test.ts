@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listFiles, runCli, tempDir, tinyConfig, trialCsvs, withoutTimings, writeFile } from '../experiment/fixtures.js';
+import { ofulMLogBPolicy } from '../../src/policies/oful-mlogb.js';
+import { withFailingPolicy } from '../helpers/policies.js';
 
 let root: string;
 let config: string;
@@ -156,18 +158,17 @@ describe('shard selection errors (exit 2, one line)', () => {
   });
 
   it('names the shard from the environment in the resume hint of run and grid', async () => {
-    // OFUL-MLogB overflows on this trace (features ~1e200); it is unit 0, so on shard 0 of 2.
-    const rounds = Array.from({ length: 10 }, (_, t) => ({ actions: [[1e200, 1], [1, 1e200]], u: (t * 0.37) % 1 }));
-    writeFile(root, 'overflow.json', JSON.stringify({ K: 1, d: 2, reward: [0, 1], W_star: [[0.5, -0.2]], rounds }));
-    const file = writeFile(root, 'overflow.yaml', 'name: overflow\nenvironment: {type: trace, file: overflow.json}\nhorizon: 10\ntrials: 1\npolicies: [OFUL-MLogB, Random]\n');
+    // OFUL-MLogB's policy fails in round 3; it is unit 0, so on shard 0 of 2.
+    const file = writeFile(root, 'failing.yaml', tinyConfig('failing', { horizon: 10, trials: 1, policies: '[OFUL-MLogB, Random]' }));
     const env = { SLURM_ARRAY_TASK_ID: '0', SLURM_ARRAY_TASK_MIN: '0', SLURM_ARRAY_TASK_COUNT: '1' };
-    const run = await runCli(['run', file, '--out', path.join(root, 'hint-run'), '--jobs', '1', '--shard-count', '2', '--quiet'], env);
+    const run = await withFailingPolicy(ofulMLogBPolicy, 3, () => runCli(['run', file, '--out', path.join(root, 'hint-run'), '--jobs', '1', '--shard-count', '2', '--quiet'], env));
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/^eofd run: 1 of 1 units failed .* eofd run \S*overflow\.yaml --out \S*hint-run --shard 0\/2 --resume reruns/m);
-    // The grid's λ0 scales with the features, so its unit fails by λ = (√K d)^l λ0 underflowing to 0 (l = −2000).
-    const grid = await runCli(['grid', file, '--out', path.join(root, 'hint-grid'), '--l', '-2000,0', '--e', '0', '--jobs', '1', '--quiet'], { ...env, EOFD_SHARD_COUNT: '2' });
+    expect(run.stderr).toMatch(/^eofd run: 1 of 1 units failed .* eofd run \S*failing\.yaml --out \S*hint-run --shard 0\/2 --resume reruns/m);
+    const grid = await withFailingPolicy(ofulMLogBPolicy, 3, () =>
+      runCli(['grid', file, '--out', path.join(root, 'hint-grid'), '--l', '-2,0', '--e', '0', '--jobs', '1', '--quiet'], { ...env, EOFD_SHARD_COUNT: '2' }),
+    );
     expect(grid.code).toBe(1);
-    expect(grid.stderr).toMatch(/^eofd grid: 1 units failed .* eofd grid \S*overflow\.yaml --out \S*hint-grid --l -2000,0 --e 0 --shard 0\/2 --resume reruns/m);
+    expect(grid.stderr).toMatch(/^eofd grid: 1 units failed .* eofd grid \S*failing\.yaml --out \S*hint-grid --l -2,0 --e 0 --shard 0\/2 --resume reruns/m);
     expect(grid.stderr).not.toMatch(/--shard-count/);
   });
 
