@@ -235,7 +235,7 @@ class ClassificationEnvironmentImpl implements ClassificationEnvironment {
     this.facts = {
       examples: data.rows,
       feature_columns: data.features,
-      classes: data.classes.map((label, c) => ({ label, count: data.counts[c] })),
+      class_counts: data.classes.map((label, c) => ({ label, count: data.counts[c] })),
     };
   }
 
