@@ -18,7 +18,7 @@ import { createEnvironment } from '../../src/environments/registry.js';
 import { runExperiments } from '../../src/experiment/runner.js';
 import { resolveExperiment } from '../../src/experiment/setup.js';
 import { RandomStream } from '../../src/random/stream.js';
-import { trialCsvs, withoutTimings } from '../experiment/fixtures.js';
+import { runCli, trialCsvs, withoutTimings } from '../experiment/fixtures.js';
 
 const REPO = path.resolve(import.meta.dirname, '..', '..');
 const IRIS_CSV = path.join(REPO, 'data', 'iris.csv');
@@ -108,6 +108,21 @@ describe('classification: bad configs (exit 2, naming the field)', () => {
     expect(configError(`{type: classification, file: ${path.join(REPO, 'data', 'fixtures', 'malformed-label.csv')}, target: a, classes: [a, b]}`).message).toMatch(
       /malformed-label\.csv:3:5: label "zebra" is not one of the classes/,
     );
+  });
+
+  it('eofd run exits 2 with file:line:column for every malformed-row fixture, writing nothing', async () => {
+    const fixtures = fs.readdirSync(path.join(REPO, 'data', 'fixtures')).filter((f) => f.startsWith('malformed-'));
+    expect(fixtures.length).toBe(8);
+    for (const name of fixtures) {
+      const data = path.join(REPO, 'data', 'fixtures', name);
+      const config = write(`cli-${name}.yaml`, configText('cli', `{type: classification, file: ${data}, target: a, classes: [a, b, '1', '2']}`));
+      const out = path.join(root, `cli-out-${name}`);
+      const result = await runCli(['run', config, '--out', out, '--quiet']);
+      expect(result.code, name).toBe(2);
+      expect(result.stderr, name).toMatch(new RegExp(`${name.replace(/[.]/g, '\\.')}:[23]:\\d+: `));
+      expect(result.stderr.trim().split('\n'), name).toHaveLength(1);
+      expect(fs.existsSync(path.join(out, 'cli')), name).toBe(false);
+    }
   });
 
   it('refuses rounds out of order and plays out of turn or range', () => {
