@@ -40,6 +40,8 @@ export interface Environment {
   play(index: number): Feedback;
   /** ‖W − W*‖_F for a parameter in row-wise vectorisation, when W* is known. */
   parameterError?(weights: Float64Array): number;
+  /** What the manifest records about this instance besides d, K and r (plain JSON data). */
+  readonly facts?: Readonly<Record<string, unknown>>;
 }
 
 /** Limits an environment config may not exceed. */
@@ -47,6 +49,10 @@ export const ENVIRONMENT_LIMITS = {
   maxOutcomes: 64,
   maxDimension: 1_000_000,
   maxActions: 10_000,
+  /** Largest data file, in MiB (after decompression), that a `classification` config may read by default. */
+  maxFileMiB: 1024,
+  /** Most stored (non-zero) feature values of a data file: 50 M values take 600 MB (8-byte value, 4-byte index). */
+  maxStoredValues: 50_000_000,
 } as const;
 
 /** What a trial gives every environment besides its config. */
@@ -83,6 +89,11 @@ export interface EnvironmentDescriptor<Schema extends z.ZodType = z.ZodType, Res
   readonly schema: Schema;
   resolve(parsed: z.output<Schema>, context: ResolveContext): Resolved;
   create(config: Resolved, context: EnvironmentContext): Environment;
+  /**
+   * The absolute paths of the files the environment reads (a trace, a data set): the manifest
+   * records each one's size and SHA-256, and `--resume` refuses when one changed.
+   */
+  inputFiles?(config: Resolved): string[];
 }
 
 /** Types a descriptor (the identity: it only lets TypeScript infer the config types). */

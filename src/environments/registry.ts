@@ -4,12 +4,13 @@
  */
 import type { z } from 'zod';
 import type { Environment, EnvironmentContext, EnvironmentDescriptor } from './environment.js';
+import { classificationEnvironment } from './classification.js';
 import { mnistEnvironment } from './mnist.js';
 import { syntheticEnvironment } from './synthetic.js';
 import { traceEnvironment } from './trace.js';
 
 /** Every environment type, in the order `eofd list` and error messages show them. */
-export const ENVIRONMENTS = [syntheticEnvironment, mnistEnvironment, traceEnvironment] as const;
+export const ENVIRONMENTS = [syntheticEnvironment, mnistEnvironment, classificationEnvironment, traceEnvironment] as const;
 
 type Registered = (typeof ENVIRONMENTS)[number];
 

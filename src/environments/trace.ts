@@ -196,4 +196,5 @@ export const traceEnvironment = defineEnvironment({
   }),
   // Draws nothing from the stream.
   create: (config) => loadTraceEnvironment(config.file),
+  inputFiles: (config) => [config.file],
 });

@@ -10,6 +10,7 @@ import { MANIFEST_FILE, unitFiles } from '../results/layout.js';
 import { readFinishedUnit, readManifest, ResultsError } from '../results/read.js';
 import { clearUnit, removeLeftovers, writeJsonAtomic } from '../results/write.js';
 import type { Manifest, ManifestRead } from '../results/manifest.js';
+import { changedInput } from '../environments/input-files.js';
 import { acquireLock, LockedError, type Lock } from './lock.js';
 import { configDifference, manifestConfig } from './manifest.js';
 import type { Shard, UnitRef } from './plan.js';
@@ -104,7 +105,12 @@ export function checkResumable(dir: string, resolved: ResolvedExperiment, shard:
     const why = error instanceof ResultsError ? ` (${error.message})` : '';
     throw new RunError(`cannot resume ${dir}: it has no readable manifest.json${why}; use --force to replace it`, 2);
   }
-  const current: unknown = JSON.parse(JSON.stringify(manifestConfig(resolved)));
+  const config = manifestConfig(resolved);
+  const changed = changedInput(previous.config.environment.inputs ?? [], config.environment.inputs ?? []);
+  if (changed !== null) {
+    throw new RunError(`cannot resume ${dir}: its input file ${changed}; restore that file, or use --force to start over`, 2);
+  }
+  const current: unknown = JSON.parse(JSON.stringify(config));
   const difference = configDifference(previous.config, current);
   if (difference !== null) {
     throw new RunError(

@@ -4,10 +4,11 @@
  * the seeds. Everything here is plain data, so a resolved experiment crosses to worker threads as is.
  */
 import path from 'node:path';
-import { ConfigError } from '../base/errors.js';
+import { ConfigError, describeFsError } from '../base/errors.js';
 import type { ExperimentConfig } from '../config/schema.js';
 import type { Environment } from '../environments/environment.js';
-import { createEnvironment } from '../environments/registry.js';
+import { fileIdentity, type InputFileIdentity } from '../environments/input-files.js';
+import { createEnvironment, environmentDescriptor } from '../environments/registry.js';
 import type { BetaMode } from '../model/beta.js';
 import { deriveHyperparameters, scaleByDimension } from '../model/hyperparameters.js';
 import { hasStepParameters, policyDescriptor } from '../policies/registry.js';
@@ -56,6 +57,18 @@ export function createTrialEnvironment(experiment: ResolvedExperiment, trial: nu
   return buildEnvironment(experiment.config, trial, experiment.split, experiment.mnistDataRoot);
 }
 
+/** Size and SHA-256 of each file the environment reads (undefined when it reads none). */
+function inputIdentities(config: ExperimentConfig, file: string): InputFileIdentity[] | undefined {
+  const inputs = environmentDescriptor(config.environment.type).inputFiles?.(config.environment);
+  return inputs?.map((input) => {
+    try {
+      return fileIdentity(input);
+    } catch (error) {
+      throw new ConfigError({ file, field: 'environment.file', detail: `cannot read ${input}: ${describeFsError(error)}` });
+    }
+  });
+}
+
 /** Resolves a config; a problem with the environment (a trace shorter than T, …) is a ConfigError. */
 export function resolveExperiment(config: ExperimentConfig, options: ResolveOptions = {}): ResolvedExperiment {
   const split = options.split ?? 'report';
@@ -89,6 +102,7 @@ export function resolveExperiment(config: ExperimentConfig, options: ResolveOpti
     sketchSize: params.m,
     delta: params.delta,
   });
+  const inputs = inputIdentities(config, file);
   const { type, ...rest } = config.environment;
   let policies: Record<string, PolicyHyperparameters> | undefined;
   if (config.policyParams !== undefined) {
@@ -107,7 +121,15 @@ export function resolveExperiment(config: ExperimentConfig, options: ResolveOpti
   }
   const experiment: ResolvedExperiment = {
     config,
-    environment: { type, ...rest, d: environment.d, K: environment.K, reward: [0, ...environment.reward] },
+    environment: {
+      type,
+      ...rest,
+      d: environment.d,
+      K: environment.K,
+      reward: [0, ...environment.reward],
+      ...environment.facts,
+      ...(inputs === undefined ? {} : { inputs }),
+    },
     derived: {
       lambda: hp.regularization,
       eta: hp.stepSize,

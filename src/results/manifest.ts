@@ -54,6 +54,8 @@ export interface ResolvedEnvironment {
   K: number;
   /** r_0..r_K (r_0 = 0). */
   reward: number[];
+  /** Each file the environment reads, with its size and SHA-256 (environments/input-files.ts). */
+  inputs?: { file: string; bytes: number; sha256: string }[];
   [field: string]: unknown;
 }
 
@@ -138,7 +140,23 @@ export const manifestSchema = z.looseObject(
     name: text(),
     config: z.looseObject(
       {
-        environment: z.looseObject({ type: text(), K: positiveInteger, d: positiveInteger }, { error: 'expected an object' }),
+        environment: z.looseObject(
+          {
+            type: text(),
+            K: positiveInteger,
+            d: positiveInteger,
+            inputs: z
+              .array(
+                z.looseObject(
+                  { file: text(), bytes: z.number({ error: 'expected a size in bytes' }).int().min(0), sha256: text('a SHA-256 in hex') },
+                  { error: 'expected {file, bytes, sha256}' },
+                ),
+                { error: 'expected a list of input files' },
+              )
+              .optional(),
+          },
+          { error: 'expected an object' },
+        ),
         horizon: positiveInteger,
         trials: positiveInteger,
         policies: z

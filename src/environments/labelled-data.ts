@@ -1,0 +1,385 @@
+/**
+ * Reads a labelled data set — CSV with a header, or LIBSVM/SVMlight — into sparse rows, streaming
+ * the file in fixed-size chunks (no whole-file string; a `.gz` file is decompressed into one buffer
+ * of at most the size cap, then read the same way). Every problem is a ConfigError (exit 2) naming
+ * `file:line:column`.
+ *
+ * Formats:
+ * - CSV: line 1 is the header; the column named `label` (option) holds the labels, every other
+ *   column is a numeric feature, in header order. Fields are split at commas and trimmed; a field
+ *   wrapped in double quotes loses them (a comma inside quotes is not supported).
+ * - LIBSVM: `label index:value index:value …`, whitespace-separated, indices 1-based and strictly
+ *   increasing; `#` starts a comment. The number of features is the largest index, or given.
+ * Blank lines are skipped in both.
+ *
+ * Numbers: decimal text only (`[+-]digits[.digits][e[+-]digits]`), converted by `Number` (exactly
+ * rounded, so identical on every machine). Labels: text; a label that is such a number is written as
+ * `String(Number(text))`, so `+1`, `1` and `1.0` are one label. Classes are sorted: numeric labels
+ * by value first, then the others by UTF-16 code units.
+ *
+ * Rows are stored sparse (zeros dropped, indices increasing), so a CSV file and a LIBSVM file of the
+ * same data give the same rows, value for value.
+ */
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { ConfigError, describeFsError } from '../base/errors.js';
+import { ENVIRONMENT_LIMITS } from './environment.js';
+
+export const DATA_FORMATS = ['csv', 'libsvm'] as const;
+export type DataFormat = (typeof DATA_FORMATS)[number];
+
+/** File extensions (after an optional `.gz`) that name a format. */
+const FORMAT_EXTENSIONS: Readonly<Record<string, DataFormat>> = {
+  '.csv': 'csv',
+  '.libsvm': 'libsvm',
+  '.svm': 'libsvm',
+  '.svmlight': 'libsvm',
+  '.scale': 'libsvm',
+};
+
+/** The format a file name implies, or null when its extension names none. */
+export function formatFromExtension(file: string): DataFormat | null {
+  const name = file.toLowerCase().replace(/\.gz$/, '');
+  const dot = name.lastIndexOf('.');
+  return dot < 0 ? null : (FORMAT_EXTENSIONS[name.slice(dot)] ?? null);
+}
+
+/** The extensions formatFromExtension knows, for error messages. */
+export const KNOWN_EXTENSIONS = Object.keys(FORMAT_EXTENSIONS);
+
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** A decimal number's value, or NaN when `text` is not one (or overflows to ±Infinity). */
+export function parseDecimal(text: string): number {
+  if (!DECIMAL.test(text)) return Number.NaN;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : Number.NaN;
+}
+
+/** A label as the data and configs write it, in its one canonical text (see the module comment). */
+export function canonicalLabel(label: string | number): string {
+  if (typeof label === 'number') return String(label);
+  const text = label.trim();
+  const value = parseDecimal(text);
+  return Number.isNaN(value) ? text : String(value);
+}
+
+/** Sort order of classes: numeric labels by value, then the others by code units. */
+export function compareLabels(a: string, b: string): number {
+  const x = parseDecimal(a);
+  const y = parseDecimal(b);
+  const xNumeric = !Number.isNaN(x);
+  const yNumeric = !Number.isNaN(y);
+  if (xNumeric && yNumeric) return x - y;
+  if (xNumeric !== yNumeric) return xNumeric ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+const BLOCK_BITS = 16;
+const BLOCK_SIZE = 1 << BLOCK_BITS;
+const BLOCK_MASK = BLOCK_SIZE - 1;
+
+/** A column that grows by fixed blocks (never reallocated or copied, so its peak is its size). */
+export class BlockColumn<A extends Float64Array | Int32Array> {
+  private readonly blocks: A[] = [];
+  length = 0;
+  constructor(private readonly make: (n: number) => A) {}
+
+  push(value: number): void {
+    const offset = this.length & BLOCK_MASK;
+    if (offset === 0) this.blocks.push(this.make(BLOCK_SIZE));
+    this.blocks[this.blocks.length - 1][offset] = value;
+    this.length++;
+  }
+
+  at(index: number): number {
+    return this.blocks[index >>> BLOCK_BITS][index & BLOCK_MASK];
+  }
+
+  set(index: number, value: number): void {
+    this.blocks[index >>> BLOCK_BITS][index & BLOCK_MASK] = value;
+  }
+}
+
+/** A labelled data set, rows sparse (compressed rows), classes sorted. */
+export interface LabelledData {
+  /** The file as errors name it. */
+  readonly file: string;
+  readonly format: DataFormat;
+  /** Number of feature columns (without any bias). */
+  readonly features: number;
+  /** CSV: the feature columns' names, in order; LIBSVM: null. */
+  readonly featureNames: readonly string[] | null;
+  /** Number of rows N. */
+  readonly rows: number;
+  /** The labels present, sorted (compareLabels). */
+  readonly classes: readonly string[];
+  /** Rows per class, in class order. */
+  readonly counts: readonly number[];
+  /** Per class, its rows' indices (0-based, file order). */
+  readonly classRows: readonly Int32Array[];
+  /** Class of each row (index into classes). */
+  readonly labels: Int32Array;
+  /** Row i's stored entries are rowStart[i] .. rowStart[i+1] − 1 (length rows + 1). */
+  readonly rowStart: Float64Array;
+  /** 0-based feature index of each stored entry (increasing within a row). */
+  readonly indices: BlockColumn<Int32Array>;
+  /** Value of each stored entry (non-zero). */
+  readonly values: BlockColumn<Float64Array>;
+}
+
+export interface ReadOptions {
+  readonly format: DataFormat;
+  /** The file as errors should name it (default: the path). */
+  readonly displayName?: string;
+  /** CSV: the label column's header (default 'label'). */
+  readonly labelColumn?: string;
+  /** The number of features; LIBSVM default: the largest index; CSV: must match the header. */
+  readonly features?: number;
+  /** Labels a row may carry; a row with another one is an error (default: any). */
+  readonly allowedLabels?: readonly string[];
+  /** Largest file (after decompression), in bytes (default ENVIRONMENT_LIMITS.maxFileMiB). */
+  readonly maxBytes?: number;
+  /** Most stored values (default ENVIRONMENT_LIMITS.maxStoredValues). */
+  readonly maxValues?: number;
+  /** Bytes read per chunk (tests make it tiny to cross every boundary). */
+  readonly chunkBytes?: number;
+}
+
+const DEFAULT_CHUNK_BYTES = 1 << 20;
+
+/** Calls `onLine(text, lineNumber)` for every line of `file`, reading it in chunks. */
+function forEachLine(
+  file: string,
+  name: string,
+  maxBytes: number,
+  chunkBytes: number,
+  onLine: (text: string, line: number) => void,
+): void {
+  function fail(detail: string): never {
+    throw new ConfigError({ file: name, detail });
+  }
+  const tooLarge = `is larger than the limit of ${maxBytes} bytes (${(maxBytes / 2 ** 20).toFixed(0)} MiB); raise max_file_mb or use a sample of the data`;
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let pending = '';
+  let line = 0;
+  const feed = (bytes: Uint8Array, last: boolean): void => {
+    let text: string;
+    try {
+      text = decoder.decode(bytes, { stream: !last });
+    } catch {
+      fail(`not valid UTF-8 text after line ${line}`);
+    }
+    pending += text;
+    let start = 0;
+    for (let newline = pending.indexOf('\n'); newline >= 0; newline = pending.indexOf('\n', start)) {
+      line++;
+      const end = newline > start && pending.charCodeAt(newline - 1) === 13 ? newline - 1 : newline;
+      onLine(pending.slice(start, end), line);
+      start = newline + 1;
+    }
+    pending = pending.slice(start);
+    if (last && pending.length > 0) {
+      line++;
+      onLine(pending.endsWith('\r') ? pending.slice(0, -1) : pending, line);
+    }
+  };
+
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (error) {
+    fail(`cannot read the data file: ${describeFsError(error)}`);
+  }
+  try {
+    const size = fstatSync(fd).size;
+    if (size > maxBytes) fail(`${size} bytes ${tooLarge}`);
+    if (file.toLowerCase().endsWith('.gz')) {
+      let bytes: Buffer;
+      try {
+        bytes = gunzipSync(readFileSync(fd), { maxOutputLength: maxBytes });
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) fail(`decompressed ${tooLarge}`);
+        fail(`cannot decompress (gzip): ${(error as Error).message}`);
+      }
+      for (let offset = 0; offset < bytes.length; offset += chunkBytes) {
+        feed(bytes.subarray(offset, Math.min(bytes.length, offset + chunkBytes)), false);
+      }
+      feed(new Uint8Array(0), true);
+      return;
+    }
+    const chunk = Buffer.allocUnsafe(chunkBytes);
+    for (;;) {
+      const read = readSync(fd, chunk, 0, chunkBytes, null);
+      feed(chunk.subarray(0, read), read === 0);
+      if (read === 0) break;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Strips one pair of surrounding double quotes. */
+function unquote(field: string): string {
+  return field.length >= 2 && field.startsWith('"') && field.endsWith('"') ? field.slice(1, -1) : field;
+}
+
+/** Reads and checks a labelled data file (module comment); throws ConfigError at the first problem. */
+export function readLabelledData(file: string, options: ReadOptions): LabelledData {
+  const name = options.displayName ?? file;
+  const maxBytes = options.maxBytes ?? ENVIRONMENT_LIMITS.maxFileMiB * 2 ** 20;
+  const maxValues = options.maxValues ?? ENVIRONMENT_LIMITS.maxStoredValues;
+  const maxFeatures = ENVIRONMENT_LIMITS.maxDimension - 1;
+  const allowed = options.allowedLabels === undefined ? null : new Set(options.allowedLabels.map(canonicalLabel));
+  function fail(line: number, column: number, detail: string): never {
+    throw new ConfigError({ file: name, line, column, detail });
+  }
+
+  const classIds = new Map<string, number>();
+  const rowLabels = new BlockColumn((n) => new Int32Array(n));
+  const rowStarts: number[] = [0];
+  const indices = new BlockColumn((n) => new Int32Array(n));
+  const values = new BlockColumn((n) => new Float64Array(n));
+  let features = options.features ?? 0;
+  let featureNames: string[] | null = null;
+  let labelAt = -1;
+  /** 1-based column of each CSV field in the current line. */
+  const fieldColumns: number[] = [];
+
+  const addLabel = (text: string, line: number, column: number): void => {
+    if (text === '') fail(line, column, 'missing label');
+    const label = canonicalLabel(text);
+    if (allowed !== null && !allowed.has(label)) {
+      fail(line, column, `label ${JSON.stringify(label)} is not one of the classes (${[...allowed].join(', ')})`);
+    }
+    let id = classIds.get(label);
+    if (id === undefined) {
+      id = classIds.size;
+      classIds.set(label, id);
+    }
+    rowLabels.push(id);
+  };
+  const addValue = (index: number, value: number, line: number, column: number): void => {
+    if (value === 0) return;
+    if (values.length >= maxValues) {
+      fail(line, column, `more than ${maxValues} non-zero feature values; use a sample of the data`);
+    }
+    indices.push(index);
+    values.push(value);
+  };
+
+  const csvLine = (text: string, line: number): void => {
+    if (text.trim() === '') return;
+    const fields = text.split(',');
+    fieldColumns.length = 0;
+    let column = 1;
+    for (const field of fields) {
+      fieldColumns.push(column);
+      column += field.length + 1;
+    }
+    if (featureNames === null) {
+      const header = fields.map((f) => unquote(f.trim()));
+      const labelName = options.labelColumn ?? 'label';
+      labelAt = header.indexOf(labelName);
+      if (labelAt < 0) fail(line, 1, `no column named ${JSON.stringify(labelName)} in the header (columns: ${header.join(', ')}); set label: to the label column`);
+      if (header.indexOf(labelName, labelAt + 1) >= 0) fail(line, 1, `two columns are named ${JSON.stringify(labelName)}`);
+      featureNames = header.filter((_, i) => i !== labelAt);
+      if (featureNames.length === 0) fail(line, 1, 'the header names no feature column besides the label');
+      if (featureNames.length > maxFeatures) fail(line, 1, `${featureNames.length} feature columns, more than the limit ${maxFeatures}`);
+      if (options.features !== undefined && options.features !== featureNames.length) {
+        fail(line, 1, `the header has ${featureNames.length} feature columns, the config says features: ${options.features}`);
+      }
+      features = featureNames.length;
+      return;
+    }
+    if (fields.length !== featureNames.length + 1) {
+      fail(line, 1, `expected ${featureNames.length + 1} columns as in the header, got ${fields.length}`);
+    }
+    addLabel(unquote(fields[labelAt].trim()), line, fieldColumns[labelAt]);
+    let index = 0;
+    for (let i = 0; i < fields.length; i++) {
+      if (i === labelAt) continue;
+      const field = fields[i].trim();
+      const value = parseDecimal(field);
+      if (Number.isNaN(value)) fail(line, fieldColumns[i], `${JSON.stringify(field)} in column ${JSON.stringify(featureNames[index])} is not a finite decimal number`);
+      addValue(index, value, line, fieldColumns[i]);
+      index++;
+    }
+    rowStarts.push(values.length);
+  };
+
+  const libsvmLine = (raw: string, line: number): void => {
+    const hash = raw.indexOf('#');
+    const text = hash >= 0 ? raw.slice(0, hash) : raw;
+    const tokens = text.split(/[ \t]+/);
+    let column = 1;
+    let previous = 0;
+    let first = true;
+    for (const token of tokens) {
+      const at = column;
+      column += token.length + 1;
+      if (token === '') continue;
+      if (first) {
+        first = false;
+        if (token.includes(':')) fail(line, at, `expected a label before the index:value pairs, got ${JSON.stringify(token)}`);
+        addLabel(token, line, at);
+        continue;
+      }
+      const colon = token.indexOf(':');
+      const indexText = colon < 0 ? '' : token.slice(0, colon);
+      if (!/^\d+$/.test(indexText)) fail(line, at, `expected index:value with a positive integer index, got ${JSON.stringify(token)}`);
+      const index = Number(indexText);
+      if (index <= 0) fail(line, at, `feature index ${indexText} is ≤ 0 (LIBSVM indices are 1-based)`);
+      if (index <= previous) fail(line, at, `feature index ${index} is not after the previous index ${previous} (indices must increase)`);
+      if (index > maxFeatures) fail(line, at, `feature index ${index} is larger than the limit ${maxFeatures}`);
+      if (options.features !== undefined && index > options.features) fail(line, at, `feature index ${index} is larger than features: ${options.features}`);
+      const valueText = token.slice(colon + 1);
+      const value = parseDecimal(valueText);
+      if (Number.isNaN(value)) fail(line, at + colon + 1, `${JSON.stringify(valueText)} is not a finite decimal number`);
+      addValue(index - 1, value, line, at);
+      previous = index;
+      if (index > features) features = index;
+    }
+    if (first) return; // blank or comment-only line
+    rowStarts.push(values.length);
+  };
+
+  forEachLine(file, name, maxBytes, options.chunkBytes ?? DEFAULT_CHUNK_BYTES, options.format === 'csv' ? csvLine : libsvmLine);
+
+  const rows = rowStarts.length - 1;
+  if (options.format === 'csv' && featureNames === null) fail(1, 1, 'empty file: expected a header line');
+  if (rows === 0) fail(1, 1, 'no data rows');
+  if (features === 0) fail(1, 1, 'no features: every value is 0 and no features: count was given');
+
+  // Classes in sorted order; rows relabelled.
+  const classes = [...classIds.keys()].sort(compareLabels);
+  const remap = new Int32Array(classes.length);
+  classes.forEach((label, sorted) => {
+    remap[classIds.get(label) as number] = sorted;
+  });
+  const labels = new Int32Array(rows);
+  const counts = new Array<number>(classes.length).fill(0);
+  for (let i = 0; i < rows; i++) {
+    labels[i] = remap[rowLabels.at(i)];
+    counts[labels[i]]++;
+  }
+  const classRows = counts.map((count) => new Int32Array(count));
+  const filled = new Array<number>(classes.length).fill(0);
+  for (let i = 0; i < rows; i++) classRows[labels[i]][filled[labels[i]]++] = i;
+
+  return {
+    file: name,
+    format: options.format,
+    features,
+    featureNames,
+    rows,
+    classes,
+    counts,
+    classRows,
+    labels,
+    rowStart: Float64Array.from(rowStarts),
+    indices,
+    values,
+  };
+}

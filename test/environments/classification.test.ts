@@ -1,0 +1,301 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/base/errors.js';
+import { loadConfigs } from '../../src/config/load.js';
+import {
+  createClassificationEnvironment,
+  loadFeatureTable,
+  SCALED_BIAS,
+  scaleFeatures,
+  type ClassificationConfig,
+  type FeatureNormalization,
+} from '../../src/environments/classification.js';
+import { readLabelledData } from '../../src/environments/labelled-data.js';
+import { createMnistEnvironment, defaultMnistRoot, MNIST_DIGITS, MNIST_PIXELS } from '../../src/environments/mnist.js';
+import { createEnvironment } from '../../src/environments/registry.js';
+import { runExperiments } from '../../src/experiment/runner.js';
+import { resolveExperiment } from '../../src/experiment/setup.js';
+import { RandomStream } from '../../src/random/stream.js';
+import { runCli, trialCsvs, withoutTimings } from '../experiment/fixtures.js';
+
+const REPO = path.resolve(import.meta.dirname, '..', '..');
+const IRIS_CSV = path.join(REPO, 'data', 'iris.csv');
+const IRIS_LIBSVM = path.join(REPO, 'data', 'iris.libsvm');
+let root: string;
+/** Labels a (3 rows), b (1 row, all zero), c (2 rows); 2 features. */
+let small: string;
+beforeAll(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'eofd-classification-'));
+  small = write('small.csv', 'u,v,label\n3,4,a\n0,0,b\n1,0,a\n0,-2,c\n0.5,0.5,a\n6,8,c\n');
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+function write(name: string, content: string): string {
+  const file = path.join(root, name);
+  fs.writeFileSync(file, content);
+  return file;
+}
+
+/** A config document around one environment mapping (YAML flow text). */
+function configText(name: string, environment: string, extra: { horizon?: number; trials?: number; policies?: string } = {}): string {
+  return [
+    `name: ${name}`,
+    `environment: ${environment}`,
+    `horizon: ${extra.horizon ?? 20}`,
+    `trials: ${extra.trials ?? 1}`,
+    'seed: 0',
+    `policies: ${extra.policies ?? '[EOFD-MLogB, OFUL-MLogB, Random]'}`,
+    'params: {S: 5, beta: order}',
+    '',
+  ].join('\n');
+}
+
+function configError(environment: string): ConfigError {
+  try {
+    const [config] = loadConfigs(write('bad.yaml', configText('bad', environment)));
+    resolveExperiment(config);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).exitCode).toBe(2);
+    return error as ConfigError;
+  }
+  throw new Error(`expected ${environment} to be refused`);
+}
+
+function smallConfig(fields: Partial<ClassificationConfig> = {}): ClassificationConfig {
+  return {
+    type: 'classification',
+    file: small,
+    format: 'csv',
+    label: 'label',
+    features: null,
+    outcomes: [['a']],
+    reward: [0, 1],
+    candidates: 'classes',
+    normalize: 'global',
+    bias: true,
+    classes: null,
+    max_file_mb: 1,
+    ...fields,
+  };
+}
+
+describe('classification: bad configs (exit 2, naming the field)', () => {
+  it('refuses a protocol that is not exactly one of target and outcomes, or inconsistent rewards', () => {
+    expect(configError('{type: classification, file: small.csv}').message).toMatch(/environment: expected exactly one of target .* and outcomes/);
+    expect(configError('{type: classification, file: small.csv, target: a, outcomes: [[b]]}').message).toMatch(/exactly one of target/);
+    expect(configError('{type: classification, file: small.csv, target: a, reward: [0, 2]}').message).toMatch(/environment\.reward: target: plays r = \[0, 1\]/);
+    expect(configError('{type: classification, file: small.csv, outcomes: [[a], [c, a]]}').message).toMatch(/environment\.outcomes\.1: label "a" is in two outcomes \(y = 1 and y = 2\)/);
+    expect(configError('{type: classification, file: small.csv, outcomes: [[a], [c]], reward: [0, 1]}').message).toMatch(/environment\.reward: expected K \+ 1 = 3 entries/);
+    expect(configError('{type: classification, file: small.csv, outcomes: [[a]], reward: [1, 1]}').message).toMatch(/environment\.reward\.0: r_0/);
+    expect(configError('{type: classification, file: small.csv, target: z, classes: [a, b]}').message).toMatch(/environment\.target: label "z" is not one of classes/);
+    expect(configError('{type: classification, file: small.csv, target: a, normalize: zscore}').message).toMatch(/environment\.normalize: expected 'global', 'per-row' or 'none'/);
+  });
+
+  it('refuses a file it cannot read or whose format it cannot tell, and labels not in the data', () => {
+    write('small.data', 'x\n');
+    expect(configError('{type: classification, file: small.data, target: a}').message).toMatch(/environment\.format: cannot tell the format of "small\.data"/);
+    expect(configError('{type: classification, file: absent.csv, target: a}').message).toMatch(/environment\.file: no such file/);
+    expect(configError('{type: classification, file: small.csv, target: [a, zebra]}').message).toMatch(
+      /bad\.yaml: environment: outcome y = 1: label "zebra" is not in .*small\.csv \(its labels: a, b, c\)/,
+    );
+    expect(configError('{type: classification, file: small.csv, target: a, candidates: 7}').message).toMatch(/candidates must be an integer in \[1, 6\]/);
+    // A malformed row is reported at its line in the data file, not in the config.
+    const error = configError(`{type: classification, file: ${path.join(REPO, 'data', 'fixtures', 'malformed-number.csv')}, target: a}`);
+    expect(error.message).toMatch(/malformed-number\.csv:3:3: "abc" in column "y"/);
+    expect(configError(`{type: classification, file: ${path.join(REPO, 'data', 'fixtures', 'malformed-label.csv')}, target: a, classes: [a, b]}`).message).toMatch(
+      /malformed-label\.csv:3:5: label "zebra" is not one of the classes/,
+    );
+  });
+
+  it('eofd run exits 2 with file:line:column for every malformed-row fixture, writing nothing', async () => {
+    const fixtures = fs.readdirSync(path.join(REPO, 'data', 'fixtures')).filter((f) => f.startsWith('malformed-'));
+    expect(fixtures.length).toBe(8);
+    for (const name of fixtures) {
+      const data = path.join(REPO, 'data', 'fixtures', name);
+      const config = write(`cli-${name}.yaml`, configText('cli', `{type: classification, file: ${data}, target: a, classes: [a, b, '1', '2']}`));
+      const out = path.join(root, `cli-out-${name}`);
+      const result = await runCli(['run', config, '--out', out, '--quiet']);
+      expect(result.code, name).toBe(2);
+      expect(result.stderr, name).toMatch(new RegExp(`${name.replace(/[.]/g, '\\.')}:[23]:\\d+: `));
+      expect(result.stderr.trim().split('\n'), name).toHaveLength(1);
+      expect(fs.existsSync(path.join(out, 'cli')), name).toBe(false);
+    }
+  });
+
+  it('refuses rounds out of order and plays out of turn or range', () => {
+    const env = createClassificationEnvironment(loadFeatureTable(smallConfig()), { outcomes: [['a']], reward: Float64Array.of(1), candidates: null, horizon: 1 }, new RandomStream('turns'));
+    expect(() => env.play(0)).toThrow(/must follow actions/);
+    expect(() => env.actions(2)).toThrow(/expected round 1/);
+    env.actions(1);
+    expect(() => env.play(3)).toThrow(RangeError);
+    env.play(0);
+    expect(() => env.play(0)).toThrow(/once per round/);
+    expect(() => env.actions(2)).toThrow(/past the horizon/);
+  });
+});
+
+describe('classification: features', () => {
+  /** The rows of small.csv, dense. */
+  const rows = [[3, 4], [0, 0], [1, 0], [0, -2], [0.5, 0.5], [6, 8]];
+
+  function scaled(normalize: FeatureNormalization, bias: boolean): number[][] {
+    const table = scaleFeatures(readLabelledData(small, { format: 'csv' }), normalize, bias);
+    const { data } = table;
+    return rows.map((_, i) => {
+      const x = new Array<number>(table.d).fill(0);
+      for (let k = data.rowStart[i]; k < data.rowStart[i + 1]; k++) x[data.indices.at(k)] = data.values.at(k);
+      if (bias) x[table.d - 1] = table.biasValue;
+      return x;
+    });
+  }
+  const norm = (x: number[]): number => Math.hypot(...x);
+
+  it('global: divides by the largest row norm (10), appends the bias and divides by √2', () => {
+    const x = scaled('global', true);
+    x.forEach((row, i) => {
+      expect(row).toHaveLength(3);
+      expect(row[0]).toBeCloseTo(rows[i][0] / 10 / Math.SQRT2, 15);
+      expect(row[1]).toBeCloseTo(rows[i][1] / 10 / Math.SQRT2, 15);
+      expect(row[2]).toBe(SCALED_BIAS);
+      expect(norm(row)).toBeLessThanOrEqual(1 + 1e-15);
+    });
+    expect(norm(x[5])).toBeCloseTo(1, 15);
+    // One multiplication by c / max‖v‖ per value (as the mnist environment does): 3 · 0.1, not 3 / 10.
+    expect(scaled('global', false)[0]).toEqual([3 * 0.1, 4 * 0.1]);
+  });
+
+  it('per-row: each non-zero row to unit norm (a zero row stays zero), then the bias', () => {
+    const x = scaled('per-row', true);
+    x.forEach((row, i) => {
+      const n = Math.hypot(rows[i][0], rows[i][1]);
+      expect(row[0]).toBeCloseTo(n > 0 ? rows[i][0] / n / Math.SQRT2 : 0, 15);
+      expect(row[1]).toBeCloseTo(n > 0 ? rows[i][1] / n / Math.SQRT2 : 0, 15);
+      expect(norm(row)).toBeCloseTo(n > 0 ? 1 : SCALED_BIAS, 15);
+    });
+  });
+
+  it('none: keeps the values unless some ‖(v, 1)‖ exceeds 1, then divides everything by the largest', () => {
+    const x = scaled('none', true);
+    const largest = Math.hypot(6, 8, 1);
+    x.forEach((row, i) => {
+      expect(row[0]).toBeCloseTo(rows[i][0] / largest, 15);
+      expect(row[2]).toBeCloseTo(1 / largest, 15);
+    });
+    const fits = write('fits.csv', 'u,label\n0.25,a\n-0.5,b\n');
+    const table = scaleFeatures(readLabelledData(fits, { format: 'csv' }), 'none', false);
+    expect([table.data.values.at(0), table.data.values.at(1)]).toEqual([0.25, -0.5]);
+    expect(table.d).toBe(1);
+  });
+});
+
+describe('classification: protocol', () => {
+  it('one example per class: integer(0, n_c − 1) per class, then a Fisher–Yates order; reward 1 for a target', () => {
+    const env = createEnvironment({ ...smallConfig(), outcomes: [['a', 'c']] }, { horizon: 30, stream: new RandomStream('replay') });
+    const replay = new RandomStream('replay');
+    const classRows = [[0, 2, 4], [1], [3, 5]];
+    for (let t = 1; t <= 30; t++) {
+      const set = env.actions(t);
+      expect(set.count).toBe(3);
+      const picks = classRows.map((r) => replay.integer(0, r.length - 1));
+      const order = replay.shuffle([0, 1, 2]);
+      const examples = order.map((c) => classRows[c][picks[c]]);
+      const typed = env as unknown as { roundExamples: Int32Array; roundClasses: Int32Array };
+      expect(Array.from(typed.roundClasses)).toEqual(order);
+      expect(Array.from(typed.roundExamples)).toEqual(examples);
+      // The b example (all zero) pays nothing; the best candidate pays 1.
+      expect(env.play(order.indexOf(1))).toEqual({ outcome: 0, reward: 0, regret: 1 });
+    }
+  });
+
+  it('graded outcomes: the played label gives y, regret is the best candidate\'s r_y minus the played one\'s', () => {
+    const env = createEnvironment(
+      { ...smallConfig(), outcomes: [['a'], ['c']], reward: [0, 0.25, 1], candidates: 2 },
+      { horizon: 40, stream: new RandomStream('graded') },
+    );
+    const replay = new RandomStream('graded');
+    const labels = [0, 1, 0, 2, 0, 2];
+    const rewardOf = [0.25, 0, 1];
+    expect(env.K).toBe(2);
+    for (let t = 1; t <= 40; t++) {
+      env.actions(t);
+      const drawn: number[] = [];
+      while (drawn.length < 2) {
+        const row = replay.integer(0, 5);
+        if (!drawn.includes(row)) drawn.push(row);
+      }
+      const typed = env as unknown as { roundExamples: Int32Array };
+      expect(Array.from(typed.roundExamples)).toEqual(drawn);
+      const best = Math.max(...drawn.map((r) => rewardOf[labels[r]]));
+      const feedback = env.play(t % 2);
+      const played = labels[drawn[t % 2]];
+      expect(feedback).toEqual({ outcome: [1, 0, 2][played], reward: rewardOf[played], regret: best - rewardOf[played] });
+    }
+  });
+});
+
+describe('classification: runs', () => {
+  it('CSV and LIBSVM of the same data give byte-identical runs', async () => {
+    const csv = loadConfigs(write('iris-csv.yaml', configText('iris', `{type: classification, file: ${IRIS_CSV}, target: virginica}`, { horizon: 120, trials: 2 })));
+    const libsvm = loadConfigs(write('iris-libsvm.yaml', configText('iris', `{type: classification, file: ${IRIS_LIBSVM}, target: 3}`, { horizon: 120, trials: 2 })));
+    await runExperiments(csv, { out: path.join(root, 'csv'), jobs: 1 });
+    await runExperiments(libsvm, { out: path.join(root, 'libsvm'), jobs: 1 });
+    const a = trialCsvs(path.join(root, 'csv', 'iris'));
+    const b = trialCsvs(path.join(root, 'libsvm', 'iris'));
+    expect(a.size).toBe(6);
+    expect([...b.keys()]).toEqual([...a.keys()]);
+    for (const [file, text] of a) expect(withoutTimings(b.get(file) as string), file).toBe(withoutTimings(text));
+    const manifest = JSON.parse(fs.readFileSync(path.join(root, 'csv', 'iris', 'manifest.json'), 'utf8'));
+    expect(manifest.config.environment).toMatchObject({
+      d: 5,
+      K: 1,
+      examples: 150,
+      feature_columns: 4,
+      class_counts: [
+        { label: 'setosa', count: 50 },
+        { label: 'versicolor', count: 50 },
+        { label: 'virginica', count: 50 },
+      ],
+      inputs: [{ file: IRIS_CSV, bytes: fs.statSync(IRIS_CSV).size }],
+    });
+    expect(manifest.config.environment.inputs[0].sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('over the mnist package\'s digits, as Section 4, makes exactly the decisions and regret of type: mnist', async () => {
+    // The digits as LIBSVM: one row per image, digit by digit in the package's order.
+    const lines: string[] = [];
+    for (let digit = 0; digit < MNIST_DIGITS; digit++) {
+      const pixels = (JSON.parse(fs.readFileSync(path.join(defaultMnistRoot(), `${digit}.json`), 'utf8')) as { data: number[] }).data;
+      for (let start = 0; start < pixels.length; start += MNIST_PIXELS) {
+        const entries: string[] = [];
+        for (let j = 0; j < MNIST_PIXELS; j++) if (pixels[start + j] !== 0) entries.push(`${j + 1}:${pixels[start + j]}`);
+        lines.push(`${digit} ${entries.join(' ')}`);
+      }
+    }
+    const digits = write('digits.libsvm', lines.join('\n') + '\n');
+    const preset = `{type: classification, file: ${digits}, features: 784, target: 1, normalize: per-row}`;
+    const run = { horizon: 300, trials: 1 };
+    await runExperiments(loadConfigs(write('m1.yaml', configText('digits', '{type: mnist, target: 1, normalize: per-image}', run))), { out: path.join(root, 'mnist'), jobs: 1 });
+    await runExperiments(loadConfigs(write('m2.yaml', configText('digits', preset, run))), { out: path.join(root, 'preset'), jobs: 1 });
+    const a = trialCsvs(path.join(root, 'mnist', 'digits'));
+    const b = trialCsvs(path.join(root, 'preset', 'digits'));
+    expect(a.size).toBe(3);
+    for (const [file, text] of a) {
+      expect(text.split('\n').length).toBeGreaterThan(300);
+      expect(withoutTimings(b.get(file) as string), file).toBe(withoutTimings(text));
+    }
+
+    // 'global' matches too, coordinate for coordinate, over a few rounds of the environments alone.
+    const table = loadFeatureTable({ ...smallConfig(), file: digits, format: 'libsvm', features: 784, outcomes: [['1']], max_file_mb: 100 });
+    const preset2 = createClassificationEnvironment(table, { outcomes: [['1']], reward: Float64Array.of(1), candidates: null, horizon: 20 }, new RandomStream('g'));
+    const mnist = createMnistEnvironment({ target: 1, horizon: 20, normalize: 'global' }, new RandomStream('g'));
+    for (let t = 1; t <= 20; t++) {
+      const x = mnist.actions(t);
+      const y = preset2.actions(t);
+      expect(y.features.subarray(0, 10 * 785)).toEqual(x.features.subarray(0, 10 * 785));
+      expect(preset2.play(t % 10)).toEqual(mnist.play(t % 10));
+    }
+  }, 120_000);
+});

