@@ -155,13 +155,15 @@ function resolveConfig(
     inputFile: (field, value) => {
       const base = overrideFor([...field], overrides) ? process.cwd() : path.dirname(source);
       const resolved = path.resolve(base, value);
-      let isFile = false;
+      let stat: ReturnType<typeof statSync> | null = null;
       try {
-        isFile = statSync(resolved).isFile();
+        stat = statSync(resolved);
       } catch {
-        isFile = false;
+        stat = null;
       }
-      if (!isFile) throw fail([...field], `no such file: ${resolved}`);
+      if (stat === null) throw fail([...field], `no such file: ${resolved}`);
+      // A FIFO or device could block a reader forever; a folder is not data.
+      if (!stat.isFile()) throw fail([...field], `not a regular file: ${resolved}`);
       // The document keeps the absolute path, so that a variant (reconfigure) reads the same file.
       setField(document, field, resolved);
       return resolved;

@@ -1,10 +1,9 @@
 /**
  * The identity of an environment's input file (a trace, a data set): its size and SHA-256, read in
- * fixed-size chunks (a large file is never held whole). The manifest records one per file the
+ * chunks (base/hash.ts: a large file is never held whole). The manifest records one per file the
  * environment declares (EnvironmentDescriptor.inputFiles), and `--resume` refuses a changed one.
  */
-import { createHash } from 'node:crypto';
-import { closeSync, openSync, readSync } from 'node:fs';
+import { fileDigest } from '../base/hash.js';
 
 /** One input file as the manifest records it. */
 export interface InputFileIdentity {
@@ -16,26 +15,9 @@ export interface InputFileIdentity {
   sha256: string;
 }
 
-/** Bytes read per call while hashing. */
-const CHUNK_BYTES = 1 << 20;
-
 /** Size and SHA-256 of `file`; throws the file-system error when it cannot be read. */
 export function fileIdentity(file: string): InputFileIdentity {
-  const hash = createHash('sha256');
-  const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
-  const fd = openSync(file, 'r');
-  let bytes = 0;
-  try {
-    for (;;) {
-      const read = readSync(fd, chunk, 0, CHUNK_BYTES, null);
-      if (read === 0) break;
-      hash.update(chunk.subarray(0, read));
-      bytes += read;
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return { file, bytes, sha256: hash.digest('hex') };
+  return { file, ...fileDigest(file) };
 }
 
 /**

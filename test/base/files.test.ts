@@ -51,6 +51,16 @@ describe('configs and traces read through it', () => {
     expect(result.stderr).toMatch(/cannot read the config: is not a regular file/);
   });
 
+  it('a FIFO named as a trace or data file is refused when the config loads (exit 2), never opened', async () => {
+    for (const environment of [`{type: trace, file: ${fifo}}`, `{type: classification, file: ${fifo}, format: csv, target: a}`]) {
+      const config = path.join(root, 'fifo-input.yaml');
+      fs.writeFileSync(config, `name: f\nenvironment: ${environment}\nhorizon: 5\ntrials: 1\npolicies: [Random]\n`);
+      const result = await runCli(['run', config, '--out', path.join(root, 'out')]);
+      expect(result.code, environment).toBe(2);
+      expect(result.stderr, environment).toContain(`not a regular file: ${fifo}`);
+    }
+  });
+
   it('a trace that is not JSON is named by line and column, and none of its content is echoed', () => {
     const file = path.join(root, 'notes.txt');
     fs.writeFileSync(file, 'root:x:0:0:secret-token\n');
