@@ -3,13 +3,19 @@
  * its class and its `PolicyDescriptor`, and one line in POLICIES below.
  */
 import { eofdMLogBPolicy } from './eofd-mlogb.js';
+import { mnlUcbPolicy } from './mnl-ucb.js';
 import { ofulMLogBPolicy } from './oful-mlogb.js';
 import type { Policy, PolicyDescriptor } from './policy.js';
 import { randomPolicy } from './random.js';
 import type { PolicySpec } from './spec.js';
 
 /** Every policy, in the order reports and `eofd list` show them. */
-export const POLICIES: readonly PolicyDescriptor[] = [eofdMLogBPolicy, ofulMLogBPolicy, randomPolicy];
+export const POLICIES: readonly PolicyDescriptor[] = [
+  eofdMLogBPolicy,
+  ofulMLogBPolicy,
+  randomPolicy,
+  mnlUcbPolicy,
+];
 
 export const POLICY_NAMES: readonly string[] = POLICIES.map((p) => p.name);
 
