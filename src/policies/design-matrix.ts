@@ -50,6 +50,11 @@ export class DesignMatrix {
     return dot(this.d, this.column, 0, x, 0);
   }
 
+  /** out = M⁻¹x. */
+  applyInverse(x: Float64Array, out: Float64Array): void {
+    gemv(this.d, this.d, this.inverse, 0, this.d, x, 0, out, 0);
+  }
+
   /** M += w x xᵀ (w ≥ 0); M⁻¹ by Sherman–Morrison; ln det M += ln(1 + w‖x‖²_{M⁻¹}). */
   addOuter(weight: number, x: Float64Array): void {
     const { d, matrix, inverse, column } = this;

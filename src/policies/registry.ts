@@ -5,6 +5,7 @@
 import { eofdMLogBPolicy } from './eofd-mlogb.js';
 import { mnlUcbPolicy } from './mnl-ucb.js';
 import { ofulMLogBPolicy } from './oful-mlogb.js';
+import { ol2mPolicy } from './ol2m.js';
 import type { Policy, PolicyDescriptor } from './policy.js';
 import { randomPolicy } from './random.js';
 import type { PolicySpec } from './spec.js';
@@ -15,6 +16,7 @@ export const POLICIES: readonly PolicyDescriptor[] = [
   ofulMLogBPolicy,
   randomPolicy,
   mnlUcbPolicy,
+  ol2mPolicy,
 ];
 
 export const POLICY_NAMES: readonly string[] = POLICIES.map((p) => p.name);
