@@ -17,6 +17,16 @@ export type CurvatureOfAction = (index: number, out: Float64Array) => void;
 /** Relative gap below which two optimistic scores count as equal (far above rounding, far below any real difference). */
 export const TIE_TOLERANCE = 1e-12;
 
+/**
+ * The lowest index whose score lies within TIE_TOLERANCE (relative) of the largest, `best`: the tie rule
+ * of every optimistic policy (rounding noise never decides between two exact implementations).
+ */
+export function firstOfTies(scores: Float64Array, count: number, best: number): number {
+  const threshold = best - TIE_TOLERANCE * Math.abs(best);
+  for (let a = 0; a < count; a++) if (scores[a] >= threshold) return a;
+  return 0;
+}
+
 export class OptimisticSelector {
   private readonly K: number;
   private readonly d: number;
@@ -105,9 +115,7 @@ export class OptimisticSelector {
     const optimistic = this.optimistic;
     let bestScore = -Infinity;
     for (let a = 0; a < count; a++) if (optimistic[a] > bestScore) bestScore = optimistic[a];
-    const threshold = bestScore - TIE_TOLERANCE * Math.abs(bestScore);
-    for (let a = 0; a < count; a++) if (optimistic[a] >= threshold) return a;
-    return 0;
+    return firstOfTies(optimistic, count, bestScore);
   }
 
   // eq. (19)

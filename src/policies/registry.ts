@@ -4,7 +4,9 @@
  */
 import { eofdMLogBPolicy } from './eofd-mlogb.js';
 import { eofdTsPolicy } from './eofd-ts.js';
+import { mnlUcbPolicy } from './mnl-ucb.js';
 import { ofulMLogBPolicy } from './oful-mlogb.js';
+import { ol2mPolicy } from './ol2m.js';
 import type { Policy, PolicyDescriptor } from './policy.js';
 import { randomPolicy } from './random.js';
 import { sofulPolicy } from './soful.js';
@@ -16,9 +18,11 @@ export const POLICIES: readonly PolicyDescriptor[] = [
   eofdMLogBPolicy,
   ofulMLogBPolicy,
   randomPolicy,
+  mnlUcbPolicy,
+  ol2mPolicy,
+  sofulPolicy,
   tsMLogBPolicy,
   eofdTsPolicy,
-  sofulPolicy,
 ];
 
 export const POLICY_NAMES: readonly string[] = POLICIES.map((p) => p.name);
