@@ -127,6 +127,7 @@ function validateDocument(
     throw new ConfigError({ file, detail: `cannot read the YAML: ${error instanceof Error ? error.message : String(error)}` });
   }
 
+  dropSchemaLink(data);
   const result = experimentConfigSchema.safeParse(data);
   if (!result.success) {
     throw issueError(result.error.issues, { file, document, data, overrides: parsedOverrides, locate });
@@ -136,6 +137,16 @@ function validateDocument(
     if (override) return new ConfigError({ file, override: override.text, field: field.join('.'), detail });
     return new ConfigError({ file, ...locate(offsetOf(document, field, false)), field: field.join('.'), detail });
   });
+}
+
+/**
+ * A top-level `"$schema": "<path or URL>"` links a JSON config to its JSON Schema for editors (as the
+ * `# yaml-language-server: $schema=…` comment does in YAML); it is not part of the experiment.
+ */
+function dropSchemaLink(data: unknown): void {
+  if (typeof data === 'object' && data !== null && !Array.isArray(data) && typeof (data as Record<string, unknown>)['$schema'] === 'string') {
+    delete (data as Record<string, unknown>)['$schema'];
+  }
 }
 
 /** Defaults that depend on other fields or on the file's location. */
