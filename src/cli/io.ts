@@ -9,7 +9,8 @@ import { PACKAGE_ROOT } from '../base/package-root.js';
 
 export interface CliIo {
   stdout: { write(text: string): unknown; isTTY?: boolean };
-  stderr: { write(text: string): unknown; isTTY?: boolean };
+  /** columns and rows: the terminal's size when stderr is one (progress fits it). */
+  stderr: { write(text: string): unknown; isTTY?: boolean; columns?: number; rows?: number };
   env: NodeJS.ProcessEnv;
 }
 

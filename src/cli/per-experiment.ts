@@ -36,7 +36,7 @@ export async function perExperimentCommand<Result extends { run: RunResult; dir:
   command: PerExperimentCommand<Result>,
 ): Promise<number> {
   const error = (message: string): void => void io.stderr.write(`eofd ${command.name}: ${firstLine(message)}\n`);
-  const reporter = createProgress(progressMode(io.stderr, options.quiet === true), io.stderr);
+  const reporter = createProgress(progressMode(io.stderr, options.quiet === true, io.env), io.stderr);
   const session = new Session(command.name, (line) => reporter.log(line));
   const eofd = invocation(io.env);
   const resume = (): string => resumeCommand(eofd, command.name, configFiles, options, command.resumeWords);

@@ -58,7 +58,7 @@ export async function runCommand(configFiles: readonly string[], options: RunCom
   const eofd = invocation(io.env);
   const configFile = configFiles.length === 1 ? configFiles[0] : undefined;
   const debug = io.env.EOFD_DEBUG === '1';
-  const reporter = createProgress(progressMode(io.stderr, options.quiet === true), io.stderr);
+  const reporter = createProgress(progressMode(io.stderr, options.quiet === true, io.env), io.stderr);
   const session = new Session('run', (line) => reporter.log(line));
   try {
     const shard = resolveShard(options.shard, options.shardCount, io.env);
