@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { describeFsError } from './errors.js';
+import { describeFsError, errnoCode } from './errors.js';
 
 /** Largest input files read whole. */
 export const INPUT_LIMITS = {
@@ -16,7 +16,15 @@ export const INPUT_LIMITS = {
 } as const;
 
 /** Why an input file cannot be read, as one line without the file's name (callers add it). */
-export class InputFileError extends Error {}
+export class InputFileError extends Error {
+  constructor(
+    message: string,
+    /** The file system's error code (ENOENT, EACCES, …), when it was one. */
+    readonly code?: string,
+  ) {
+    super(message);
+  }
+}
 
 /** "4 MiB" */
 export function formatLimit(bytes: number): string {
@@ -29,7 +37,7 @@ export function readInputFile(file: string, maxBytes: number): Buffer {
   try {
     stat = fs.statSync(file);
   } catch (error) {
-    throw new InputFileError(describeFsError(error));
+    throw new InputFileError(describeFsError(error), errnoCode(error));
   }
   if (stat.isDirectory()) throw new InputFileError('is a folder, not a file');
   if (!stat.isFile()) throw new InputFileError('is not a regular file (a device, FIFO or socket); give a file');

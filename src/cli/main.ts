@@ -11,6 +11,7 @@ import { registerList } from './commands/list.js';
 import { registerMerge } from './commands/merge.js';
 import { registerReport } from './commands/report.js';
 import { registerRun } from './commands/run.js';
+import { registerSchema } from './commands/schema.js';
 import { registerSweep } from './commands/sweep.js';
 import { EXIT, outputFailed, processIo, type CliIo } from './io.js';
 
@@ -59,6 +60,7 @@ export function createProgram(io: CliIo = processIo()): Command {
   registerReport(program, io);
   registerBench(program, io);
   registerList(program, io);
+  registerSchema(program, io);
   for (const command of program.commands) {
     command.configureOutput({ ...program.configureOutput(), outputError: oneLineError(`eofd ${command.name()}`) });
   }

@@ -6,6 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { RunError } from '../base/errors.js';
+import { loadConfigFiles, renameConfigs } from '../config/load.js';
+import type { ExperimentConfig } from '../config/schema.js';
 import type { RunOptions } from '../experiment/runner.js';
 import type { ProgressReporter } from './progress.js';
 import { parseShard, parseShardCount, type ResolvedShard, type Shard } from './shard.js';
@@ -49,10 +51,17 @@ export const SHARD_HELP =
   '--shard 0/1 runs everything. Combine the shards with: eofd merge <out>/shard-*-of-<n> --out <dir>';
 
 /** The note a shard prints when done. */
-export function shardNote(command: string, shard: ResolvedShard, out: string, dir: string, units: { run: number; skipped: number; failed: number }): string {
+export function shardNote(
+  eofd: string,
+  command: string,
+  shard: ResolvedShard,
+  out: string,
+  dir: string,
+  units: { run: number; skipped: number; failed: number },
+): string {
   return (
     `eofd ${command}: shard ${shard.index}/${shard.count} (from ${shard.source}): ${units.run} units run, ${units.skipped} kept, ${units.failed} failed → ${dir}\n` +
-    `eofd ${command}: when every shard is done: eofd merge ${path.join(out, `shard-*-of-${shard.count}`)} --out <dir>\n`
+    `eofd ${command}: when every shard is done: ${eofd} merge ${path.join(out, `shard-*-of-${shard.count}`)} --out <dir>\n`
   );
 }
 
@@ -65,6 +74,8 @@ export function shellWord(word: string): string {
 export interface ExperimentCommandOptions {
   /** Parent folder of the experiment folders (default `results`). */
   out: string;
+  /** `--name`: the experiment's folder name (NAME-<name> for each of several experiments). */
+  name?: string;
   /** Overrides `trials` of every experiment. */
   trials?: number;
   /** `key=value` overrides, applied to every experiment in the file. */
@@ -86,7 +97,7 @@ export interface ExperimentCommandOptions {
  */
 export function runOptionsFor(
   options: ExperimentCommandOptions & { timing?: boolean },
-  context: { out: string; shard: Shard | null; configFile: string; signal: AbortSignal; reporter: ProgressReporter; debug: boolean },
+  context: { out: string; shard: Shard | null; configFile?: string; signal: AbortSignal; reporter: ProgressReporter; debug: boolean },
 ): Omit<RunOptions, 'split'> {
   const { reporter, shard } = context;
   return {
@@ -95,7 +106,7 @@ export function runOptionsFor(
     jobs: options.timing === true ? 1 : (options.jobs ?? os.availableParallelism()),
     resume: options.resume,
     force: options.force,
-    configFile: context.configFile,
+    ...(context.configFile === undefined ? {} : { configFile: context.configFile }),
     signal: context.signal,
     events: {
       ...reporter.events,
@@ -117,14 +128,32 @@ export function overridesOf(options: ExperimentCommandOptions): string[] {
  * The command that resumes `eofd <command> <config> …`: the shared options, then `extra` (the
  * command's own words, e.g. `--l 0,1`), then `--resume`.
  */
-export function resumeCommand(command: string, configFile: string, options: ExperimentCommandOptions, extra: readonly string[] = []): string {
-  const words = ['eofd', command, configFile, '--out', options.out, ...extra];
+export function resumeCommand(
+  eofd: string,
+  command: string,
+  configFiles: readonly string[],
+  options: ExperimentCommandOptions,
+  extra: readonly string[] = [],
+): string {
+  const words = [command, ...configFiles, '--out', options.out, ...extra];
+  if (options.name !== undefined) words.push('--name', options.name);
   for (const s of options.set ?? []) words.push('--set', s);
   if (options.trials !== undefined) words.push('--trials', String(options.trials));
   if (options.shard !== undefined) words.push('--shard', `${options.shard.index}/${options.shard.count}`);
   if (options.shardCount !== undefined) words.push('--shard-count', String(options.shardCount));
   words.push('--resume');
-  return words.map(shellWord).join(' ');
+  return [eofd, ...words.map(shellWord)].join(' ');
+}
+
+/** The help of `--name` (run, grid, sweep). */
+export const NAME_HELP =
+  'name of the output folder <out>/<name> instead of the config\'s name (NAME-<name> for each of several experiments); ' +
+  'the trials keep the seeds of the config\'s name, so a renamed variant plays the same instances';
+
+/** The configs of an experiment command: every file (or shipped config name), overrides, --name. */
+export function loadCommandConfigs(configFiles: readonly string[], options: ExperimentCommandOptions): ExperimentConfig[] {
+  const configs = loadConfigFiles(configFiles, overridesOf(options));
+  return options.name === undefined ? configs : renameConfigs(configs, options.name);
 }
 
 /**

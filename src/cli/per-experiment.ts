@@ -3,12 +3,11 @@
  * multi-point run into its own folder. It owns what both need around that run: progress, signals,
  * the shard, --timing, the resume hint, the shard note and the exit code.
  */
-import { loadConfigs } from '../config/load.js';
 import type { ExperimentConfig } from '../config/schema.js';
 import type { RunOptions, RunResult } from '../experiment/runner.js';
 import { shardFolder } from '../results/layout.js';
-import { EXIT, failureExitCode, firstLine, type CliIo } from './io.js';
-import { overridesOf, resumeCommand, runOptionsFor, shardNote, timingCheck, type ExperimentCommandOptions } from './options.js';
+import { EXIT, failureExitCode, firstLine, invocation, type CliIo } from './io.js';
+import { loadCommandConfigs, resumeCommand, runOptionsFor, shardNote, timingCheck, type ExperimentCommandOptions } from './options.js';
 import { createProgress, progressMode, type ProgressReporter } from './progress.js';
 import { Session } from './session.js';
 import { resolveShard, withExplicitShard, type ResolvedShard } from './shard.js';
@@ -31,21 +30,23 @@ export interface PerExperimentCommand<Result extends { run: RunResult; dir: stri
 }
 
 export async function perExperimentCommand<Result extends { run: RunResult; dir: string }>(
-  configFile: string,
+  configFiles: readonly string[],
   options: PerExperimentOptions,
   io: CliIo,
   command: PerExperimentCommand<Result>,
 ): Promise<number> {
   const error = (message: string): void => void io.stderr.write(`eofd ${command.name}: ${firstLine(message)}\n`);
-  const reporter = createProgress(progressMode(io.stderr, options.quiet === true), io.stderr);
+  const reporter = createProgress(progressMode(io.stderr, options.quiet === true, io.env), io.stderr);
   const session = new Session(command.name, (line) => reporter.log(line));
   let shard: ResolvedShard | null = null;
-  const resume = (): string => resumeCommand(command.name, configFile, withExplicitShard(options, shard), command.resumeWords);
+  const eofd = invocation(io.env);
+  const resume = (): string => resumeCommand(eofd, command.name, configFiles, withExplicitShard(options, shard), command.resumeWords);
   try {
     command.prepare?.();
     shard = resolveShard(options.shard, options.shardCount, io.env);
     const out = shard === null ? options.out : shardFolder(options.out, shard);
-    const configs = loadConfigs(configFile, overridesOf(options));
+    const configs = loadCommandConfigs(configFiles, options);
+    const configFile = configFiles.length === 1 ? configFiles[0] : undefined;
     if (options.timing === true) timingCheck(options, (line) => reporter.log(line));
     let failed = 0;
     for (const config of configs) {
@@ -60,7 +61,7 @@ export async function perExperimentCommand<Result extends { run: RunResult; dir:
       if (shard !== null) {
         if (options.quiet !== true) {
           const { unitsRun, unitsSkipped, unitsFailed } = result.run;
-          reporter.log(shardNote(command.name, shard, options.out, result.dir, { run: unitsRun, skipped: unitsSkipped, failed: unitsFailed }).trimEnd());
+          reporter.log(shardNote(eofd, command.name, shard, options.out, result.dir, { run: unitsRun, skipped: unitsSkipped, failed: unitsFailed }).trimEnd());
         }
         continue;
       }

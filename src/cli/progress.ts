@@ -1,33 +1,48 @@
 /**
- * What a run shows while it works, on stderr: cli-progress bars on a terminal (one per experiment and
- * policy, rounds/s and ETA), one line per finished unit otherwise, nothing with --quiet. Unit failures
- * are printed in every mode: they are errors, not progress.
+ * What a run shows while it works, on stderr, in one of three modes:
+ * - live (a terminal of at least LIVE_MIN columns and rows): a few lines redrawn in place at the
+ *   bottom: one overall line (units done/total, rounds/s, overall ETA) and one line per running unit
+ *   (at most MAX_RUNNING_LINES); messages and plan lines print above them, wrapped to the width;
+ * - lines (not a terminal, or a small one): one line per finished unit, `[done/total, ETA …]`;
+ * - quiet: nothing.
+ * No line is wider than the terminal. Unit failures are printed in every mode: they are errors, not
+ * progress. Counters are per run: a command that runs several experiments one after another (grid,
+ * sweep) starts them again at each run's plan, which announces how many units follow.
  */
-import { MultiBar, type SingleBar } from 'cli-progress';
 import type { RunEvents, RunPlan, UnitRef } from '../experiment/runner.js';
 import type { ResolvedExperiment } from '../experiment/setup.js';
 import { formatShort } from '../report/format.js';
 import type { TrialSummary } from '../results/records.js';
 
-export type ProgressMode = 'bars' | 'lines' | 'quiet';
+export type ProgressMode = 'live' | 'lines' | 'quiet';
 
 export interface ProgressStream {
   write(text: string): unknown;
   isTTY?: boolean;
+  /** Terminal width and height (Node sets them on a TTY stream). */
+  columns?: number;
+  rows?: number;
 }
 
 export interface ProgressReporter {
   readonly events: RunEvents;
-  /** Prints a line (above the bars while they show). */
+  /** Prints a line (above the live lines while they show). */
   log(line: string): void;
-  /** Removes the bars; later output goes straight to the stream. */
+  /** Removes the live lines; later output goes straight to the stream. */
   stop(): void;
 }
 
-/** Bars on a TTY, lines otherwise, nothing when quiet. */
-export function progressMode(stream: ProgressStream, quiet: boolean): ProgressMode {
+/** The smallest terminal the live view draws on; smaller ones get one line per unit. */
+export const LIVE_MIN = { columns: 40, rows: 6 } as const;
+
+/** Running units shown in the live view (the rest are counted on one line). */
+export const MAX_RUNNING_LINES = 4;
+
+/** Live on a large enough terminal (not TERM=dumb), lines otherwise, nothing when quiet. */
+export function progressMode(stream: ProgressStream, quiet: boolean, env: NodeJS.ProcessEnv = {}): ProgressMode {
   if (quiet) return 'quiet';
-  return stream.isTTY === true ? 'bars' : 'lines';
+  const fits = (stream.columns ?? 0) >= LIVE_MIN.columns && (stream.rows ?? 0) >= LIVE_MIN.rows;
+  return stream.isTTY === true && fits && env.TERM !== 'dumb' ? 'live' : 'lines';
 }
 
 /** One line with the setting and every derived value, e.g. for stderr at the start of a run. */
@@ -46,8 +61,49 @@ export function describeResolved(experiment: ResolvedExperiment): string {
   );
 }
 
+/** "42s", "3m05s", "2h07m". */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+/** Characters as a terminal counts them (the texts here hold no wide or combining characters). */
+const width = (text: string): number => Array.from(text).length;
+
+/** `text` cut to `columns` characters, ending in '…' when cut. */
+export function fitLine(text: string, columns: number): string {
+  const chars = Array.from(text);
+  if (chars.length <= columns) return text;
+  return columns <= 0 ? '' : chars.slice(0, columns - 1).join('') + '…';
+}
+
+/**
+ * `text` broken into lines of at most `columns` characters, after `, ` or `; ` where possible (else
+ * at a space, else anywhere); continuation lines start with two spaces.
+ */
+export function wrapLine(text: string, columns: number): string[] {
+  const indent = '  ';
+  const lines: string[] = [];
+  let rest = text;
+  let prefix = '';
+  while (width(prefix + rest) > columns && columns > indent.length + 1) {
+    const room = columns - width(prefix);
+    const head = Array.from(rest).slice(0, room + 1).join('');
+    let cut = Math.max(head.lastIndexOf(', '), head.lastIndexOf('; '));
+    cut = cut > 0 && cut + 1 <= room ? cut + 1 : head.lastIndexOf(' ', room);
+    if (cut <= 0) cut = room;
+    lines.push(prefix + rest.slice(0, cut).trimEnd());
+    rest = rest.slice(cut).trimStart();
+    prefix = indent;
+  }
+  lines.push(fitLine(prefix + rest, Math.max(columns, 1)));
+  return lines;
+}
+
 const unitKey = (unit: UnitRef): string => `${unit.experiment}\u0000${unit.policy}\u0000${unit.trial}`;
-const barKey = (unit: UnitRef): string => `${unit.experiment}\u0000${unit.policy}`;
+const unitLabel = (unit: UnitRef): string => `${unit.experiment}/${unit.policy} trial ${unit.trial}`;
 
 function planLines(plan: RunPlan): string[] {
   const lines: string[] = [];
@@ -65,131 +121,223 @@ function planLines(plan: RunPlan): string[] {
 }
 
 function unitLine(unit: UnitRef, summary: TrialSummary): string {
-  return (
-    `${unit.experiment}/${unit.policy} trial ${unit.trial}: final regret ${formatShort(summary.finalRegret)}, ` +
-    `${formatShort(summary.meanRoundMs, 3)} ms/round`
-  );
+  return `${unitLabel(unit)}: final regret ${formatShort(summary.finalRegret)}, ${formatShort(summary.meanRoundMs, 3)} ms/round`;
 }
 
+interface RunningUnit {
+  unit: UnitRef;
+  rounds: number;
+  /** performance.now() at its start (ms). */
+  started: number;
+}
+
+/**
+ * The counts of one run (one plan): units and rounds done, what is running, and from these the
+ * rate and the ETA of the whole run (rounds left ÷ rounds per second since its first unit started).
+ */
+class Tally {
+  units = 0;
+  unitsDone = 0;
+  unitsFailed = 0;
+  rounds = 0;
+  /** Rounds of finished (or failed) units. */
+  roundsDone = 0;
+  readonly running = new Map<string, RunningUnit>();
+  started: number | null = null;
+
+  plan(plan: RunPlan): void {
+    const pending = plan.experiments.flatMap((e) => e.pending);
+    this.units = pending.length;
+    this.rounds = pending.reduce((n, u) => n + u.horizon, 0);
+    this.unitsDone = this.unitsFailed = this.roundsDone = 0;
+    this.running.clear();
+    this.started = null;
+  }
+
+  start(unit: UnitRef, now: number): void {
+    this.started ??= now;
+    this.running.set(unitKey(unit), { unit, rounds: 0, started: now });
+  }
+
+  progress(unit: UnitRef, rounds: number, now: number): void {
+    const running = this.running.get(unitKey(unit));
+    if (running === undefined) this.start(unit, now);
+    (this.running.get(unitKey(unit)) as RunningUnit).rounds = rounds;
+  }
+
+  finish(unit: UnitRef, failed: boolean): void {
+    this.running.delete(unitKey(unit));
+    this.roundsDone += unit.horizon;
+    if (failed) this.unitsFailed++;
+    else this.unitsDone++;
+  }
+
+  roundsNow(): number {
+    let rounds = this.roundsDone;
+    for (const r of this.running.values()) rounds += r.rounds;
+    return rounds;
+  }
+
+  /** Rounds per second since the first unit started, or null before any round. */
+  rate(now: number): number | null {
+    const seconds = this.started === null ? 0 : (now - this.started) / 1000;
+    const rounds = this.roundsNow();
+    return seconds > 0 && rounds > 0 ? rounds / seconds : null;
+  }
+
+  eta(now: number): string {
+    const rate = this.rate(now);
+    return rate === null ? '–' : formatDuration((this.rounds - this.roundsNow()) / rate);
+  }
+
+  elapsed(now: number): string {
+    return this.started === null ? '0s' : formatDuration((now - this.started) / 1000);
+  }
+}
+
+/** A unit failure, as every mode prints it. */
+const failureLine = (message: string): string => `eofd run: ${message}`;
+
 export function createProgress(mode: ProgressMode, stream: ProgressStream): ProgressReporter {
-  if (mode === 'bars') return barsReporter(stream);
-  const write = (line: string): void => void stream.write(line + '\n');
-  let total = 0;
-  let done = 0;
+  if (mode === 'live') return liveReporter(stream);
+  // A small terminal still gets lines that fit it; a pipe or file gets them whole.
+  const fit = (line: string): string[] => (stream.isTTY === true && stream.columns !== undefined ? wrapLine(line, stream.columns - 1) : [line]);
+  const write = (line: string): void => void stream.write(fit(line).join('\n') + '\n');
+  const tally = new Tally();
   const events: RunEvents = {
-    onUnitFailed: (_unit, message) => write(`eofd run: ${message}`),
+    onUnitFailed: (unit, message) => {
+      tally.finish(unit, true);
+      write(failureLine(message));
+    },
   };
   if (mode === 'lines') {
     events.onPlan = (plan) => {
       planLines(plan).forEach(write);
-      total = plan.experiments.reduce((n, e) => n + e.pending.length, 0);
+      tally.plan(plan);
     };
+    events.onUnitStart = (unit) => tally.start(unit, performance.now());
     events.onUnitDone = (unit, summary) => {
-      done++;
-      write(`[${done}/${total}] ${unitLine(unit, summary)}`);
+      tally.finish(unit, false);
+      const eta = tally.unitsDone + tally.unitsFailed < tally.units ? `, ETA ${tally.eta(performance.now())}` : '';
+      write(`[${tally.unitsDone + tally.unitsFailed}/${tally.units}${eta}] ${unitLine(unit, summary)}`);
     };
   }
   return { events, log: write, stop: () => undefined };
 }
 
-/** "42s", "3m05s", "2h07m". */
-export function formatDuration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+/** A text bar of `cells` cells, `fraction` of them full. */
+function bar(fraction: number, cells: number): string {
+  const full = Math.max(0, Math.min(cells, Math.round(fraction * cells)));
+  return '█'.repeat(full) + '░'.repeat(cells - full);
 }
 
-interface BarState {
-  bar: SingleBar;
-  /** Rounds of finished units (earlier runs' included). */
-  base: number;
-  /** Rounds done by running units. */
-  running: Map<string, number>;
-  /** Value when this run started the bar's first unit, and when (performance.now(), ms). */
-  startValue: number;
-  startTime: number | null;
+/** The parts that fit in `columns`: `required` always, then each optional part in order while it fits. */
+function fitParts(required: readonly string[], optional: readonly string[], columns: number, separator = ' · '): string {
+  const parts = [...required];
+  for (const part of optional) {
+    if (width([...parts, part].join(separator)) <= columns) parts.push(part);
+  }
+  return fitLine(parts.join(separator), columns);
 }
 
-function barsReporter(stream: ProgressStream): ProgressReporter {
-  const bars = new MultiBar({
-    stream: stream as NodeJS.WritableStream,
-    format: ' {label} |{bar}| {percentage}% | {value}/{total} rounds | {speed} rounds/s | ETA {remaining}',
-    barsize: 24,
-    hideCursor: true,
-    clearOnComplete: false,
-    stopOnComplete: false,
-    gracefulExit: false,
-    autopadding: true,
-    fps: 10,
-  });
-  const states = new Map<string, BarState>();
+/** The live view's lines for a terminal `columns` wide and `rows` high. */
+function liveLines(tally: Tally, now: number, columns: number, rows: number): string[] {
+  const fraction = tally.rounds > 0 ? tally.roundsNow() / tally.rounds : 0;
+  const rate = tally.rate(now);
+  const units = `${tally.unitsDone + tally.unitsFailed}/${tally.units} units${tally.unitsFailed > 0 ? ` (${tally.unitsFailed} failed)` : ''}`;
+  const pct = `${Math.floor(fraction * 100)}%`;
+  const barCells = columns >= 70 ? 20 : columns >= 50 ? 10 : 0;
+  const overall = fitParts(
+    [`${pct} ${units}`, `ETA ${tally.eta(now)}`],
+    [rate === null ? 'rounds/s –' : `${formatShort(rate, 3)} rounds/s`, `${tally.elapsed(now)} elapsed`],
+    columns - (barCells > 0 ? barCells + 1 : 0),
+  );
+  const lines = [barCells > 0 ? `${bar(fraction, barCells)} ${overall}` : overall];
+  const running = [...tally.running.values()].sort((a, b) => a.started - b.started);
+  const room = Math.max(0, Math.min(MAX_RUNNING_LINES, rows - 3));
+  const shown = running.length > room ? Math.max(0, room - 1) : running.length;
+  for (const r of running.slice(0, shown)) {
+    const seconds = (now - r.started) / 1000;
+    const unitRate = seconds > 0 && r.rounds > 0 ? r.rounds / seconds : null;
+    const eta = unitRate === null ? '–' : formatDuration((r.unit.horizon - r.rounds) / unitRate);
+    const count = `${r.rounds}/${r.unit.horizon}`.padStart(2 * String(r.unit.horizon).length + 1);
+    const right = ` ${bar(r.rounds / r.unit.horizon, 10)} ${count} ETA ${eta.padEnd(6)}`;
+    const rightFits = width(right) + 12 <= columns;
+    lines.push(rightFits ? fitLine(`  ${unitLabel(r.unit)}`, columns - width(right)).padEnd(columns - width(right)) + right : fitLine(`  ${unitLabel(r.unit)}`, columns));
+  }
+  if (running.length > shown) lines.push(fitLine(`  … ${running.length - shown} more running`, columns));
+  return lines;
+}
+
+/** Moves the cursor up `n` lines to the start of the first, and erases from there to the end of the screen. */
+const eraseUp = (n: number): string => (n > 0 ? `\x1b[${n}A` : '') + '\r\x1b[J';
+
+function liveReporter(stream: ProgressStream): ProgressReporter {
+  const tally = new Tally();
+  /** Lines drawn by the last frame (the cursor is on the line below them). */
+  let height = 0;
   let active = false;
-  let lastRender = 0;
-  const write = (line: string): void => {
-    if (active) bars.log(line + '\n');
-    else stream.write(line + '\n');
+  let lastFrame = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const columns = (): number => Math.max(1, (stream.columns ?? 80) - 1);
+  const frame = (): string => {
+    const lines = liveLines(tally, performance.now(), columns(), stream.rows ?? LIVE_MIN.rows);
+    const text = eraseUp(height) + lines.join('\n') + '\n';
+    height = lines.length;
+    return text;
   };
-  const refresh = (key: string): void => {
-    const state = states.get(key);
-    if (state === undefined) return;
-    let value = state.base;
-    for (const rounds of state.running.values()) value += rounds;
+  const draw = (force: boolean): void => {
     const now = performance.now();
-    const seconds = state.startTime === null ? 0 : (now - state.startTime) / 1000;
-    const rate = seconds > 0 ? (value - state.startValue) / seconds : 0;
-    const total = state.bar.getTotal();
-    const eta = value >= total ? '0s' : rate > 0 ? formatDuration((total - value) / rate) : '–';
-    state.bar.update(value, { speed: rate > 0 ? formatShort(rate, 3) : '–', remaining: eta });
-    // In-process runs block the timer that redraws the bars: redraw from here, at most 10 times a second.
-    if (now - lastRender >= 100) {
-      lastRender = now;
-      bars.update();
+    // In-process runs block the timer: events redraw too, at most 10 times a second.
+    if (!active || (!force && now - lastFrame < 100)) return;
+    lastFrame = now;
+    stream.write(frame());
+  };
+  const log = (line: string): void => {
+    const text = wrapLine(line, columns()).join('\n') + '\n';
+    if (!active) {
+      stream.write(text);
+      return;
     }
+    stream.write(eraseUp(height) + text);
+    height = 0;
+    draw(true);
   };
   const events: RunEvents = {
     onPlan: (plan) => {
-      planLines(plan).forEach((line) => stream.write(line + '\n'));
-      const labels = plan.experiments.flatMap((e) => e.resolved.config.policies.map((p) => `${e.resolved.config.name} ${p}`));
-      const width = Math.max(0, ...labels.map((l) => l.length));
-      for (const e of plan.experiments) {
-        const { config } = e.resolved;
-        for (const policy of config.policies) {
-          const finished = e.finished.filter((u) => u.policy === policy).length * config.horizon;
-          const bar = bars.create(config.trials * config.horizon, finished, { label: `${config.name} ${policy}`.padEnd(width), speed: '–', remaining: '–' });
-          states.set(`${config.name}\u0000${policy}`, { bar, base: finished, running: new Map(), startValue: finished, startTime: null });
-        }
-      }
+      planLines(plan).forEach(log);
+      tally.plan(plan);
       active = true;
+      timer ??= setInterval(() => draw(true), 500).unref();
+      draw(true);
     },
     onUnitStart: (unit) => {
-      const state = states.get(barKey(unit));
-      if (state !== undefined) state.startTime ??= performance.now();
+      tally.start(unit, performance.now());
+      draw(false);
     },
     onProgress: (unit, rounds) => {
-      states.get(barKey(unit))?.running.set(unitKey(unit), rounds);
-      refresh(barKey(unit));
+      tally.progress(unit, rounds, performance.now());
+      draw(false);
     },
     onUnitDone: (unit) => {
-      const state = states.get(barKey(unit));
-      if (state === undefined) return;
-      state.running.delete(unitKey(unit));
-      state.base += unit.horizon;
-      refresh(barKey(unit));
+      tally.finish(unit, false);
+      draw(false);
     },
     onUnitFailed: (unit, message) => {
-      states.get(barKey(unit))?.running.delete(unitKey(unit));
-      write(`eofd run: ${message}`);
+      tally.finish(unit, true);
+      log(failureLine(message));
     },
   };
   return {
     events,
-    log: write,
+    log,
     stop: () => {
+      if (timer !== undefined) clearInterval(timer);
+      timer = undefined;
       if (!active) return;
       active = false;
-      bars.update();
-      bars.stop();
+      stream.write(eraseUp(height));
+      height = 0;
     },
   };
 }

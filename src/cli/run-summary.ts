@@ -62,7 +62,8 @@ export function summarizeRun(result: RunResult, out: string): RunSummary {
 }
 
 /** The summary as terminal text: one table, then a comparison line per experiment and where the files are. */
-export function formatRunSummary(summary: RunSummary): string {
+/** `eofd` is how the user runs this program (`eofd` or `npx eofd`), for the closing hint. */
+export function formatRunSummary(summary: RunSummary, eofd = 'eofd'): string {
   const rows: string[][] = [];
   const notes: string[] = [];
   for (const e of summary.experiments) {
@@ -93,7 +94,7 @@ export function formatRunSummary(summary: RunSummary): string {
   if (complete.length > 0) {
     parts.push('');
     parts.push(`Per-round CSVs: ${path.join(summary.out, '<experiment>', '<policy>', 'trial-<i>.csv')}; per-trial summaries: ${complete.map((e) => path.join(e.dir, 'summary.csv')).join(', ')}`);
-    parts.push(`Full report (tables, the paper's claims, figures): eofd report ${complete.map((e) => e.dir).join(' ')}`);
+    parts.push(`Full report (tables, the paper's claims, figures): ${eofd} report ${complete.map((e) => e.dir).join(' ')}`);
   }
   return parts.join('\n') + '\n';
 }

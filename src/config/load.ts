@@ -12,6 +12,7 @@ import { ConfigError } from '../base/errors.js';
 import { INPUT_LIMITS, InputFileError, readInputFile } from '../base/files.js';
 import { environmentDescriptor } from '../environments/registry.js';
 import { applyOverrides, overrideFor, parseOverrides, type ConfigOverride } from './overrides.js';
+import { configPath, shippedConfigs } from './shipped.js';
 import { experimentConfigSchema, type EnvironmentConfig, type ExperimentConfig, type ExperimentConfigDocument } from './schema.js';
 
 type FieldPath = (string | number)[];
@@ -44,7 +45,51 @@ export function parseConfig(source: Uint8Array | string, file: string, overrides
  * column of the right document (line numbers count from the top of the file).
  */
 export function loadConfigs(file: string, overrides: readonly string[] = []): ExperimentConfig[] {
-  return parseConfigs(readConfigBytes(file), file, overrides);
+  const found = configPath(file);
+  return parseConfigs(readConfigBytes(found), found, overrides);
+}
+
+/**
+ * `loadConfigs` of several files (each a path or a shipped config's name), in order; the experiments'
+ * names must be unique across all of them (each names an output folder).
+ */
+export function loadConfigFiles(files: readonly string[], overrides: readonly string[] = []): ExperimentConfig[] {
+  const all: ExperimentConfig[] = [];
+  const fileOf = new Map<string, string>();
+  for (const file of files) {
+    for (const config of loadConfigs(file, overrides)) {
+      const earlier = fileOf.get(config.name);
+      if (earlier !== undefined) {
+        throw new ConfigError({
+          file,
+          field: 'name',
+          detail: `${JSON.stringify(config.name)} is also the name of an experiment in ${earlier}; names must be unique (each names an output folder): rename one, or use --name`,
+        });
+      }
+      fileOf.set(config.name, file);
+      all.push(config);
+    }
+  }
+  return all;
+}
+
+/**
+ * `--name NAME`: the experiments' output folders (and names) become NAME for one experiment and
+ * `NAME-<name>` for several. The trial seeds still come from the original name (`seedName`), so a
+ * renamed run plays the same instances as the original: a variant made with --set stays paired with it.
+ */
+export function renameConfigs(configs: readonly ExperimentConfig[], name: string): ExperimentConfig[] {
+  return configs.map((config) => {
+    const renamed = configs.length === 1 ? name : `${name}-${config.name}`;
+    const checked = experimentConfigSchema.shape.name.safeParse(renamed);
+    if (!checked.success) {
+      const file = path.relative(process.cwd(), config.source) || config.source;
+      throw new ConfigError({ file, override: `--name ${name}`, field: 'name', detail: `${checked.error.issues[0]?.message}, got ${JSON.stringify(renamed)}` });
+    }
+    const document = structuredClone(config.document) as Record<string, unknown>;
+    setField(document, ['name'], renamed);
+    return { ...config, name: renamed, seedName: config.seedName ?? config.name, document };
+  });
 }
 
 /** `loadConfigs` on text or bytes read from `file`. Empty documents (a trailing `---`) are skipped. */
@@ -85,7 +130,9 @@ function readConfigBytes(file: string): Uint8Array {
     return readInputFile(file, INPUT_LIMITS.configBytes);
   } catch (error) {
     if (!(error instanceof InputFileError)) throw error;
-    throw new ConfigError({ file, detail: `cannot read the config: ${error.message}` });
+    const shipped = error.code === 'ENOENT' ? shippedConfigs().map((c) => c.name) : [];
+    const hint = shipped.length === 0 ? '' : ` (the package ships: ${shipped.join(', ')}; name one instead of a file, e.g. \`eofd run ${shipped[0]}\`)`;
+    throw new ConfigError({ file, detail: `cannot read the config: ${error.message}${hint}` });
   }
 }
 
@@ -129,6 +176,7 @@ function validateDocument(
     throw new ConfigError({ file, detail: `cannot read the YAML: ${error instanceof Error ? error.message : String(error)}` });
   }
 
+  dropSchemaLink(data);
   const result = experimentConfigSchema.safeParse(data);
   if (!result.success) {
     throw issueError(result.error.issues, { file, document, data, overrides: parsedOverrides, locate });
@@ -138,6 +186,16 @@ function validateDocument(
     if (override) return new ConfigError({ file, override: override.text, field: field.join('.'), detail });
     return new ConfigError({ file, ...locate(offsetOf(document, field, false)), field: field.join('.'), detail });
   });
+}
+
+/**
+ * A top-level `"$schema": "<path or URL>"` links a JSON config to its JSON Schema for editors (as the
+ * `# yaml-language-server: $schema=…` comment does in YAML); it is not part of the experiment.
+ */
+function dropSchemaLink(data: unknown): void {
+  if (typeof data === 'object' && data !== null && !Array.isArray(data) && typeof (data as Record<string, unknown>)['$schema'] === 'string') {
+    delete (data as Record<string, unknown>)['$schema'];
+  }
 }
 
 /** Defaults that depend on other fields or on the file's location. */

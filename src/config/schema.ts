@@ -69,36 +69,47 @@ const deltaError = "expected 'auto' (1/T) or a number in (0, 1)";
 const paramsSchema = strictObject(
   {
     /** S: bound on ‖W*‖_F used by the policies. */
-    S: positive().default(HYPERPARAMETER_DEFAULTS.S),
+    S: positive().default(HYPERPARAMETER_DEFAULTS.S).describe('S: the bound on ‖W*‖_F the policies assume (α, λ0, η0 and β use it)'),
     /** Exponent l of λ = (√K d)^l λ0. */
-    l: z.number({ error: 'expected a finite number' }).default(HYPERPARAMETER_DEFAULTS.l),
+    l: z.number({ error: 'expected a finite number' }).default(HYPERPARAMETER_DEFAULTS.l).describe('l: exponent of λ = (√K d)^l λ0 (Section 4)'),
     /** Exponent e of η = (√K d)^e η0. */
-    e: z.number({ error: 'expected a finite number' }).default(HYPERPARAMETER_DEFAULTS.e),
+    e: z.number({ error: 'expected a finite number' }).default(HYPERPARAMETER_DEFAULTS.e).describe('e: exponent of η = (√K d)^e η0 (Section 4)'),
     /** λ, overriding l. */
-    lambda: positive().optional(),
+    lambda: positive().optional().describe('λ itself, overriding l'),
     /** η, overriding e. */
-    eta: positive().optional(),
+    eta: positive().optional().describe('η itself, overriding e'),
     /** m: sketch size. */
-    m: z.union([z.literal('auto', { error: mError }), integer(1, Number.MAX_SAFE_INTEGER, mError)], { error: mError }).default('auto'),
+    m: z
+      .union([z.literal('auto', { error: mError }), integer(1, Number.MAX_SAFE_INTEGER, mError)], { error: mError })
+      .default('auto')
+      .describe('m: sketch size of the sketched policies (EOFD-MLogB, EOFD-TS, SOFUL); auto = ⌊Kd/10⌋'),
     /** β mode (DESIGN §2); a constant β may be 0: greedy play. */
     beta: z
       .union([z.enum(BETA_MODES, { error: betaError }), z.number({ error: betaError }).nonnegative({ error: betaError })], { error: betaError })
-      .default(HYPERPARAMETER_DEFAULTS.beta),
-    beta_scale: positive().default(HYPERPARAMETER_DEFAULTS.betaScale),
+      .default(HYPERPARAMETER_DEFAULTS.beta)
+      .describe("β: confidence radius; 'order' = eq. (27) with its constants 1, 'theory' = eq. (36), or a fixed number ≥ 0 (0: greedy)"),
+    beta_scale: positive().default(HYPERPARAMETER_DEFAULTS.betaScale).describe('factor β is multiplied by'),
     /** Rank and Δ a sketched policy puts into β: 'sketch' (m, 1 + ρ/λ) or 'full' (Kd, 1: OFUL-MLogB's radius). */
-    beta_rank: z.enum(BETA_RANKS, { error: `expected ${listAllowed(BETA_RANKS)}` }).default(HYPERPARAMETER_DEFAULTS.betaRank),
+    beta_rank: z
+      .enum(BETA_RANKS, { error: `expected ${listAllowed(BETA_RANKS)}` })
+      .default(HYPERPARAMETER_DEFAULTS.betaRank)
+      .describe("rank and Δ a sketched policy puts into β: 'sketch' (m, 1 + ρ/λ) or 'full' (Kd, 1: OFUL-MLogB's radius)"),
     /**
      * The sketched policies' frequent directions: 'fd' (Alg. 1) or 'rfd' (robust FD, λ_t = λ + ρ/2).
      * Absent means 'fd' (left out rather than defaulted, so that existing manifests stay as they were).
      */
-    sketch: z.enum(SKETCH_VARIANTS, { error: sketchError }).optional(),
+    sketch: z
+      .enum(SKETCH_VARIANTS, { error: sketchError })
+      .optional()
+      .describe("the sketched policies' frequent directions: 'fd' (Alg. 1, the default) or 'rfd' (robust FD, λ_t = λ + ρ/2)"),
     /** δ: confidence level. */
     delta: z
       .union(
         [z.literal('auto', { error: deltaError }), z.number({ error: deltaError }).gt(0, { error: deltaError }).lt(1, { error: deltaError })],
         { error: deltaError },
       )
-      .default('auto'),
+      .default('auto')
+      .describe('δ: confidence level; auto = 1/T'),
   },
   'a params mapping',
 );
@@ -106,15 +117,15 @@ const paramsSchema = strictObject(
 /** The config file's shape (before `load.ts` resolves defaults that depend on other fields). */
 export const experimentConfigSchema = strictObject(
   {
-    name: nameSchema,
-    environment: environmentSchema,
+    name: nameSchema.describe('the experiment: its output folder <out>/<name> and part of every trial seed'),
+    environment: environmentSchema.describe('the problem played: a mapping whose `type` picks an environment (eofd list)'),
     /** T */
-    horizon: integer(1, CONFIG_LIMITS.maxHorizon),
-    trials: integer(1, CONFIG_LIMITS.maxTrials),
+    horizon: integer(1, CONFIG_LIMITS.maxHorizon).describe('T: rounds per trial'),
+    trials: integer(1, CONFIG_LIMITS.maxTrials).describe('trials per policy (independent instances, the same for every policy)'),
     /** Folded into every trial seed. */
-    seed: integer(0).default(0),
-    policies: policiesSchema,
-    params: paramsSchema.prefault({}),
+    seed: integer(0).default(0).describe('folded into every trial seed: another seed, other instances'),
+    policies: policiesSchema.describe('the policies to run, each on every trial (eofd list)'),
+    params: paramsSchema.prefault({}).describe('hyperparameters shared by the policies (each reads those it uses: eofd list)'),
   },
   'a mapping with keys name, environment, horizon, trials, seed, policies, params',
 );

@@ -236,11 +236,12 @@ const mnistSchema = strictObject(
   {
     type: z.literal('mnist'),
     /** The rewarded label. */
-    target: integer(0, 9).default(1),
+    target: integer(0, 9).default(1).describe('the rewarded digit'),
     /** How pixels are scaled before the bias is appended. */
     normalize: z
       .enum(MNIST_NORMALIZATIONS, { error: `expected ${listAllowed(MNIST_NORMALIZATIONS)}` })
-      .default(DEFAULT_MNIST_NORMALIZATION),
+      .default(DEFAULT_MNIST_NORMALIZATION)
+      .describe("pixel scaling before the bias is appended: 'per-image' (each image by its own norm) or 'global' (by the largest norm in the data set)"),
   },
   'an mnist environment mapping',
 );

@@ -134,17 +134,17 @@ const syntheticSchema = strictObject(
   {
     type: z.literal('synthetic'),
     /** d */
-    d: integer(1, ENVIRONMENT_LIMITS.maxDimension),
+    d: integer(1, ENVIRONMENT_LIMITS.maxDimension).describe('d: dimension of the actions'),
     /** K */
-    K: integer(1, ENVIRONMENT_LIMITS.maxOutcomes),
+    K: integer(1, ENVIRONMENT_LIMITS.maxOutcomes).describe('K: non-null outcomes (1 = binary logistic bandit)'),
     /** r_0..r_K as the paper writes it (r_0 = 0). */
-    reward: rewardVector(),
+    reward: rewardVector().describe('r_0..r_K: the reward of each outcome, K + 1 entries, r_0 = 0'),
     /** [min, max] of |A_t|. */
     actions: z.tuple([integer(1, ENVIRONMENT_LIMITS.maxActions), integer(1, ENVIRONMENT_LIMITS.maxActions)], {
       error: actionsError,
-    }),
+    }).describe('[min, max]: |A_t| drawn uniformly from this range each round'),
     /** S* = ‖W*‖_F; defaults to params.S. */
-    S_star: positive().optional(),
+    S_star: positive().optional().describe('S* = ‖W*‖_F of the true parameter; default params.S'),
   },
   'a synthetic environment mapping',
 ).superRefine((env, ctx) => {

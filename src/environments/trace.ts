@@ -179,7 +179,10 @@ const traceSchema = strictObject(
   {
     type: z.literal('trace'),
     /** Recorded instance (DESIGN §3); relative to the config file's folder. */
-    file: z.string({ error: 'expected a file path' }).min(1, { error: 'expected a file path' }),
+    file: z
+      .string({ error: 'expected a file path' })
+      .min(1, { error: 'expected a file path' })
+      .describe("the recorded instance (JSON; README: 'The trace format'), relative to the config's folder"),
   },
   'a trace environment mapping',
 );

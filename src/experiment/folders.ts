@@ -66,8 +66,12 @@ export function lockFolder(lockPath: string, dir: string, out: string): Lock {
   }
 }
 
-/** What to do with `dir`: refuse (throws), start fresh, resume, or replace. */
-export function inspectFolder(dir: string, options: { resume?: boolean; force?: boolean }): FolderState {
+/**
+ * What to do with `dir`: refuse (throws), start fresh, resume, or replace. A refusal says whether the
+ * folder holds this config (then --resume finishes it) or another one (then --name gives this run its
+ * own folder), comparing `resolved` with the folder's manifest.
+ */
+export function inspectFolder(dir: string, options: { resume?: boolean; force?: boolean }, resolved?: ResolvedExperiment): FolderState {
   let stat: fs.Stats;
   try {
     stat = fs.lstatSync(dir);
@@ -84,7 +88,35 @@ export function inspectFolder(dir: string, options: { resume?: boolean; force?: 
     return 'replace';
   }
   if (options.resume) return 'resume';
-  throw new RunError(`${dir} already holds results; add --resume to finish that run, or --force to delete it and start over`, 2);
+  const difference = resolved === undefined ? null : differenceFromFolder(dir, resolved);
+  if (difference === null) {
+    throw new RunError(`${dir} already holds results; add --resume to finish that run, or --force to delete it and start over`, 2);
+  }
+  const name = resolved?.config.name ?? path.basename(dir);
+  throw new RunError(
+    `${dir} holds a run of another config (${difference}); give this one its own folder with --name ${variantName(name, difference)} ` +
+      `(or another --out), or --force to delete that run`,
+    2,
+  );
+}
+
+/** Where the folder's recorded config differs from `resolved` (`field: old vs new`); null when equal or unreadable. */
+function differenceFromFolder(dir: string, resolved: ResolvedExperiment): string | null {
+  let previous: ManifestRead;
+  try {
+    previous = readManifest(dir);
+  } catch {
+    return null;
+  }
+  return configDifference(previous.config, JSON.parse(JSON.stringify(manifestConfig(resolved))));
+}
+
+/** A folder name for a variant: `mnist` and `horizon: 2000 vs 500` → `mnist-horizon-500`. */
+export function variantName(name: string, difference: string): string {
+  const match = /^(?:.*\.)?([^.:]+): .* vs (.*)$/.exec(difference);
+  const word = (text: string): string => text.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
+  const suffix = match === null ? '' : [word(match[1] as string), word(match[2] as string)].filter((w) => w !== '').join('-');
+  return suffix === '' || suffix.length > 40 ? `${name}-2` : `${name}-${suffix}`;
 }
 
 /** Whether eofd wrote `dir` (it holds a manifest.json file). */

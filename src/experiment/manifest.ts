@@ -6,15 +6,14 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../base/package-root.js';
 import { policyDescriptor } from '../policies/registry.js';
 import { MANIFEST_FILE } from '../results/layout.js';
 import type { Manifest, ManifestConfig, ManifestShard, PackageInfo, TimingRun } from '../results/manifest.js';
 import { writeJsonAtomic } from '../results/write.js';
 import { unitSeeds, type ResolvedExperiment } from './setup.js';
 
-/** The package's folder (this file is `src/experiment/` or `dist/experiment/` under it). */
-export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export { PACKAGE_ROOT };
 
 let packageCache: PackageInfo | undefined;
 

@@ -146,10 +146,10 @@ export async function runExperiments(configs: readonly ExperimentConfig[], optio
   try {
     const dirs = configs.map((c) => path.join(options.out, c.name));
     configs.forEach((c, i) => locks.push(lockFolder(lockFile(options.out, c.name), dirs[i] as string, options.out)));
-    const states = dirs.map((dir) => inspectFolder(dir, options));
     const resolved = configs.map((config) =>
       resolveExperiment(config, { split: options.split, configFile: options.configFile, mnistDataRoot: options.mnistDataRoot }),
     );
+    const states = dirs.map((dir, i) => inspectFolder(dir, options, resolved[i]));
     states.forEach((state, i) => {
       if (state === 'resume') checkResumable(dirs[i] as string, resolved[i] as ResolvedExperiment, shard);
     });

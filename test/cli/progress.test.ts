@@ -1,11 +1,15 @@
-import { describe, expect, it } from 'vitest';
-import { createProgress, formatDuration, progressMode } from '../../src/cli/progress.js';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProgress, formatDuration, LIVE_MIN, MAX_RUNNING_LINES, progressMode } from '../../src/cli/progress.js';
 import type { RunPlan, UnitRef } from '../../src/experiment/runner.js';
 import type { ResolvedExperiment } from '../../src/experiment/setup.js';
 import type { TrialSummary } from '../../src/results/records.js';
+import { BIN, tempDir, tinyConfig, writeFile } from '../experiment/fixtures.js';
+import { playTerminal } from '../helpers/terminal.js';
 
-function sink(isTTY: boolean) {
-  const stream = { text: '', isTTY, write(chunk: string) { stream.text += chunk; return true; } };
+function sink(isTTY: boolean, size: { columns?: number; rows?: number } = {}) {
+  const stream = { text: '', isTTY, ...size, write(chunk: string) { stream.text += chunk; return true; } };
   return stream;
 }
 
@@ -33,10 +37,15 @@ describe('progress: bad arguments', () => {
 });
 
 describe('progress', () => {
-  it('chooses bars on a TTY, lines elsewhere, nothing when quiet', () => {
-    expect(progressMode({ write: () => true, isTTY: true }, false)).toBe('bars');
+  it('chooses the live view on a large enough terminal, lines elsewhere, nothing when quiet', () => {
+    expect(progressMode({ write: () => true, isTTY: true, columns: 80, rows: 24 }, false)).toBe('live');
+    expect(progressMode({ write: () => true, isTTY: true, columns: LIVE_MIN.columns, rows: LIVE_MIN.rows }, false)).toBe('live');
+    expect(progressMode({ write: () => true, isTTY: true, columns: LIVE_MIN.columns - 1, rows: 24 }, false)).toBe('lines');
+    expect(progressMode({ write: () => true, isTTY: true, columns: 80, rows: LIVE_MIN.rows - 1 }, false)).toBe('lines');
+    expect(progressMode({ write: () => true, isTTY: true, columns: 80, rows: 24 }, false, { TERM: 'dumb' })).toBe('lines');
+    expect(progressMode({ write: () => true, isTTY: true }, false)).toBe('lines');
     expect(progressMode({ write: () => true }, false)).toBe('lines');
-    expect(progressMode({ write: () => true, isTTY: true }, true)).toBe('quiet');
+    expect(progressMode({ write: () => true, isTTY: true, columns: 80, rows: 24 }, true)).toBe('quiet');
   });
 
   it('prints the derived values, one line per finished unit and every failure in lines mode', () => {
@@ -49,10 +58,34 @@ describe('progress', () => {
       expect.stringMatching(/^tiny: synthetic, d = 6, K = 2, T = 10, 2 trials, .*λ = 1, η = 2, m = 3, δ = 0\.1, β = order × 1$/),
       'tiny: resuming out/tiny: 1 of 4 units already finished',
       'running 3 units (policy × trial) in this process, 1 skipped as finished',
-      '[1/3] tiny/EOFD-MLogB trial 0: final regret 1.5, 0.25 ms/round',
+      '[1/3, ETA –] tiny/EOFD-MLogB trial 0: final regret 1.5, 0.25 ms/round',
       'eofd run: tiny: EOFD-MLogB, trial 1, round 4: boom',
       '',
     ]);
+  });
+
+  it('counts each run of a command on its own: never more done than planned across experiments', () => {
+    const out = sink(false);
+    const { events } = createProgress('lines', out);
+    for (let run = 0; run < 3; run++) {
+      events.onPlan?.(plan);
+      for (const u of plan.experiments[0]?.pending ?? []) {
+        events.onUnitStart?.(u);
+        events.onUnitDone?.(u, summary);
+      }
+    }
+    const counters = [...out.text.matchAll(/^\[(\d+)\/(\d+)/gm)].map((m) => `${m[1]}/${m[2]}`);
+    expect(counters).toEqual(['1/3', '2/3', '3/3', '1/3', '2/3', '3/3', '1/3', '2/3', '3/3']);
+  });
+
+  it('wraps lines to a small terminal that gets lines instead of the live view', () => {
+    const out = sink(true, { columns: 30, rows: 24 });
+    const { events } = createProgress('lines', out);
+    events.onPlan?.(plan);
+    const drawn = playTerminal(out.text, 30);
+    expect(drawn.wraps).toBe(0);
+    expect(drawn.lines.length).toBeGreaterThan(4);
+    expect(drawn.lines.join(' ').replace(/\s+/g, ' ')).toMatch(/λ = 1, η = 2, m = 3/);
   });
 
   it('prints only failures when quiet', () => {
@@ -64,15 +97,78 @@ describe('progress', () => {
     expect(out.text).toBe('eofd run: tiny: Random, trial 1, round 2: boom\n');
   });
 
-  it('draws one bar per experiment and policy, counting finished units, with rounds/s', () => {
-    const out = sink(true);
-    const reporter = createProgress('bars', out);
-    reporter.events.onPlan?.(plan);
-    reporter.events.onUnitStart?.(unit('EOFD-MLogB', 0));
-    reporter.events.onProgress?.(unit('EOFD-MLogB', 0), 4);
-    reporter.events.onUnitDone?.(unit('EOFD-MLogB', 0), summary);
+  /** A 49-point grid's plan: 98 units (two policies, one trial) of T = 10. */
+  const gridPlan = (): RunPlan => ({
+    jobs: 6,
+    experiments: Array.from({ length: 49 }, (_, i) => {
+      const name = `grid-point-${i}`;
+      const units = ['EOFD-MLogB', 'OFUL-MLogB'].map((policy): UnitRef => ({ experiment: name, policy, trial: 0, horizon: 10 }));
+      return { resolved: { ...resolved, config: { ...resolved.config, name } } as ResolvedExperiment, dir: `out/${name}`, resumed: false, finished: [], pending: units };
+    }),
+  });
+
+  it.each([60, 80])('live view at %i columns: one overall line and a few running units, nothing wider, nothing left behind', (columns) => {
+    const out = sink(true, { columns, rows: 24 });
+    const reporter = createProgress('live', out);
+    const grid = gridPlan();
+    reporter.events.onPlan?.(grid);
+    const units = grid.experiments.flatMap((e) => e.pending);
+    let tallest = 0;
+    for (let i = 0; i < units.length; i += 6) {
+      const batch = units.slice(i, i + 6);
+      for (const u of batch) reporter.events.onUnitStart?.(u);
+      for (const u of batch) reporter.events.onProgress?.(u, 5);
+      const before = out.text.length;
+      reporter.log(`a message after ${i} units`);
+      const frame = playTerminal(out.text.slice(before), columns).lines.filter((l) => l !== '');
+      tallest = Math.max(tallest, frame.length - 1);
+      expect(frame[1]).toMatch(new RegExp(`\\d+% ${i}/98 units · ETA \\S+`));
+      for (const u of batch) reporter.events.onUnitDone?.(u, summary);
+    }
     reporter.stop();
-    expect(out.text).toMatch(/tiny EOFD-MLogB \|.*\| +50% \| 10\/20 rounds \| [\d.]+ rounds\/s \| ETA \S+/);
-    expect(out.text).toMatch(/tiny Random +\|.*\| +50% \| 10\/20 rounds/);
+    const drawn = playTerminal(out.text, columns);
+    expect(drawn.wraps).toBe(0);
+    expect(drawn.widest).toBeLessThan(columns);
+    // 1 overall line + MAX_RUNNING_LINES − 1 units + "… n more running".
+    expect(tallest).toBe(1 + MAX_RUNNING_LINES);
+    // What stays: the plan and the messages, no bar fragments.
+    expect(drawn.lines.join('\n')).not.toMatch(/[█░]|units · ETA/);
+    expect(drawn.lines.filter((l) => l.startsWith('a message after'))).toHaveLength(17);
+  });
+});
+
+/** util-linux `script`, which runs a command in a pseudo-terminal, or null. */
+function scriptTool(): string | null {
+  const found = spawnSync('script', ['--version'], { encoding: 'utf8' });
+  return found.status === 0 && /util-linux/.test(found.stdout + found.stderr) ? 'script' : null;
+}
+const script = scriptTool();
+
+describe.skipIf(script === null)('progress in a pseudo-terminal (util-linux script; skipped without it)', () => {
+  let root: string;
+  beforeAll(() => {
+    root = tempDir('eofd-pty-');
+    writeFile(root, 'pty.yaml', tinyConfig('pty', { horizon: 300, trials: 2, d: 12 }));
+  });
+  afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+  it.each([60, 80])('eofd run at %i columns draws the live view within the width, then only the summary', (columns) => {
+    const command = `stty cols ${columns} rows 24; exec node ${BIN} run pty.yaml --out out-${columns} --jobs 2`;
+    const run = spawnSync('script', ['-qfec', command, '/dev/null'], { cwd: root, encoding: 'utf8', env: { ...process.env, TERM: 'xterm' } });
+    expect(run.status).toBe(0);
+    const output = run.stdout;
+    const summaryAt = output.indexOf('experiment  setting');
+    expect(summaryAt).toBeGreaterThan(0);
+    const progress = playTerminal(output.slice(0, summaryAt).replace(/\r\n/g, '\n'), columns);
+    expect(progress.wraps).toBe(0);
+    expect(progress.widest).toBeLessThan(columns);
+    // A frame was drawn: the overall line with units and the ETA (the escapes show it was redrawn in place).
+    expect(output).toMatch(/\d+% \d+\/6 units · ETA /);
+    expect(output).toContain('\x1b[J');
+    // What is left on the terminal: the plan and the summary, no bar fragments.
+    const final = playTerminal(output.replace(/\r\n/g, '\n'), 10_000).lines.join('\n');
+    expect(final).not.toMatch(/[█░]|units · ETA/);
+    expect(final).toMatch(/^running 6 units \(policy × trial\) on 2 worker threads$/m);
+    expect(final).toMatch(/^pty +d=12 K=2 T=300 +EOFD-MLogB +2 /m);
   });
 });

@@ -67,6 +67,45 @@ describe('eofd run: bad usage (exit 2, one line)', () => {
   });
 });
 
+describe('eofd run: several configs, --name, shipped configs', () => {
+  it('runs several files in one run, and refuses the same experiment name in two of them', async () => {
+    const second = writeFile(root, 'second.json', JSON.stringify({ name: 'second', environment: { type: 'synthetic', d: 4, K: 1, reward: [0, 1], actions: [3, 4] }, horizon: 5, trials: 1, policies: ['Random'] }));
+    const out = path.join(root, 'several');
+    const both = await runCli(['run', tiny, second, '--out', out, '--jobs', '1', '--json']);
+    expect(both.code).toBe(0);
+    expect(JSON.parse(both.stdout).experiments.map((e: { name: string }) => e.name)).toEqual(['tiny', 'second']);
+    const twice = await runCli(['run', tiny, tiny, '--out', path.join(root, 'never')]);
+    expect(twice.code).toBe(2);
+    oneLine(twice.stderr, /tiny\.yaml: name: "tiny" is also the name of an experiment in .*tiny\.yaml; names must be unique .*--name/);
+    const named = await runCli(['run', tiny, second, '--out', out, '--jobs', '1', '--json', '--name', 'pair']);
+    expect(JSON.parse(named.stdout).experiments.map((e: { name: string }) => e.name)).toEqual(['pair-tiny', 'pair-second']);
+  });
+
+  it('refuses a --name that is not a folder name, naming the option', async () => {
+    const { code, stderr } = await runCli(['run', tiny, '--name', 'a/b', '--out', path.join(root, 'never')]);
+    expect(code).toBe(2);
+    oneLine(stderr, /^eofd run: --name a\/b: name: expected a name of 1-100 characters from \[A-Za-z0-9._-\].*, got "a\/b"$/);
+  });
+
+  it('reads a shipped config by name, and lists the shipped names when a config file is missing', async () => {
+    const out = path.join(root, 'shipped');
+    const quick = await runCli(['run', 'quick', '--out', out, '--set', 'horizon=3', '--trials', '1', '--set', 'policies=[Random]', '--jobs', '1', '--json']);
+    expect(quick.code).toBe(0);
+    expect(JSON.parse(quick.stdout).experiments.map((e: { name: string }) => e.name)).toEqual(['quick-mnist', 'quick-synthetic-k4', 'quick-synthetic-binary']);
+    const missing = await runCli(['run', path.join(root, 'nope.json')]);
+    oneLine(missing.stderr, /nope\.json: cannot read the config: no such file.*the package ships: .*mnist.*quick/);
+  });
+
+  it('resume hints repeat --name and every config file, with the way this program is run', async () => {
+    const rounds = Array.from({ length: 4 }, (_, t) => ({ actions: [[1e200, 1], [1, 1e200]], u: (t * 0.37) % 1 }));
+    writeFile(root, 'overflow-hint.json', JSON.stringify({ K: 1, d: 2, reward: [0, 1], W_star: [[0.5, -0.2]], rounds }));
+    const failing = writeFile(root, 'hint.yaml', 'name: hint\nenvironment: {type: trace, file: overflow-hint.json}\nhorizon: 4\ntrials: 1\npolicies: [OFUL-MLogB]\n');
+    const { code, stderr } = await runCli(['run', failing, '--out', path.join(root, 'hint'), '--jobs', '1', '--name', 'renamed', '--quiet'], { PATH: '' });
+    expect(code).toBe(1);
+    expect(stderr).toContain(`npx eofd run ${failing} --out ${path.join(root, 'hint')} --name renamed --resume`);
+  });
+});
+
 describe('eofd run: the output folder', () => {
   it('stops with one line and exit 1 before any work when a file is where the folder should be', async () => {
     const blocker = writeFile(root, 'blocker', 'not a folder');
@@ -97,6 +136,24 @@ describe('eofd run: the output folder', () => {
     oneLine(again.stderr, /twice\/tiny already holds results; add --resume .* or --force/);
     expect((await runCli(['run', tiny, '--out', out, '--jobs', '1', '--quiet', '--resume'])).code).toBe(0);
     expect((await runCli(['run', tiny, '--out', out, '--jobs', '1', '--quiet', '--force'])).code).toBe(0);
+  });
+
+  it('a run of another config into an existing folder names the difference and suggests --name; --name runs it beside', async () => {
+    const out = path.join(root, 'variant');
+    expect((await runCli(['run', tiny, '--out', out, '--jobs', '1', '--quiet'])).code).toBe(0);
+    const other = await runCli(['run', tiny, '--out', out, '--jobs', '1', '--set', 'horizon=12']);
+    expect(other.code).toBe(2);
+    oneLine(other.stderr, /variant\/tiny holds a run of another config \(horizon: 30 vs 12\); give this one its own folder with --name tiny-horizon-12 \(or another --out\), or --force/);
+    const named = await runCli(['run', tiny, '--out', out, '--jobs', '1', '--set', 'horizon=12', '--name', 'tiny-horizon-12', '--json']);
+    expect(named.code).toBe(0);
+    const manifest = JSON.parse(fs.readFileSync(path.join(out, 'tiny-horizon-12', 'manifest.json'), 'utf8'));
+    expect([manifest.config.name, manifest.config.seed_name, manifest.config.horizon]).toEqual(['tiny-horizon-12', 'tiny', 12]);
+    // Same seeds as the original: the first 12 rounds of every trial are the same instances and choices.
+    const rows = (dir: string): string[] =>
+      fs.readFileSync(path.join(out, dir, 'OFUL-MLogB', 'trial-1.csv'), 'utf8').split('\n').slice(1, 13).map((r) => r.split(',').slice(2, 8).join(','));
+    expect(rows('tiny-horizon-12')).toEqual(rows('tiny'));
+    // The original is untouched and still resumable with its own config.
+    expect((await runCli(['run', tiny, '--out', out, '--jobs', '1', '--quiet', '--resume'])).code).toBe(0);
   });
 
   it('refuses a concurrent run into the same folder (lock), then lets it through', async () => {

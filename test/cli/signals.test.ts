@@ -75,7 +75,7 @@ describe('eofd run: killed and interrupted runs', () => {
     const { code } = await exitOf(child);
     expect(code).toBe(130);
     const stderr = child.output.stderr;
-    expect(stderr).toMatch(/^eofd run: interrupted: \d+ units are finished and kept; resume with: eofd run .*slow\.yaml --out .*--resume$/m);
+    expect(stderr).toMatch(/^eofd run: interrupted: \d+ units are finished and kept; resume with: (npx )?eofd run .*slow\.yaml --out .*--resume$/m);
     expect(stderr).not.toMatch(/\n\s+at /);
     expect(finalCsvs(dir).length).toBeLessThan(6);
     expectOnlyCompleteFiles(dir);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -101,6 +101,14 @@ describe('loadConfigs', () => {
     const json = path.join(dir, 'one.json');
     writeFileSync(json, JSON.stringify({ name: 'j', environment: { type: 'mnist' }, horizon: 5, trials: 1, policies: ['Random'] }));
     expect(loadConfigs(json)[0]?.environment).toEqual({ type: 'mnist', target: 1, normalize: 'per-image' });
+  });
+
+  it('reads configs/mnist.json exactly as configs/mnist.yaml (the $schema link is not part of the experiment)', () => {
+    const [json] = loadConfigs(path.resolve('configs/mnist.json'));
+    const [yaml] = loadConfigs(path.resolve('configs/mnist.yaml'));
+    expect(json?.source).toBe(path.resolve('configs/mnist.json'));
+    expect({ ...json, source: '' }).toEqual({ ...yaml, source: '' });
+    expect(JSON.parse(readFileSync('configs/mnist.json', 'utf8')).$schema).toBe('./eofd.schema.json');
   });
 
   it('reads the shipped quick.yaml: the three paper settings at reduced size', () => {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { DEFAULT_GRID, gridPoints, parseExponentList, runGrid, type GridResult } from '../../experiment/grid.js';
 import { processIo, type CliIo } from '../io.js';
-import { collect, positiveInteger, SHARD_HELP, shardArgument, shardCountArgument, type ExperimentCommandOptions } from '../options.js';
+import { collect, NAME_HELP, positiveInteger, SHARD_HELP, shardArgument, shardCountArgument, type ExperimentCommandOptions } from '../options.js';
 import { perExperimentCommand } from '../per-experiment.js';
 
 export interface GridCommandOptions extends ExperimentCommandOptions {
@@ -15,10 +15,10 @@ export interface GridCommandOptions extends ExperimentCommandOptions {
   e?: string;
 }
 
-export async function gridCommand(configFile: string, options: GridCommandOptions, io: CliIo): Promise<number> {
+export async function gridCommand(configFiles: readonly string[], options: GridCommandOptions, io: CliIo): Promise<number> {
   let ls = DEFAULT_GRID;
   let es = DEFAULT_GRID;
-  return perExperimentCommand<GridResult>(configFile, options, io, {
+  return perExperimentCommand<GridResult>(configFiles, options, io, {
     name: 'grid',
     resumeWords: [...(options.l === undefined ? [] : ['--l', options.l]), ...(options.e === undefined ? [] : ['--e', options.e])],
     prepare: () => {
@@ -54,10 +54,11 @@ export function registerGrid(program: Command, io: CliIo = processIo()): void {
         'policy the (l, e) with the lowest mean final regret; ties: smaller parameter error, smaller l, ' +
         'smaller e). Use it with `eofd run <config> --params <out>/<name>-grid/best.json`.',
     )
-    .argument('<config>', 'experiment config file (YAML or JSON)')
+    .argument('<config...>', 'experiment config files (YAML or JSON), or names of shipped configs (eofd list)')
     .option('--l <list>', `exponents l of λ, comma-separated (default ${DEFAULT_GRID.join(',')})`)
     .option('--e <list>', `exponents e of η, comma-separated (default ${DEFAULT_GRID.join(',')})`)
     .option('--out <dir>', 'parent folder of the <name>-grid folders', 'results')
+    .option('--name <name>', NAME_HELP)
     .option('--trials <n>', 'validation trials per grid point and policy (overrides `trials`)', positiveInteger('a trial count', 1_000_000))
     .option('--set <key=value>', 'override a config key in every experiment; the value is YAML (repeatable)', collect)
     .option('--jobs <n>', 'units run at once on worker threads; 1 runs in this process (default: CPU cores)', positiveInteger('a job count', 1024))
@@ -67,7 +68,7 @@ export function registerGrid(program: Command, io: CliIo = processIo()): void {
     .option('--shard-count <n>', 'the shard count when the index comes from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (default: EOFD_SHARD_COUNT)', shardCountArgument)
     .option('--quiet', 'print no progress and no summary (errors still go to stderr)')
     .addHelpText('after', SHARD_HELP)
-    .action(async (config: string, options: GridCommandOptions) => {
-      process.exitCode = await gridCommand(config, options, io);
+    .action(async (configs: string[], options: GridCommandOptions) => {
+      process.exitCode = await gridCommand(configs, options, io);
     });
 }

@@ -6,14 +6,14 @@
  */
 import os from 'node:os';
 import { Option, type Command } from 'commander';
-import { loadConfigs } from '../../config/load.js';
 import { readBestFile, withPolicyParams } from '../../experiment/grid.js';
 import { runExperiments } from '../../experiment/runner.js';
 import { shardFolder } from '../../results/layout.js';
-import { EXIT, failureExitCode, firstLine, processIo, type CliIo } from '../io.js';
+import { EXIT, failureExitCode, firstLine, invocation, processIo, type CliIo } from '../io.js';
 import {
   collect,
-  overridesOf,
+  loadCommandConfigs,
+  NAME_HELP,
   positiveInteger,
   resumeCommand,
   SHARD_HELP,
@@ -48,25 +48,27 @@ function examplesText(): string {
   return `Examples:\n${EXAMPLES.map(([command, what]) => `  # ${what}\n  $ ${command}`).join('\n')}\n`;
 }
 
-function runResumeCommand(configFile: string, options: RunCommandOptions): string {
-  return resumeCommand('run', configFile, options, options.params === undefined ? [] : ['--params', options.params]);
+function runResumeCommand(eofd: string, configFiles: readonly string[], options: RunCommandOptions): string {
+  return resumeCommand(eofd, 'run', configFiles, options, options.params === undefined ? [] : ['--params', options.params]);
 }
 
 /** Runs the command; returns the exit code. Errors are one line on stderr (a stack only with EOFD_DEBUG=1). */
-export async function runCommand(configFile: string, options: RunCommandOptions, io: CliIo): Promise<number> {
+export async function runCommand(configFiles: readonly string[], options: RunCommandOptions, io: CliIo): Promise<number> {
   const error = (message: string): void => void io.stderr.write(`eofd run: ${firstLine(message)}\n`);
+  const eofd = invocation(io.env);
+  const configFile = configFiles.length === 1 ? configFiles[0] : undefined;
   const debug = io.env.EOFD_DEBUG === '1';
-  const reporter = createProgress(progressMode(io.stderr, options.quiet === true), io.stderr);
+  const reporter = createProgress(progressMode(io.stderr, options.quiet === true, io.env), io.stderr);
   const session = new Session('run', (line) => reporter.log(line));
   try {
     const shard = resolveShard(options.shard, options.shardCount, io.env);
     const out = shard === null ? options.out : shardFolder(options.out, shard);
-    let configs = loadConfigs(configFile, overridesOf(options));
+    let configs = loadCommandConfigs(configFiles, options);
     if (options.params !== undefined) {
       const best = readBestFile(options.params);
       configs = configs.map((config) => withPolicyParams(config, best.policies));
       for (const config of configs) {
-        if (best.experiment !== null && best.experiment !== config.name) {
+        if (best.experiment !== null && best.experiment !== (config.seedName ?? config.name)) {
           reporter.log(`eofd run: note: ${options.params} was tuned on experiment ${best.experiment}, applied to ${config.name}`);
         }
       }
@@ -78,7 +80,7 @@ export async function runCommand(configFile: string, options: RunCommandOptions,
     if (result.interrupted || session.signalled !== null) {
       error(
         `${session.stopWord}: ${result.unitsRun + result.unitsSkipped} units are finished and kept; ` +
-          `resume with: ${runResumeCommand(configFile, withExplicitShard(options, shard))}`,
+          `resume with: ${runResumeCommand(eofd, configFiles, withExplicitShard(options, shard))}`,
       );
       return session.stopCode;
     }
@@ -87,13 +89,13 @@ export async function runCommand(configFile: string, options: RunCommandOptions,
       const shardInfo = shard === null ? {} : { shard: { index: shard.index, count: shard.count, source: shard.source } };
       io.stdout.write(JSON.stringify({ ...summary, ...shardInfo }, null, 2) + '\n');
     } else if (options.quiet !== true) {
-      if (shard === null) io.stderr.write('\n' + formatRunSummary(summary));
-      else io.stderr.write(shardNote('run', shard, options.out, out, { run: result.unitsRun, skipped: result.unitsSkipped, failed: result.unitsFailed }));
+      if (shard === null) io.stderr.write('\n' + formatRunSummary(summary, eofd));
+      else io.stderr.write(shardNote(eofd, 'run', shard, options.out, out, { run: result.unitsRun, skipped: result.unitsSkipped, failed: result.unitsFailed }));
     }
     if (result.unitsFailed > 0) {
       error(
         `${result.unitsFailed} of ${total} units failed (messages above); the others are written. ` +
-          `After fixing the cause, ${runResumeCommand(configFile, withExplicitShard(options, shard))} reruns only the failed ones`,
+          `After fixing the cause, ${runResumeCommand(eofd, configFiles, withExplicitShard(options, shard))} reruns only the failed ones`,
       );
       return EXIT.failure;
     }
@@ -120,8 +122,9 @@ export function registerRun(program: Command, io: CliIo = processIo()): void {
         'the seeds, the package version, the git commit and the machine. Trials are seeded from ' +
         '(experiment name, trial index, seed), so results are identical for any --jobs.',
     )
-    .argument('<config>', 'experiment config file (YAML or JSON)')
+    .argument('<config...>', 'experiment config files (YAML or JSON; run one after another), or names of shipped configs (eofd list)')
     .option('--out <dir>', 'parent folder of the experiment folders', 'results')
+    .option('--name <name>', NAME_HELP)
     .option('--trials <n>', 'trials per policy (overrides `trials` in every experiment)', positiveInteger('a trial count', 1_000_000))
     .option('--set <key=value>', 'override a config key in every experiment; the value is YAML (repeatable)', collect)
     .option('--jobs <n>', `units run at once on worker threads; 1 runs in this process (default: CPU cores, here ${cores})`, positiveInteger('a job count', 1024))
@@ -143,7 +146,7 @@ export function registerRun(program: Command, io: CliIo = processIo()): void {
         '2 bad usage or config (the message names file:line:column and the field);\n' +
         '130 interrupted by Ctrl-C, 143 terminated by SIGTERM (finished units are kept; resume with --resume).',
     )
-    .action(async (config: string, options: RunCommandOptions) => {
-      process.exitCode = await runCommand(config, options, io);
+    .action(async (configs: string[], options: RunCommandOptions) => {
+      process.exitCode = await runCommand(configs, options, io);
     });
 }

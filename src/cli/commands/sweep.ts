@@ -10,7 +10,7 @@ import { formatShort } from '../../report/format.js';
 import { formatTable } from '../../report/table.js';
 import type { SweepRow } from '../../results/sweep.js';
 import { processIo, type CliIo } from '../io.js';
-import { collect, positiveInteger, SHARD_HELP, shardArgument, shardCountArgument, type ExperimentCommandOptions } from '../options.js';
+import { collect, NAME_HELP, positiveInteger, SHARD_HELP, shardArgument, shardCountArgument, type ExperimentCommandOptions } from '../options.js';
 import { perExperimentCommand } from '../per-experiment.js';
 
 export interface SweepCommandOptions extends ExperimentCommandOptions {
@@ -38,9 +38,9 @@ export function sweepTable(axes: readonly SweepAxis[], rows: readonly SweepRow[]
   );
 }
 
-export async function sweepCommand(configFile: string, options: SweepCommandOptions, io: CliIo): Promise<number> {
+export async function sweepCommand(configFiles: readonly string[], options: SweepCommandOptions, io: CliIo): Promise<number> {
   let axes: SweepAxis[] = [];
-  return perExperimentCommand<SweepResult>(configFile, options, io, {
+  return perExperimentCommand<SweepResult>(configFiles, options, io, {
     name: 'sweep',
     resumeWords: [...(options.over ?? []).flatMap((o) => ['--over', o]), ...(options.reference === undefined ? [] : ['--reference', options.reference])],
     prepare: () => {
@@ -71,10 +71,11 @@ export function registerSweep(program: Command, io: CliIo = processIo()): void {
         'mean paired difference to the reference policy with its 95% Student-t interval, ms/round, Δ_T, β_T, ' +
         'projections) and sweep-<key>.svg per swept key (final regret and ms/round against the value).',
     )
-    .argument('<config>', 'experiment config file (YAML or JSON)')
+    .argument('<config...>', 'experiment config files (YAML or JSON), or names of shipped configs (eofd list)')
     .option('--over <KEY=V1,V2,…>', 'a config key and its values (repeatable: the product of all is run)', collect)
     .option('--reference <policy>', 'the policy paired differences are taken against (default: OFUL-MLogB when it runs, else the first)')
     .option('--out <dir>', 'parent folder of the <name>-sweep folders', 'results')
+    .option('--name <name>', NAME_HELP)
     .option('--trials <n>', 'trials per point and policy (overrides `trials`)', positiveInteger('a trial count', 1_000_000))
     .option('--set <key=value>', 'override a config key in every experiment; the value is YAML (repeatable)', collect)
     .option('--jobs <n>', 'units run at once on worker threads; 1 runs in this process (default: CPU cores)', positiveInteger('a job count', 1024))
@@ -92,7 +93,7 @@ export function registerSweep(program: Command, io: CliIo = processIo()): void {
         '  $ eofd sweep configs/mnist.yaml --over params.beta_rank=sketch,full\n' +
         SHARD_HELP,
     )
-    .action(async (config: string, options: SweepCommandOptions) => {
-      process.exitCode = await sweepCommand(config, options, io);
+    .action(async (configs: string[], options: SweepCommandOptions) => {
+      process.exitCode = await sweepCommand(configs, options, io);
     });
 }
