@@ -97,10 +97,10 @@ describe('eofd run: several configs, --name, shipped configs', () => {
   });
 
   it('resume hints repeat --name and every config file, with the way this program is run', async () => {
-    const rounds = Array.from({ length: 4 }, (_, t) => ({ actions: [[1e200, 1], [1, 1e200]], u: (t * 0.37) % 1 }));
-    writeFile(root, 'overflow-hint.json', JSON.stringify({ K: 1, d: 2, reward: [0, 1], W_star: [[0.5, -0.2]], rounds }));
-    const failing = writeFile(root, 'hint.yaml', 'name: hint\nenvironment: {type: trace, file: overflow-hint.json}\nhorizon: 4\ntrials: 1\npolicies: [OFUL-MLogB]\n');
-    const { code, stderr } = await runCli(['run', failing, '--out', path.join(root, 'hint'), '--jobs', '1', '--name', 'renamed', '--quiet'], { PATH: '' });
+    const failing = writeFile(root, 'hint.yaml', tinyConfig('hint', { horizon: 4, trials: 1, policies: '[OFUL-MLogB]' }));
+    const { code, stderr } = await withFailingPolicy(ofulMLogBPolicy, 2, () =>
+      runCli(['run', failing, '--out', path.join(root, 'hint'), '--jobs', '1', '--name', 'renamed', '--quiet'], { PATH: '' }),
+    );
     expect(code).toBe(1);
     expect(stderr).toContain(`npx eofd run ${failing} --out ${path.join(root, 'hint')} --name renamed --resume`);
   });
@@ -182,7 +182,7 @@ describe('eofd run', () => {
     expect(stdout).toBe('');
     expect(stderr).toMatch(/^tiny: synthetic, d = 6, K = 2, T = 30, 2 trials, .*λ = .*η = .*m = 3, δ = 0\.0333/);
     expect(stderr).toMatch(/running 6 units \(policy × trial\) on 2 worker threads/);
-    expect(stderr.match(/^\[\d\/6\] tiny\/.* trial \d: final regret /gm)).toHaveLength(6);
+    expect(stderr.match(/^\[\d\/6(, ETA [^\]]+)?\] tiny\/.* trial \d: final regret /gm)).toHaveLength(6);
     expect(stderr).toMatch(/experiment +setting +policy +trials +final regret \(mean ± std\) +ms\/round/);
     expect(stderr).toMatch(/tiny: EOFD-MLogB\/OFUL-MLogB time per round [\d.]+×, EOFD-MLogB regret overhead [+−][\d.]+%/);
     expect(stderr).toMatch(/Per-round CSVs: .*e2e\/<experiment>\/<policy>\/trial-<i>\.csv/);
