@@ -131,7 +131,8 @@ function readConfigBytes(file: string): Uint8Array {
   } catch (error) {
     if (!(error instanceof InputFileError)) throw error;
     const shipped = error.code === 'ENOENT' ? shippedConfigs().map((c) => c.name) : [];
-    const hint = shipped.length === 0 ? '' : ` (the package ships: ${shipped.join(', ')}; name one instead of a file, e.g. \`eofd run ${shipped[0]}\`)`;
+    const example = shipped.includes('quick') ? 'quick' : shipped[0];
+    const hint = shipped.length === 0 ? '' : ` (the package ships: ${shipped.join(', ')}; name one instead of a file, e.g. \`eofd run ${example}\`)`;
     throw new ConfigError({ file, detail: `cannot read the config: ${error.message}${hint}` });
   }
 }

@@ -26,7 +26,7 @@ describe('configJsonSchema', () => {
   it('the reference has a row per key with type and default', () => {
     const text = configReference();
     expect(text).toContain('| `params.m` | `"auto"` or integer ≥ 1 | `"auto"` |');
-    expect(text).toContain('| `horizon` | integer ≥ 1 | (required) |');
+    expect(text).toContain('| `horizon` | integer in [1, 100000000] | (required) |');
     for (const type of ENVIRONMENT_TYPES) expect(text).toContain(`\`environment\` with \`type: ${type}\``);
   });
 });

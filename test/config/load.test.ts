@@ -62,7 +62,7 @@ describe('loadConfig: bad arguments and malformed configs', () => {
       throw new Error('expected a ConfigError');
     })();
     expect(error).toBeInstanceOf(ConfigError);
-    expect(error.message).toMatch(/nope\.yaml: cannot read the config: no such file$/);
+    expect(error.message).toMatch(/nope\.yaml: cannot read the config: no such file \(the package ships: .*quick.*; name one instead of a file, e\.g\. `eofd run quick`\)$/);
   });
 
   it('rejects an unknown top-level key, listing the allowed ones', () => {
