@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { configJsonSchema, configReference, typeText } from '../../src/config/json-schema.js';
+import { configJsonSchema, configReference, replaceGeneratedSection, typeText } from '../../src/config/json-schema.js';
 import { ENVIRONMENT_TYPES } from '../../src/environments/registry.js';
 import { POLICY_NAMES } from '../../src/policies/registry.js';
 
@@ -28,5 +28,29 @@ describe('configJsonSchema', () => {
     expect(text).toContain('| `params.m` | `"auto"` or integer ≥ 1 | `"auto"` |');
     expect(text).toContain('| `horizon` | integer in [1, 100000000] | (required) |');
     for (const type of ENVIRONMENT_TYPES) expect(text).toContain(`\`environment\` with \`type: ${type}\``);
+  });
+});
+
+describe('the docs derived from the schema', () => {
+  it("README.md's config reference is the generated one (regenerate: npm run docs)", () => {
+    const readme = fs.readFileSync('README.md', 'utf8');
+    expect(replaceGeneratedSection(readme, configReference())).toBe(readme);
+  });
+
+  it('every shipped YAML config links the schema on its first line; the JSON ones in $schema', () => {
+    const files = fs.readdirSync('configs');
+    for (const file of files.filter((f) => f.endsWith('.yaml'))) {
+      expect(fs.readFileSync(`configs/${file}`, 'utf8').split('\n')[0], file).toBe('# yaml-language-server: $schema=./eofd.schema.json');
+    }
+    for (const file of files.filter((f) => f.endsWith('.json') && f !== 'eofd.schema.json')) {
+      expect(JSON.parse(fs.readFileSync(`configs/${file}`, 'utf8')).$schema, file).toBe('./eofd.schema.json');
+    }
+  });
+
+  it('replaceGeneratedSection needs both markers', () => {
+    expect(() => replaceGeneratedSection('no markers', 'x')).toThrow(RangeError);
+    expect(replaceGeneratedSection('a\n<!-- config-reference:start -->\nold\n<!-- config-reference:end -->\nb', 'new')).toBe(
+      'a\n<!-- config-reference:start -->\nnew\n<!-- config-reference:end -->\nb',
+    );
   });
 });

@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+// Regenerates what the docs derive from the config schema: README.md's config reference (between the
+// config-reference markers) and configs/eofd.schema.json. Run after a build: `npm run docs`.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { configJsonSchema, configReference, replaceGeneratedSection, SCHEMA_FILE } from '../dist/config/json-schema.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const readme = path.join(root, 'README.md');
+fs.writeFileSync(readme, replaceGeneratedSection(fs.readFileSync(readme, 'utf8'), configReference()));
+fs.writeFileSync(path.join(root, 'configs', SCHEMA_FILE), JSON.stringify(configJsonSchema(), null, 2) + '\n');
+console.log(`updated ${path.relative(process.cwd(), readme)} and configs/${SCHEMA_FILE}`);
