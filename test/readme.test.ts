@@ -1,0 +1,96 @@
+/**
+ * The README's shell examples stay true: every `eofd` command line in a ```sh block names a command
+ * that exists, only options that command takes, and shipped files that exist. (They are not run: some
+ * are full paper runs; the commands themselves are tested in test/cli.)
+ */
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createProgram } from '../src/cli/main.js';
+import { REPO } from './experiment/fixtures.js';
+
+/** Words of a shell line: quotes grouped, a trailing `# comment` dropped. */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let quote: string | null = null;
+  let started = false;
+  for (const ch of line) {
+    if (quote !== null) {
+      if (ch === quote) quote = null;
+      else word += ch;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      started = true;
+    } else if (/\s/.test(ch)) {
+      if (started || word !== '') words.push(word);
+      word = '';
+      started = false;
+    } else if (ch === '#' && word === '' && !started) {
+      break;
+    } else {
+      word += ch;
+    }
+  }
+  if (started || word !== '') words.push(word);
+  return words;
+}
+
+/** Every eofd command line of the README's ```sh blocks (continuations joined), with its line number. */
+function readmeCommands(): { line: number; words: string[] }[] {
+  const lines = fs.readFileSync(`${REPO}/README.md`, 'utf8').split('\n');
+  const commands: { line: number; words: string[] }[] = [];
+  let inShell = false;
+  for (let i = 0; i < lines.length; i++) {
+    const text = lines[i] as string;
+    if (text.startsWith('```')) {
+      inShell = !inShell && text.trim() === '```sh';
+      continue;
+    }
+    if (!inShell) continue;
+    let full = text;
+    const start = i + 1;
+    while (full.trimEnd().endsWith('\\') && i + 1 < lines.length) full = full.trimEnd().slice(0, -1) + ' ' + lines[++i];
+    for (const part of full.split(/&&|\|/)) {
+      const words = shellWords(part.trim());
+      const at = words.findIndex((w, k) => (w === 'eofd' && (k === 0 || words[k - 1] === 'npx')) || w === 'bin/eofd.js');
+      if (at >= 0 && words[at + 1] !== undefined) commands.push({ line: start, words: words.slice(at + 1) });
+    }
+  }
+  return commands;
+}
+
+describe('shellWords', () => {
+  it('groups quotes and drops a trailing comment', () => {
+    expect(shellWords(`npx eofd run a.yaml --set 'policies=[A, B]' # note`)).toEqual(['npx', 'eofd', 'run', 'a.yaml', '--set', 'policies=[A, B]']);
+  });
+});
+
+describe("the README's eofd examples", () => {
+  const program = createProgram();
+  const commands = readmeCommands();
+
+  it('there are examples of every command the README documents', () => {
+    expect(commands.length).toBeGreaterThan(15);
+    const used = new Set(commands.map((c) => c.words[0]));
+    for (const name of ['run', 'grid', 'sweep', 'merge', 'report']) expect(used, name).toContain(name);
+  });
+
+  it('name existing commands and only their options', () => {
+    for (const { line, words } of commands) {
+      const command = program.commands.find((c) => c.name() === words[0]);
+      expect(command, `README.md:${line}: eofd ${words[0]}`).toBeDefined();
+      const options = new Set(['--help', ...command!.options.map((o) => o.long)]);
+      for (const word of words.slice(1).filter((w) => w.startsWith('--'))) {
+        expect(options.has(word.split('=')[0]!), `README.md:${line}: eofd ${words[0]} ${word}`).toBe(true);
+      }
+    }
+  });
+
+  it('name shipped configs and data files that exist', () => {
+    for (const { line, words } of commands) {
+      for (const word of words.filter((w) => /^(configs|data|test)\/[^*<]+$/.test(w))) {
+        expect(fs.existsSync(`${REPO}/${word}`), `README.md:${line}: ${word}`).toBe(true);
+      }
+    }
+  });
+});
