@@ -67,12 +67,15 @@ export function initCommand(dir: string, options: { force?: boolean }, io: CliIo
     }
     return failureExitCode(error, io, 'init');
   }
+  const steps: [command: string, what: string][] = [
+    [`${eofd} run ${file}`, 'the experiment, into results/starter (progress on stderr)'],
+    [`${eofd} report results`, "tables, the paper's claims, figures, results/report.html"],
+    [`${eofd} list`, 'the policies, environments and shipped configs a config can name'],
+  ];
+  const width = Math.max(...steps.map(([command]) => command.length));
   io.stderr.write(
-    `eofd init: wrote ${file}\n` +
-      `Next:\n` +
-      `  ${eofd} run ${file}          # the experiment, into results/starter (progress on stderr)\n` +
-      `  ${eofd} report results     # tables, the paper's claims, figures, results/report.html\n` +
-      `  ${eofd} list               # the policies, environments and shipped configs it can name\n` +
+    `eofd init: wrote ${file}\nNext:\n` +
+      steps.map(([command, what]) => `  ${command.padEnd(width)}  # ${what}\n`).join('') +
       `More: the README's "Running experiments" and "Config reference" sections; ${eofd} <command> --help.\n`,
   );
   return EXIT.ok;
