@@ -6,7 +6,9 @@
 import { Command, CommanderError } from 'commander';
 import { packageInfo } from '../experiment/manifest.js';
 import { registerBench } from './commands/bench.js';
+import { registerCompletion } from './commands/completion.js';
 import { registerGrid } from './commands/grid.js';
+import { registerInit } from './commands/init.js';
 import { registerList } from './commands/list.js';
 import { registerMerge } from './commands/merge.js';
 import { registerReport } from './commands/report.js';
@@ -25,6 +27,7 @@ const EXAMPLES = `Examples:
   $ eofd sweep configs/mnist.yaml --over params.m=20,78,785  # any key, paired across points
   $ eofd run configs/quick.yaml --shard 0/4      # one quarter of the units (a machine); then eofd merge
   $ eofd report results                          # tables, the paper's claims, figures, report.html
+  $ eofd init && eofd run eofd.yaml              # a commented starter config, then run it
 `;
 
 /** commander's error text ("error: …\\n(Did you mean …?)") as one line after the command's name. */
@@ -61,6 +64,8 @@ export function createProgram(io: CliIo = processIo()): Command {
   registerBench(program, io);
   registerList(program, io);
   registerSchema(program, io);
+  registerInit(program, io);
+  registerCompletion(program, io);
   for (const command of program.commands) {
     command.configureOutput({ ...program.configureOutput(), outputError: oneLineError(`eofd ${command.name()}`) });
   }

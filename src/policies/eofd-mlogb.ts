@@ -251,6 +251,7 @@ export class EofdMLogB implements Policy {
 export const eofdMLogBPolicy: PolicyDescriptor = {
   name: 'EOFD-MLogB',
   summary: 'online Newton steps on a frequent-directions sketch of the Hessian (Alg. 2); O(Kd(m+K)²) per round',
+  reference: 'He, Zhang, Yang and Zhang, "Efficient Multinomial Logistic Bandit via Frequent Directions" (this paper)',
   supports: { binary: true, multinomial: true },
   tunable: ['lambda', 'eta', 'm', 'beta', 'beta_rank', 'S', 'delta'],
   needsRandomStream: false,

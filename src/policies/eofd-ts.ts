@@ -37,6 +37,7 @@ export class EofdTs extends ThompsonSampling<EofdMLogB> {
 export const eofdTsPolicy: PolicyDescriptor = {
   name: 'EOFD-TS',
   summary: "Thompson sampling on EOFD-MLogB's sketch: W̃ ~ N(W_t, β_t Z_t⁻¹) through Z_t^{-1/2} in O(Kd·m)",
+  reference: "ours (Thompson sampling on EOFD-MLogB's state)",
   supports: { binary: true, multinomial: true },
   tunable: ['lambda', 'eta', 'm', 'beta', 'beta_rank', 'S', 'delta'],
   needsRandomStream: true,

@@ -261,6 +261,7 @@ export class MnlUcb implements Policy {
 export const mnlUcbPolicy: PolicyDescriptor = {
   name: 'MNL-UCB',
   summary: 'batch regularised MLE over the whole history + first-order bonus (Amani and Thrampoulidis, 2021)',
+  reference: 'Amani and Thrampoulidis, 2021',
   supports: { binary: true, multinomial: true },
   tunable: ['lambda', 'beta', 'S', 'delta'],
   needsRandomStream: false,

@@ -306,6 +306,7 @@ export class OfulMLogB implements Policy {
 export const ofulMLogBPolicy: PolicyDescriptor = {
   name: 'OFUL-MLogB',
   summary: 'the exact baseline (Zhang and Sugiyama, 2023): online Newton steps on the full Kd×Kd Hessian',
+  reference: 'Zhang and Sugiyama, 2023',
   supports: { binary: true, multinomial: true },
   tunable: ['lambda', 'eta', 'beta', 'S', 'delta'],
   needsRandomStream: false,

@@ -99,6 +99,7 @@ export class Ol2m implements Policy {
 export const ol2mPolicy: PolicyDescriptor = {
   name: 'OL2M',
   summary: 'online Newton step with a UCB bonus, the first ONS logistic bandit (Zhang et al., 2016); K = 1 only',
+  reference: 'Zhang et al., 2016',
   supports: { binary: true, multinomial: false },
   tunable: ['lambda', 'beta', 'S', 'delta'],
   needsRandomStream: false,

@@ -68,6 +68,8 @@ export interface PolicyDescriptor {
   readonly name: string;
   /** One line for `eofd list` and the docs. */
   readonly summary: string;
+  /** Where it comes from: authors and year of its paper ('—' for references that have none). */
+  readonly reference: string;
   /** Which problems it can play: K = 1 (binary) and K ≥ 2 (multinomial). */
   readonly supports: { readonly binary: boolean; readonly multinomial: boolean };
   /** The spec's hyperparameters it reads. */

@@ -38,6 +38,7 @@ export class RandomPolicy implements Policy {
 export const randomPolicy: PolicyDescriptor = {
   name: 'Random',
   summary: 'every action of a round with equal probability (the uniform reference)',
+  reference: '—',
   supports: { binary: true, multinomial: true },
   tunable: [],
   needsRandomStream: true,

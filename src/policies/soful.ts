@@ -135,6 +135,7 @@ export function sofulRadius(spec: PolicySpec, d: number, sketchSize: number, ske
 export const sofulPolicy: PolicyDescriptor = {
   name: 'SOFUL',
   summary: 'sketched OFUL (Kuzborskij et al., 2019): linear UCB on the observed reward with a frequent-directions Gram matrix',
+  reference: 'Kuzborskij, Cella and Cesa-Bianchi, 2019',
   supports: { binary: true, multinomial: true },
   tunable: ['lambda', 'm', 'beta', 'beta_rank', 'S', 'delta'],
   needsRandomStream: false,

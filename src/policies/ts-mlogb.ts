@@ -70,6 +70,7 @@ export class TsMLogB extends ThompsonSampling<OfulMLogB> {
 export const tsMLogBPolicy: PolicyDescriptor = {
   name: 'TS-MLogB',
   summary: "Thompson sampling on OFUL-MLogB's estimate: W̃ ~ N(W_t, β_t H_t⁻¹) by a Cholesky factor of H kept by rank-one updates",
+  reference: "ours (Thompson sampling on OFUL-MLogB's state)",
   supports: { binary: true, multinomial: true },
   tunable: ['lambda', 'eta', 'beta', 'S', 'delta'],
   needsRandomStream: true,

@@ -1,7 +1,21 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENVIRONMENT_TYPES } from '../../src/environments/registry.js';
 import { POLICY_NAMES } from '../../src/policies/registry.js';
-import { runCli } from '../experiment/fixtures.js';
+import { REPO, runCli } from '../experiment/fixtures.js';
+
+interface Entry {
+  kind: string;
+  name: string;
+  summary: string;
+  keys: string[];
+  plays?: string;
+  round?: string;
+  memory?: string;
+  reference?: string;
+  file?: string;
+}
 
 describe('eofd list: bad arguments', () => {
   it('refuses an unknown option (exit 2)', async () => {
@@ -13,7 +27,7 @@ describe('eofd list', () => {
   it('lists every registered policy and environment with what it reads', async () => {
     const { code, stdout } = await runCli(['list', '--json']);
     expect(code).toBe(0);
-    const entries = JSON.parse(stdout) as { kind: string; name: string; keys: string[]; plays?: string }[];
+    const entries = JSON.parse(stdout) as Entry[];
     expect(entries.filter((e) => e.kind === 'policy').map((e) => e.name)).toEqual([...POLICY_NAMES]);
     expect(entries.filter((e) => e.kind === 'environment').map((e) => e.name)).toEqual([...ENVIRONMENT_TYPES]);
     expect(entries.find((e) => e.name === 'Random')?.keys).toEqual([]);
@@ -23,11 +37,41 @@ describe('eofd list', () => {
     expect(entries.find((e) => e.name === 'mnist')?.keys).toEqual(['target', 'normalize']);
   });
 
-  it('prints two tables a person can read', async () => {
+  it("gives every policy its cost per round and its paper's authors", async () => {
+    const entries = JSON.parse((await runCli(['list', '--json'])).stdout) as Entry[];
+    const policy = (name: string) => entries.find((e) => e.kind === 'policy' && e.name === name);
+    for (const name of POLICY_NAMES) {
+      expect(policy(name)?.round, name).toMatch(/^O\(/);
+      expect(policy(name)?.memory, name).toMatch(/^O\(/);
+      expect(policy(name)?.reference, name).not.toBe('');
+    }
+    expect(policy('EOFD-MLogB')?.reference).toContain('He, Zhang, Yang and Zhang');
+    expect(policy('EOFD-MLogB')?.memory).toBe('O(Kdm)');
+    expect(policy('OFUL-MLogB')?.reference).toBe('Zhang and Sugiyama, 2023');
+    expect(policy('OFUL-MLogB')?.memory).toBe('O(K²d²)');
+    expect(policy('MNL-UCB')?.reference).toBe('Amani and Thrampoulidis, 2021');
+    expect(policy('Random')?.reference).toBe('—');
+  });
+
+  it('lists the shipped configs: every config file in configs/ but the schema', async () => {
+    const entries = JSON.parse((await runCli(['list', '--json'])).stdout) as Entry[];
+    const configs = entries.filter((e) => e.kind === 'config');
+    const files = fs.readdirSync(path.join(REPO, 'configs')).filter((f) => /\.(ya?ml|json)$/.test(f) && f !== 'eofd.schema.json');
+    const names = [...new Set(files.map((f) => f.replace(/\.(ya?ml|json)$/, '')))].sort();
+    expect(configs.map((c) => c.name).sort()).toEqual(names);
+    expect(configs.find((c) => c.name === 'quick')?.file).toBe(path.join(REPO, 'configs', 'quick.yaml'));
+    expect(configs.find((c) => c.name === 'quick')?.summary).toMatch(/^The three settings of Section 4/);
+  });
+
+  it('prints tables a person can read', async () => {
     const { code, stdout } = await runCli(['list']);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Policies/);
+    expect(stdout).toMatch(/\nTheir cost and their papers/);
     expect(stdout).toMatch(/\nEnvironments/);
-    for (const name of [...POLICY_NAMES, ...ENVIRONMENT_TYPES]) expect(stdout).toContain(name);
+    expect(stdout).toMatch(/\nShipped configs/);
+    for (const name of [...POLICY_NAMES, ...ENVIRONMENT_TYPES, 'quick', 'synthetic-k4']) expect(stdout).toContain(name);
+    expect(stdout).toContain('Kuzborskij, Cella and Cesa-Bianchi, 2019');
+    expect(stdout).toContain('O(|A_t|·Kdm + Kd(m+K)²)');
   });
 });

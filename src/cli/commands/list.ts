@@ -1,25 +1,35 @@
 /**
  * `eofd list [--json]`: the policies and environments a config can name, read from their registries
- * (what each plays, which hyperparameters it reads, which keys an environment mapping takes).
+ * (what each plays, which hyperparameters it reads, its cost per round and its paper, which keys an
+ * environment mapping takes), and the configs the package ships.
  */
 import type { Command } from 'commander';
 import type { z } from 'zod';
+import { shippedConfigs } from '../../config/shipped.js';
 import { ENVIRONMENTS } from '../../environments/registry.js';
 import { POLICIES } from '../../policies/registry.js';
 import { formatTable } from '../../report/table.js';
 import { processIo, type CliIo } from '../io.js';
 
 export interface ListEntry {
-  kind: 'policy' | 'environment';
+  kind: 'policy' | 'environment' | 'config';
   name: string;
   summary: string;
   /** Policies: K = 1 and/or K ≥ 2. */
   plays?: string;
-  /** Policies: the hyperparameters they read; environments: the keys of their config mapping. */
+  /** Policies: the hyperparameters they read; environments: the keys of their config mapping; configs: []. */
   keys: string[];
+  /** Policies: time per round, O-notation. */
+  round?: string;
+  /** Policies: state, O-notation. */
+  memory?: string;
+  /** Policies: authors and year of the method's paper. */
+  reference?: string;
+  /** Shipped configs: the file (absolute path). */
+  file?: string;
 }
 
-/** Every registered policy and environment. */
+/** Every registered policy and environment, then the shipped configs. */
 export function listEntries(): ListEntry[] {
   const policies = POLICIES.map((p): ListEntry => ({
     kind: 'policy',
@@ -27,6 +37,9 @@ export function listEntries(): ListEntry[] {
     summary: p.summary,
     plays: [p.supports.binary ? 'K = 1' : null, p.supports.multinomial ? 'K ≥ 2' : null].filter(Boolean).join(', '),
     keys: [...p.tunable],
+    round: p.cost.round,
+    memory: p.cost.memory,
+    reference: p.reference,
   }));
   const environments = ENVIRONMENTS.map((e): ListEntry => ({
     kind: 'environment',
@@ -34,7 +47,8 @@ export function listEntries(): ListEntry[] {
     summary: e.summary,
     keys: Object.keys((e.schema as unknown as z.ZodObject).shape ?? {}).filter((key) => key !== 'type'),
   }));
-  return [...policies, ...environments];
+  const configs = shippedConfigs().map((c): ListEntry => ({ kind: 'config', name: c.name, summary: c.summary, keys: [], file: c.file }));
+  return [...policies, ...environments, ...configs];
 }
 
 export function listCommand(options: { json?: boolean }, io: CliIo): number {
@@ -45,11 +59,16 @@ export function listCommand(options: { json?: boolean }, io: CliIo): number {
   }
   const policies = entries.filter((e) => e.kind === 'policy');
   const environments = entries.filter((e) => e.kind === 'environment');
+  const configs = entries.filter((e) => e.kind === 'config');
   io.stdout.write(
     'Policies (config key `policies`; hyperparameters under `params`):\n' +
       formatTable(['name', 'plays', 'reads', 'what it is'], policies.map((p) => [p.name, p.plays ?? '', p.keys.join(', ') || '–', p.summary])) +
+      '\nTheir cost and their papers:\n' +
+      formatTable(['name', 'time per round', 'memory', 'reference'], policies.map((p) => [p.name, p.round ?? '', p.memory ?? '', p.reference ?? ''])) +
       '\nEnvironments (config key `environment.type`):\n' +
       formatTable(['type', 'keys', 'what it is'], environments.map((e) => [e.name, e.keys.join(', '), e.summary])) +
+      '\nShipped configs (`eofd run <name>` reads them from anywhere):\n' +
+      (configs.length === 0 ? '(none found)\n' : formatTable(['name', 'what it runs'], configs.map((c) => [c.name, c.summary]))) +
       '\n',
   );
   return 0;
@@ -58,9 +77,14 @@ export function listCommand(options: { json?: boolean }, io: CliIo): number {
 export function registerList(program: Command, io: CliIo = processIo()): void {
   program
     .command('list')
-    .summary('the policies and environments a config can name, with what they read')
-    .description('List every registered policy (what it plays, the hyperparameters it reads) and environment (the keys of its config mapping).')
-    .option('--json', 'print the list as one JSON document')
+    .summary('the policies, environments and shipped configs a config or eofd run can name')
+    .description(
+      'List every registered policy (what it plays, the hyperparameters it reads, its time and memory per round, its paper), ' +
+        'every environment (the keys of its config mapping) and the configs the package ships (`eofd run <name>`). ' +
+        'Exit codes: 0 listed; 2 bad usage.',
+    )
+    .option('--json', 'print the list as one JSON array (kind: policy, environment or config)')
+    .addHelpText('after', '\nExamples:\n  $ eofd list\n  $ eofd list --json | jq -r \'.[] | select(.kind == "config") | .name\'')
     .action((options: { json?: boolean }) => {
       process.exitCode = listCommand(options, io);
     });
