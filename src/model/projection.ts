@@ -3,6 +3,7 @@
  * Both policies reduce the Z̃-norm projection onto ‖W‖_F ≤ S, eq. (9), to this form: EOFD-MLogB with
  * the m+K sketch directions plus the λ-complement, OFUL-MLogB with the full eigenbasis of H̃.
  */
+import { SymmetricEigen } from '../linalg/eigen.js';
 
 /**
  * Returns the root ν of Σ a_i/(b_i+ν)² = target (a_i ≥ 0, b_i > 0, f(0) > target > 0).
@@ -47,4 +48,44 @@ export function secularRoot(count: number, a: Float64Array, b: Float64Array, tar
     nu = next;
   }
   return nu;
+}
+
+/**
+ * The M-norm projection onto the ball ‖θ‖₂ ≤ S done exactly, eq. (9): with M = QΛQᵀ,
+ * θ = Q diag(μ/(μ+ν)) Qᵀθ' and ν the root of Σ μ_i²(q_iᵀθ')²/(μ_i+ν)² = S². O(n³), for the exact
+ * policies (OFUL-MLogB's H̃, OL2M's and MNL-UCB's design matrix) in the rounds that leave the ball.
+ * Its buffers are allocated on first use; the eigenvectors stay factored (no O(n³) back-transformation).
+ */
+export class ExactBallProjection {
+  private readonly n: number;
+  private work: { matrix: Float64Array; values: Float64Array; eigen: SymmetricEigen; coordinates: Float64Array; a: Float64Array } | null = null;
+
+  constructor(n: number) {
+    this.n = n;
+  }
+
+  /** The n×n buffer the caller fills with M before `project` (which overwrites it). */
+  matrix(): Float64Array {
+    const n = this.n;
+    this.work ??= { matrix: new Float64Array(n * n), values: new Float64Array(n), eigen: new SymmetricEigen(n), coordinates: new Float64Array(n), a: new Float64Array(n) };
+    return this.work.matrix;
+  }
+
+  /** In place: `point` (length n, outside the ball) becomes its M-norm projection, M as put in `matrix()`. */
+  project(point: Float64Array, normBound: number): void {
+    const n = this.n;
+    if (this.work === null) throw new Error('ExactBallProjection: fill matrix() before project()');
+    const { matrix, values, eigen, coordinates, a } = this.work;
+    eigen.decomposeFactored(n, matrix, 0, n, values);
+    eigen.applyVectorsTransposed(point, coordinates);
+    for (let i = 0; i < n; i++) a[i] = coordinates[i] * coordinates[i] * values[i] * values[i];
+    const nu = secularRoot(n, a, values, normBound * normBound);
+    for (let i = 0; i < n; i++) coordinates[i] *= values[i] / (values[i] + nu);
+    eigen.applyVectors(coordinates, point);
+  }
+
+  get byteLength(): number {
+    const work = this.work;
+    return work === null ? 0 : work.matrix.byteLength + 3 * work.values.byteLength + work.eigen.byteLength;
+  }
 }

@@ -8,9 +8,8 @@
 import type { ActionSet } from '../environments/environment.js';
 import { axpy, dot, gemmNT, gemv } from '../linalg/blas.js';
 import { spdInverse } from '../linalg/cholesky.js';
-import { SymmetricEigen } from '../linalg/eigen.js';
 import { expectedReward, softmaxWithNull } from '../model/logistic.js';
-import { secularRoot } from '../model/projection.js';
+import { ExactBallProjection } from '../model/projection.js';
 import { firstOfTies } from './optimistic-selector.js';
 
 export class DesignMatrix {
@@ -26,8 +25,8 @@ export class DesignMatrix {
   private readonly refreshInterval: number;
   private readonly refreshWork: Float64Array;
   private updates = 0;
-  /** Buffers of the M-norm projection, allocated on its first use. */
-  private projectionWork: { matrix: Float64Array; values: Float64Array; eigen: SymmetricEigen; coordinates: Float64Array; a: Float64Array } | null = null;
+  /** The M-norm projection onto the ball (buffers allocated on its first use). */
+  private readonly projection: ExactBallProjection;
 
   /** M = diagonal·I. */
   constructor(d: number, diagonal: number, refreshInterval: number) {
@@ -42,6 +41,7 @@ export class DesignMatrix {
     this.column = new Float64Array(d);
     this.refreshInterval = refreshInterval;
     this.refreshWork = new Float64Array(d * d + d);
+    this.projection = new ExactBallProjection(d);
   }
 
   /** ‖x‖²_{M⁻¹} (and M⁻¹x, kept for a following `addOuter` of the same x). */
@@ -79,28 +79,18 @@ export class DesignMatrix {
   projectOntoBall(point: Float64Array, normBound: number): boolean {
     const { d } = this;
     if (dot(d, point, 0, point, 0) <= normBound * normBound) return false;
-    if (this.projectionWork === null) {
-      this.projectionWork = { matrix: new Float64Array(d * d), values: new Float64Array(d), eigen: new SymmetricEigen(d), coordinates: new Float64Array(d), a: new Float64Array(d) };
-    }
-    const { matrix, values, eigen, coordinates, a } = this.projectionWork;
-    matrix.set(this.matrix);
-    eigen.decomposeFactored(d, matrix, 0, d, values);
-    eigen.applyVectorsTransposed(point, coordinates);
-    for (let i = 0; i < d; i++) a[i] = coordinates[i] * coordinates[i] * values[i] * values[i];
-    const nu = secularRoot(d, a, values, normBound * normBound);
-    for (let i = 0; i < d; i++) coordinates[i] *= values[i] / (values[i] + nu);
-    eigen.applyVectors(coordinates, point);
+    this.projection.matrix().set(this.matrix);
+    this.projection.project(point, normBound);
     return true;
   }
 
   get byteLength(): number {
-    const work = this.projectionWork;
     return (
       this.matrix.byteLength +
       this.inverse.byteLength +
       this.refreshWork.byteLength +
       this.column.byteLength +
-      (work ? work.matrix.byteLength + 3 * work.values.byteLength + work.eigen.byteLength : 0)
+      this.projection.byteLength
     );
   }
 }

@@ -8,10 +8,9 @@
 import type { ActionSet } from '../environments/environment.js';
 import { axpy, dot, gemmNT, gemv } from '../linalg/blas.js';
 import { cholesky, choleskySolve, spdInverse } from '../linalg/cholesky.js';
-import { SymmetricEigen } from '../linalg/eigen.js';
 import { ConfidenceRadius, parameterStep } from '../model/beta.js';
 import { LocalModel } from '../model/local-model.js';
-import { secularRoot } from '../model/projection.js';
+import { ExactBallProjection } from '../model/projection.js';
 import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
 import { OptimisticSelector } from './optimistic-selector.js';
 import type { Policy, PolicyDescriptor, PolicyStats } from './policy.js';
@@ -54,7 +53,8 @@ export class OfulMLogB implements Policy {
   private roundFeatures: Float64Array = new Float64Array(0);
   private readonly curvatureOfAction: (index: number, out: Float64Array) => void;
   /** Buffers of the exact projection, allocated on its first use. */
-  private projectionWork: { matrix: Float64Array; values: Float64Array; eigen: SymmetricEigen; coordinates: Float64Array; a: Float64Array } | null = null;
+  /** eq. (9) in the rounds that leave the ball. */
+  private readonly projection: ExactBallProjection;
   private projections = 0;
   private updates = 0;
   private lastBeta = NaN;
@@ -99,6 +99,7 @@ export class OfulMLogB implements Policy {
     this.smallVector2 = new Float64Array(K);
     this.lowRank = new Float64Array(K * n);
     this.refreshWork = new Float64Array(n * n + n);
+    this.projection = new ExactBallProjection(n);
     this.curvatureOfAction = (index, out) => this.actionCurvature(index, out);
   }
 
@@ -252,16 +253,7 @@ export class OfulMLogB implements Policy {
   // eq. (9) exactly: H̃ = QΛQᵀ, W = Q diag(μ/(μ+ν)) QᵀW' with Σ μ_i²(q_iᵀW')²/(μ_i+ν)² = S².
   private project(factor: Float64Array, x: Float64Array, next: Float64Array): void {
     const { K, d, dimension: n } = this;
-    if (this.projectionWork === null) {
-      this.projectionWork = {
-        matrix: new Float64Array(n * n),
-        values: new Float64Array(n),
-        eigen: new SymmetricEigen(n),
-        coordinates: new Float64Array(n),
-        a: new Float64Array(n),
-      };
-    }
-    const { matrix, values, eigen, coordinates, a } = this.projectionWork;
+    const matrix = this.projection.matrix();
     matrix.set(this.hessian);
     for (let i = 0; i < K; i++) {
       for (let j = 0; j < K; j++) {
@@ -270,13 +262,7 @@ export class OfulMLogB implements Policy {
         for (let r = 0; r < d; r++) axpy(d, g * x[r], x, 0, matrix, (i * d + r) * n + j * d);
       }
     }
-    // The eigenvectors are needed only against W' and back: kept factored (no O(n³) back-transformation).
-    eigen.decomposeFactored(n, matrix, 0, n, values);
-    eigen.applyVectorsTransposed(next, coordinates);
-    for (let i = 0; i < n; i++) a[i] = coordinates[i] * coordinates[i] * values[i] * values[i];
-    const nu = secularRoot(n, a, values, this.normBound * this.normBound);
-    for (let i = 0; i < n; i++) coordinates[i] *= values[i] / (values[i] + nu);
-    eigen.applyVectors(coordinates, next);
+    this.projection.project(next, this.normBound);
   }
 
   /** Rounds in which the projection of eq. (9) was taken so far (a cheap counter for the bench). */
@@ -285,7 +271,6 @@ export class OfulMLogB implements Policy {
   }
 
   stats(): PolicyStats {
-    const work = this.projectionWork;
     const bytes =
       this.hessian.byteLength +
       this.inverse.byteLength +
@@ -294,7 +279,7 @@ export class OfulMLogB implements Policy {
       this.columns.byteLength +
       this.lowRank.byteLength +
       this.actionColumns.byteLength +
-      (work ? work.matrix.byteLength + 3 * work.values.byteLength + work.eigen.byteLength : 0);
+      this.projection.byteLength;
     return { stateBytes: bytes, sketchError: 0, projections: this.projections, beta: this.lastBeta, delta: 1 };
   }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { secularRoot } from '../../src/model/projection.js';
-import { seededUniform } from '../helpers/dense.js';
+import { Matrix } from 'ml-matrix';
+import { ExactBallProjection, secularRoot } from '../../src/model/projection.js';
+import { denseProjection, maxAbsDiff, norm, seededNormal, seededUniform } from '../helpers/dense.js';
 
 function f(a: number[], b: number[], nu: number): number {
   return a.reduce((s, ai, i) => s + ai / (b[i] + nu) ** 2, 0);
@@ -25,6 +26,29 @@ describe('secularRoot: Lemma 2, eq. (24), to machine precision', () => {
       const nu = secularRoot(n, Float64Array.from(a), Float64Array.from(b), target);
       expect(nu).toBeGreaterThan(0);
       expect(Math.abs(f(a, b, nu) - target)).toBeLessThan(1e-12 * target);
+    }
+  });
+});
+
+describe('ExactBallProjection', () => {
+  it('asks for its matrix before projecting', () => {
+    expect(() => new ExactBallProjection(3).project(new Float64Array(3), 1)).toThrow(/fill matrix\(\) before project\(\)/);
+  });
+
+  it('equals the dense M-norm projection (ml-matrix eigenvectors, bisection on ν), lands on the sphere', () => {
+    const normal = seededNormal(5);
+    for (const n of [1, 4, 9]) {
+      const b = Matrix.from1DArray(n, n, Array.from({ length: n * n }, () => normal()));
+      const M = b.mmul(b.transpose()).add(Matrix.eye(n).mul(0.5));
+      const point = Array.from({ length: n }, () => 3 * normal());
+      const S = 0.5 * norm(point);
+      const projection = new ExactBallProjection(n);
+      projection.matrix().set(M.to1DArray());
+      const got = Float64Array.from(point);
+      projection.project(got, S);
+      expect(maxAbsDiff(got, denseProjection(M, point, S))).toBeLessThan(1e-9 * (1 + norm(point)));
+      expect(Math.abs(norm(got) - S)).toBeLessThan(1e-10 * S);
+      expect(projection.byteLength).toBeGreaterThan(0);
     }
   });
 });
