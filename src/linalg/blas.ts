@@ -2,7 +2,11 @@
  * Dense BLAS-style kernels on row-major Float64Array storage with explicit offsets and leading
  * dimensions (ld = distance between consecutive rows). Nothing here allocates; nothing validates its
  * arguments (callers are internal and the loops are hot). Every inner loop runs over contiguous memory.
+ *
+ * A call whose output lives in a `Workspace` memory runs the WebAssembly SIMD twin of the kernel
+ * (simd.ts), which gives the same bits; the TypeScript below is the other backend and the reference.
  */
+import { extent, inputHome, kernelHome } from './simd.js';
 
 /**
  * Columns of k processed per pass in gemmNT: one pass keeps a panel of B rows (n × KC doubles) warm in
@@ -12,6 +16,8 @@ const GEMM_NT_KC = 1024;
 
 /** Σ x[xOff+i]·y[yOff+i] over i < n (4-way unrolled, separate accumulators). */
 export function dot(n: number, x: Float64Array, xOff: number, y: Float64Array, yOff: number): number {
+  const home = inputHome(x, y, n);
+  if (home !== null) return home.kernels.dot(n, home.input(x, xOff, n), home.input(y, yOff, n));
   let s0 = 0;
   let s1 = 0;
   let s2 = 0;
@@ -62,6 +68,11 @@ export function axpy(
   yOff: number,
 ): void {
   if (alpha === 0) return;
+  const home = kernelHome(y, n);
+  if (home !== null) {
+    home.kernels.axpy(n, alpha, home.input(x, xOff, n), home.address(y, yOff));
+    return;
+  }
   let i = 0;
   for (; i + 3 < n; i += 4) {
     y[yOff + i] += alpha * x[xOff + i];
@@ -84,6 +95,11 @@ export function gemv(
   y: Float64Array,
   yOff: number,
 ): void {
+  const home = kernelHome(y, m * n);
+  if (home !== null) {
+    home.kernels.gemv(m, n, home.input(a, aOff, extent(m, n, lda)), lda, home.input(x, xOff, n), home.address(y, yOff));
+    return;
+  }
   for (let i = 0; i < m; i++) y[yOff + i] = dot(n, a, aOff + i * lda, x, xOff);
 }
 
@@ -99,6 +115,11 @@ export function gemvT(
   y: Float64Array,
   yOff: number,
 ): void {
+  const home = kernelHome(y, m * n);
+  if (home !== null) {
+    home.kernels.gemvT(m, n, home.input(a, aOff, extent(m, n, lda)), lda, home.input(x, xOff, m), home.address(y, yOff));
+    return;
+  }
   y.fill(0, yOff, yOff + n);
   let i = 0;
   // Two rows of A per sweep over y: half the loads and stores of y.
@@ -135,6 +156,18 @@ export function gemmNT(
   cOff: number,
   ldc: number,
 ): void {
+  const home = kernelHome(c, m * n * k);
+  if (home !== null) {
+    const pa = home.input(a, aOff, extent(m, k, lda));
+    const pb = home.input(b, bOff, extent(n, k, ldb));
+    const pc = home.address(c, cOff);
+    let p0 = 0;
+    do {
+      home.kernels.gemmNTPanel(m, n, Math.min(k, p0 + GEMM_NT_KC) - p0, pa + 8 * p0, lda, pb + 8 * p0, ldb, pc, ldc, p0 > 0 ? 1 : 0);
+      p0 += GEMM_NT_KC;
+    } while (p0 < k);
+    return;
+  }
   if (k <= GEMM_NT_KC) {
     gemmNTPanel(m, n, 0, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, false);
     return;
@@ -437,6 +470,12 @@ export function gemmNNUpdate(
   cOff: number,
   ldc: number,
 ): void {
+  const home = kernelHome(c, m * n * k);
+  if (home !== null) {
+    const pa = home.input(a, aOff, extent(m, k, lda));
+    home.kernels.gemmNNUpdate(m, n, k, alpha, pa, lda, home.input(b, bOff, extent(k, n, ldb)), ldb, home.address(c, cOff), ldc);
+    return;
+  }
   let i = 0;
   for (; i + 3 < m; i += 4) {
     const ra0 = aOff + i * lda;
@@ -517,6 +556,29 @@ export function gemmNNUpdate(
       for (let j = 0; j < n; j++) c[rc + j] += x0 * b[rb + j];
     }
   }
+}
+
+/** Row i of A (m×n) += (α·x[xOff + i·incx])·y for i < m: a rank-one update, rows by `axpy` (a zero coefficient skips its row). */
+export function ger(
+  m: number,
+  n: number,
+  alpha: number,
+  x: Float64Array,
+  xOff: number,
+  incx: number,
+  y: Float64Array,
+  yOff: number,
+  a: Float64Array,
+  aOff: number,
+  lda: number,
+): void {
+  const home = kernelHome(a, m * n);
+  if (home !== null) {
+    const px = home.input(x, xOff, extent(m, 1, incx));
+    home.kernels.ger(m, n, alpha, px, incx, home.input(y, yOff, n), home.address(a, aOff), lda);
+    return;
+  }
+  for (let i = 0; i < m; i++) axpy(n, alpha * x[xOff + i * incx], y, yOff, a, aOff + i * lda);
 }
 
 /**

@@ -1,0 +1,329 @@
+/**
+ * The WebAssembly SIMD128 kernels of src/linalg/blas.ts, written as WAT text and assembled with wabt.
+ *
+ * Every kernel computes each output element with exactly the operations, in exactly the order, of its
+ * plain-TypeScript twin in blas.ts: vectors run across independent outputs (two columns of C, two rows of
+ * A), never along a sum, so the two backends agree bit for bit. Only plain f64x2 mul/add (no FMA, no
+ * relaxed SIMD): results are the same on every machine. Pointers are byte addresses into the imported
+ * shared memory; leading dimensions are in elements.
+ *
+ * `node scripts/gen-simd.mjs` writes src/linalg/simd.wat and src/linalg/simd-module.ts; a test checks that
+ * both are what this file generates.
+ */
+import wabtInit from 'wabt';
+
+/** Maximum pages (64 KiB each) of a workspace memory: the whole 32-bit address space. */
+export const MAX_PAGES = 65536;
+
+const get = (name) => `(local.get $${name})`;
+const set = (name, value) => `(local.set $${name} ${value})`;
+const add = (a, b) => `(i32.add ${a} ${b})`;
+const bytes = (name) => `(i32.shl ${get(name)} (i32.const 3))`;
+const vadd = (a, b) => `(f64x2.add ${a} ${b})`;
+const vmul = (a, b) => `(f64x2.mul ${a} ${b})`;
+const splat = (address) => `(v128.load64_splat ${address})`;
+/** (mem[p0], mem[p1]): two doubles from unrelated addresses. */
+const pair = (p0, p1) => `(v128.load64_lane 1 ${p1} (v128.load64_zero ${p0}))`;
+const locals = (type, names) => names.map((n) => `(local $${n} ${type})`).join(' ');
+
+/**
+ * `for (o = 0; o < end; o += step) body` over byte offsets; `end` is an i32 expression evaluated once
+ * into local `$${o}End`.
+ */
+function loop(o, end, step, body, label) {
+  return [
+    set(o, '(i32.const 0)'),
+    set(`${o}End`, end),
+    `(block $${label}_done (br_if $${label}_done (i32.ge_s ${get(o)} ${get(`${o}End`)}))`,
+    `  (loop $${label}`,
+    ...body.map((line) => `    ${line}`),
+    `    ${set(o, add(get(o), `(i32.const ${step})`))}`,
+    `    (br_if $${label} (i32.lt_s ${get(o)} ${get(`${o}End`)}))))`,
+  ];
+}
+
+/** `while (cond) { body }` with the condition tested first. */
+function whileLoop(label, exitWhen, body) {
+  return [`(block $${label}_done (loop $${label}`, `  (br_if $${label}_done ${exitWhen})`, ...body.map((l) => `  ${l}`), `  (br $${label})))`];
+}
+
+/** Σ x_i y_i with blas.ts `dot`'s four accumulators s0..s3 (lanes of s01, s23): (s0 + s1) + (s2 + s3). */
+function dotKernel() {
+  return `
+  (func $dot (export "dot") (param $n i32) (param $x i32) (param $y i32) (result f64)
+    ${locals('i32', ['i'])} ${locals('v128', ['s01', 's23'])} ${locals('f64', ['s0'])}
+    ${whileLoop('quad', `(i32.ge_s ${add(get('i'), '(i32.const 3)')} ${get('n')})`, [
+      set('s01', vadd(get('s01'), vmul(`(v128.load ${get('x')})`, `(v128.load ${get('y')})`))),
+      set('s23', vadd(get('s23'), vmul(`(v128.load offset=16 ${get('x')})`, `(v128.load offset=16 ${get('y')})`))),
+      set('x', add(get('x'), '(i32.const 32)')),
+      set('y', add(get('y'), '(i32.const 32)')),
+      set('i', add(get('i'), '(i32.const 4)')),
+    ]).join('\n    ')}
+    ${set('s0', `(f64x2.extract_lane 0 ${get('s01')})`)}
+    ${whileLoop('single', `(i32.ge_s ${get('i')} ${get('n')})`, [
+      set('s0', `(f64.add ${get('s0')} (f64.mul (f64.load ${get('x')}) (f64.load ${get('y')})))`),
+      set('x', add(get('x'), '(i32.const 8)')),
+      set('y', add(get('y'), '(i32.const 8)')),
+      set('i', add(get('i'), '(i32.const 1)')),
+    ]).join('\n    ')}
+    (f64.add
+      (f64.add ${get('s0')} (f64x2.extract_lane 1 ${get('s01')}))
+      (f64.add (f64x2.extract_lane 0 ${get('s23')}) (f64x2.extract_lane 1 ${get('s23')}))))`;
+}
+
+/** y_i = dot(row i of A, x). */
+function gemvKernel() {
+  return `
+  (func (export "gemv") (param $m i32) (param $n i32) (param $a i32) (param $lda i32) (param $x i32) (param $y i32)
+    ${locals('i32', ['i', 'ldaBytes'])}
+    ${set('ldaBytes', bytes('lda'))}
+    ${whileLoop('rows', `(i32.ge_s ${get('i')} ${get('m')})`, [
+      `(f64.store ${get('y')} (call $dot ${get('n')} ${get('a')} ${get('x')}))`,
+      set('a', add(get('a'), get('ldaBytes'))),
+      set('y', add(get('y'), '(i32.const 8)')),
+      set('i', add(get('i'), '(i32.const 1)')),
+    ]).join('\n    ')}
+  )`;
+}
+
+/**
+ * y += Σ_q coefficient_q · row_q over `rows` (expressions), two columns per vector, then the odd column:
+ * y_j + ((c_0 r_0j + c_1 r_1j) + …), the association of blas.ts (`y[j] += x0 * a0 + x1 * a1 + …`).
+ * `o`, `oEnd` are byte-offset locals; the row pointers are locals.
+ */
+function rowCombination(label, n, y, coefficients, rows) {
+  const vectorSum = coefficients
+    .map((c, q) => vmul(get(`${c}v`), `(v128.load ${add(get(rows[q]), get('o'))})`))
+    .reduce((acc, term) => vadd(acc, term));
+  const scalarSum = coefficients
+    .map((c, q) => `(f64.mul ${get(c)} (f64.load ${add(get(rows[q]), get('o'))}))`)
+    .reduce((acc, term) => `(f64.add ${acc} ${term})`);
+  return [
+    ...coefficients.map((c) => set(`${c}v`, `(f64x2.splat ${get(c)})`)),
+    ...loop('o', `(i32.shl (i32.and ${n} (i32.const -2)) (i32.const 3))`, 16, [
+      `(v128.store ${add(get(y), get('o'))} ${vadd(`(v128.load ${add(get(y), get('o'))})`, vectorSum)})`,
+    ], `${label}_pairs`),
+    `(if (i32.and ${n} (i32.const 1)) (then`,
+    `  ${set('o', `(i32.shl (i32.sub ${n} (i32.const 1)) (i32.const 3))`)}`,
+    `  (f64.store ${add(get(y), get('o'))} (f64.add (f64.load ${add(get(y), get('o'))}) ${scalarSum}))))`,
+  ];
+}
+
+/** y = Aᵀx, two rows of A per sweep over y (blas.ts `gemvT`). */
+function gemvTKernel() {
+  return `
+  (func (export "gemvT") (param $m i32) (param $n i32) (param $a i32) (param $lda i32) (param $x i32) (param $y i32)
+    ${locals('i32', ['i', 'o', 'oEnd', 'r0', 'r1', 'ldaBytes'])} ${locals('f64', ['x0', 'x1'])} ${locals('v128', ['x0v', 'x1v'])}
+    ${set('ldaBytes', bytes('lda'))}
+    (memory.fill ${get('y')} (i32.const 0) ${bytes('n')})
+    ${whileLoop('pairs', `(i32.ge_s ${add(get('i'), '(i32.const 1)')} ${get('m')})`, [
+      set('x0', `(f64.load ${add(get('x'), `(i32.shl ${get('i')} (i32.const 3))`)})`),
+      set('x1', `(f64.load offset=8 ${add(get('x'), `(i32.shl ${get('i')} (i32.const 3))`)})`),
+      set('r0', add(get('a'), `(i32.mul ${get('i')} ${get('ldaBytes')})`)),
+      set('r1', add(get('r0'), get('ldaBytes'))),
+      ...rowCombination('gemvT2', get('n'), 'y', ['x0', 'x1'], ['r0', 'r1']),
+      set('i', add(get('i'), '(i32.const 2)')),
+    ]).join('\n    ')}
+    (if (i32.lt_s ${get('i')} ${get('m')}) (then
+      ${set('x0', `(f64.load ${add(get('x'), `(i32.shl ${get('i')} (i32.const 3))`)})`)}
+      ${set('r0', add(get('a'), `(i32.mul ${get('i')} ${get('ldaBytes')})`))}
+      ${rowCombination('gemvT1', get('n'), 'y', ['x0'], ['r0']).join('\n      ')}))
+  )`;
+}
+
+/** y += αx (blas.ts `axpy`: nothing when α = 0). */
+function axpyKernel() {
+  return `
+  (func $axpy (export "axpy") (param $n i32) (param $alpha f64) (param $x i32) (param $y i32)
+    ${locals('i32', ['o', 'oEnd'])} ${locals('v128', ['alphav'])}
+    (if (f64.eq ${get('alpha')} (f64.const 0)) (then (return)))
+    ${rowCombination('axpy', get('n'), 'y', ['alpha'], ['x']).join('\n    ')}
+  )`;
+}
+
+/** Row i of A += (α x_{i·incx}) y for i < m (blas.ts `ger`: rows whose coefficient is 0 are skipped). */
+function gerKernel() {
+  return `
+  (func (export "ger") (param $m i32) (param $n i32) (param $alpha f64) (param $x i32) (param $incx i32) (param $y i32) (param $a i32) (param $lda i32)
+    ${locals('i32', ['i', 'ldaBytes', 'incBytes'])}
+    ${set('ldaBytes', bytes('lda'))}
+    ${set('incBytes', bytes('incx'))}
+    ${whileLoop('rows', `(i32.ge_s ${get('i')} ${get('m')})`, [
+      `(call $axpy ${get('n')} (f64.mul ${get('alpha')} (f64.load ${get('x')})) ${get('y')} ${get('a')})`,
+      set('x', add(get('x'), get('incBytes'))),
+      set('a', add(get('a'), get('ldaBytes'))),
+      set('i', add(get('i'), '(i32.const 1)')),
+    ]).join('\n    ')}
+  )`;
+}
+
+/**
+ * C += α A B (blas.ts `gemmNNUpdate`): for every element, k in blocks of four,
+ * c + (((a0 y0 + a1 y1) + a2 y2) + a3 y3), then single terms. That order does not depend on how many
+ * rows share a sweep, so this kernel takes `rows` rows per sweep (the register budget's best).
+ */
+function gemmNNUpdateKernel(rows) {
+  const coefficient = (r, q) => `a${r}${q}`;
+  const rowNames = Array.from({ length: rows }, (_, r) => `rc${r}`);
+  const blockBody = (count, label) => {
+    const lines = [];
+    for (let r = 0; r < count; r++) {
+      for (let q = 0; q < 4; q++) {
+        lines.push(set(coefficient(r, q), `(f64.mul ${get('alpha')} (f64.load offset=${8 * q} ${add(get(`ra${r}`), `(i32.shl ${get('p')} (i32.const 3))`)}))`));
+      }
+    }
+    for (let r = 0; r < count; r++) {
+      lines.push(...rowCombination(`${label}_r${r}`, get('n'), rowNames[r], [0, 1, 2, 3].map((q) => coefficient(r, q)), ['rb0', 'rb1', 'rb2', 'rb3']));
+    }
+    return lines;
+  };
+  const singleBody = (count, label) => {
+    const lines = [];
+    for (let r = 0; r < count; r++) {
+      lines.push(set(coefficient(r, 0), `(f64.mul ${get('alpha')} (f64.load ${add(get(`ra${r}`), `(i32.shl ${get('p')} (i32.const 3))`)}))`));
+    }
+    for (let r = 0; r < count; r++) lines.push(...rowCombination(`${label}_r${r}`, get('n'), rowNames[r], [coefficient(r, 0)], ['rb0']));
+    return lines;
+  };
+  const panel = (count, label) => [
+    ...Array.from({ length: count }, (_, r) => set(`ra${r}`, add(get('a'), `(i32.mul ${add(get('i'), `(i32.const ${r})`)} ${get('ldaBytes')})`))),
+    ...Array.from({ length: count }, (_, r) => set(`rc${r}`, add(get('c'), `(i32.mul ${add(get('i'), `(i32.const ${r})`)} ${get('ldcBytes')})`))),
+    set('p', '(i32.const 0)'),
+    ...whileLoop(`${label}_quads`, `(i32.ge_s ${add(get('p'), '(i32.const 3)')} ${get('k')})`, [
+      set('rb0', add(get('b'), `(i32.mul ${get('p')} ${get('ldbBytes')})`)),
+      set('rb1', add(get('rb0'), get('ldbBytes'))),
+      set('rb2', add(get('rb1'), get('ldbBytes'))),
+      set('rb3', add(get('rb2'), get('ldbBytes'))),
+      ...blockBody(count, `${label}_q`),
+      set('p', add(get('p'), '(i32.const 4)')),
+    ]),
+    ...whileLoop(`${label}_singles`, `(i32.ge_s ${get('p')} ${get('k')})`, [
+      set('rb0', add(get('b'), `(i32.mul ${get('p')} ${get('ldbBytes')})`)),
+      ...singleBody(count, `${label}_s`),
+      set('p', add(get('p'), '(i32.const 1)')),
+    ]),
+  ];
+  const coefficientNames = [];
+  for (let r = 0; r < rows; r++) for (let q = 0; q < 4; q++) coefficientNames.push(coefficient(r, q));
+  return `
+  (func (export "gemmNNUpdate") (param $m i32) (param $n i32) (param $k i32) (param $alpha f64) (param $a i32) (param $lda i32) (param $b i32) (param $ldb i32) (param $c i32) (param $ldc i32)
+    ${locals('i32', ['i', 'p', 'o', 'oEnd', 'ldaBytes', 'ldbBytes', 'ldcBytes', 'rb0', 'rb1', 'rb2', 'rb3'])}
+    ${locals('i32', [...Array.from({ length: rows }, (_, r) => `ra${r}`), ...rowNames])}
+    ${locals('f64', coefficientNames)} ${locals('v128', coefficientNames.map((c) => `${c}v`))}
+    ${set('ldaBytes', bytes('lda'))} ${set('ldbBytes', bytes('ldb'))} ${set('ldcBytes', bytes('ldc'))}
+    ${whileLoop('blocks', `(i32.ge_s ${add(get('i'), `(i32.const ${rows - 1})`)} ${get('m')})`, [
+      ...panel(rows, 'block'),
+      set('i', add(get('i'), `(i32.const ${rows})`)),
+    ]).join('\n    ')}
+    ${whileLoop('rest', `(i32.ge_s ${get('i')} ${get('m')})`, [...panel(1, 'rest'), set('i', add(get('i'), '(i32.const 1)'))]).join('\n    ')}
+  )`;
+}
+
+/**
+ * C (=, or += when accumulate) A Bᵀ over `len` columns (blas.ts `gemmNTPanel`): every element is the sum
+ * over p in order from 0, so a vector holds two columns of C (B's rows j, j+1 side by side) or two rows
+ * (for the last column). Tiles as in blas.ts: 4 rows × 4 columns, 2 × 4, 1 × 4; single columns of the
+ * 4- and 2-row tiles by row pairs; of the last row by `dot`.
+ */
+function gemmNTKernel() {
+  const pAddr = (ptr) => add(get(ptr), get('o'));
+  const tile = (rowCount, label) => {
+    const acc = [];
+    for (let r = 0; r < rowCount; r++) acc.push(`s${r}a`, `s${r}b`);
+    const body = [set('y01', pair(pAddr('rb0'), pAddr('rb1'))), set('y23', pair(pAddr('rb2'), pAddr('rb3')))];
+    for (let r = 0; r < rowCount; r++) {
+      body.push(set('xv', splat(pAddr(`ra${r}`))));
+      body.push(set(`s${r}a`, vadd(get(`s${r}a`), vmul(get('xv'), get('y01')))));
+      body.push(set(`s${r}b`, vadd(get(`s${r}b`), vmul(get('xv'), get('y23')))));
+    }
+    const store = [];
+    for (let r = 0; r < rowCount; r++) {
+      for (const [half, name] of [[0, `s${r}a`], [16, `s${r}b`]]) {
+        const address = add(get(`rc${r}`), `(i32.add (i32.shl ${get('j')} (i32.const 3)) (i32.const ${half}))`);
+        store.push(`(v128.store ${address} (if (result v128) ${get('accumulate')} (then ${vadd(`(v128.load ${address})`, get(name))}) (else ${get(name)})))`);
+      }
+    }
+    return [
+      ...acc.map((s) => set(s, '(v128.const f64x2 0 0)')),
+      set('rb0', add(get('b'), `(i32.mul ${get('j')} ${get('ldbBytes')})`)),
+      set('rb1', add(get('rb0'), get('ldbBytes'))),
+      set('rb2', add(get('rb1'), get('ldbBytes'))),
+      set('rb3', add(get('rb2'), get('ldbBytes'))),
+      ...loop('o', bytes('len'), 8, body, `${label}_p`),
+      ...store,
+    ];
+  };
+  /** Column j of a tile of rows (r0, r1) as one vector of two rows. */
+  const rowPairColumn = (r0, r1, label) => {
+    const scalarStore = (lane, r) => {
+      const address = add(get(`rc${r}`), `(i32.shl ${get('j')} (i32.const 3))`);
+      const value = `(f64x2.extract_lane ${lane} ${get('sv')})`;
+      return `(f64.store ${address} (if (result f64) ${get('accumulate')} (then (f64.add (f64.load ${address}) ${value})) (else ${value})))`;
+    };
+    return [
+      set('sv', '(v128.const f64x2 0 0)'),
+      set('rb0', add(get('b'), `(i32.mul ${get('j')} ${get('ldbBytes')})`)),
+      ...loop('o', bytes('len'), 8, [set('sv', vadd(get('sv'), vmul(pair(pAddr(`ra${r0}`), pAddr(`ra${r1}`)), splat(pAddr('rb0')))))], `${label}_p`),
+      scalarStore(0, r0),
+      scalarStore(1, r1),
+    ];
+  };
+  const rowBlock = (rowCount, label) => {
+    const setup = [];
+    for (let r = 0; r < rowCount; r++) {
+      setup.push(set(`ra${r}`, add(get('a'), `(i32.mul ${add(get('i'), `(i32.const ${r})`)} ${get('ldaBytes')})`)));
+      setup.push(set(`rc${r}`, add(get('c'), `(i32.mul ${add(get('i'), `(i32.const ${r})`)} ${get('ldcBytes')})`)));
+    }
+    const columnRest = [];
+    if (rowCount === 1) {
+      const address = add(get('rc0'), `(i32.shl ${get('j')} (i32.const 3))`);
+      const value = `(call $dot ${get('len')} ${get('ra0')} ${add(get('b'), `(i32.mul ${get('j')} ${get('ldbBytes')})`)})`;
+      columnRest.push(`(f64.store ${address} (if (result f64) ${get('accumulate')} (then (f64.add (f64.load ${address}) ${value})) (else ${value})))`);
+    } else {
+      for (let r = 0; r < rowCount; r += 2) columnRest.push(...rowPairColumn(r, r + 1, `${label}_col${r}`));
+    }
+    return [
+      ...setup,
+      set('j', '(i32.const 0)'),
+      ...whileLoop(`${label}_tiles`, `(i32.ge_s ${add(get('j'), '(i32.const 3)')} ${get('n')})`, [...tile(rowCount, `${label}_tile`), set('j', add(get('j'), '(i32.const 4)'))]),
+      ...whileLoop(`${label}_columns`, `(i32.ge_s ${get('j')} ${get('n')})`, [...columnRest, set('j', add(get('j'), '(i32.const 1)'))]),
+    ];
+  };
+  return `
+  (func (export "gemmNTPanel") (param $m i32) (param $n i32) (param $len i32) (param $a i32) (param $lda i32) (param $b i32) (param $ldb i32) (param $c i32) (param $ldc i32) (param $accumulate i32)
+    ${locals('i32', ['i', 'j', 'o', 'oEnd', 'ldaBytes', 'ldbBytes', 'ldcBytes', 'ra0', 'ra1', 'ra2', 'ra3', 'rb0', 'rb1', 'rb2', 'rb3', 'rc0', 'rc1', 'rc2', 'rc3'])}
+    ${locals('v128', ['y01', 'y23', 'xv', 'sv', 's0a', 's0b', 's1a', 's1b', 's2a', 's2b', 's3a', 's3b'])}
+    ${set('ldaBytes', bytes('lda'))} ${set('ldbBytes', bytes('ldb'))} ${set('ldcBytes', bytes('ldc'))}
+    ${whileLoop('quads', `(i32.ge_s ${add(get('i'), '(i32.const 3)')} ${get('m')})`, [...rowBlock(4, 'quad'), set('i', add(get('i'), '(i32.const 4)'))]).join('\n    ')}
+    ${whileLoop('pairs', `(i32.ge_s ${add(get('i'), '(i32.const 1)')} ${get('m')})`, [...rowBlock(2, 'pair'), set('i', add(get('i'), '(i32.const 2)'))]).join('\n    ')}
+    (if (i32.lt_s ${get('i')} ${get('m')}) (then
+      ${rowBlock(1, 'single').join('\n      ')}))
+  )`;
+}
+
+/** Rows of C per sweep in gemmNNUpdate (2 keeps 8 coefficients and 4 rows of B in the 16 vector registers). */
+export const NN_ROWS = 2;
+
+/** The module's WAT text. */
+export function kernelsWat() {
+  return `;; Generated by scripts/gen-simd.mjs from scripts/simd-kernels.mjs. Do not edit.
+(module
+  (import "env" "memory" (memory 1 ${MAX_PAGES} shared))
+${[dotKernel(), gemvKernel(), gemvTKernel(), axpyKernel(), gerKernel(), gemmNNUpdateKernel(NN_ROWS), gemmNTKernel()].join('\n')}
+)
+`;
+}
+
+/**
+ * The module's bytes, assembled by wabt (SIMD and threads for the shared memory; no relaxed SIMD).
+ * wabt's validator rejects shared memories whatever its feature flags; `new WebAssembly.Module` validates.
+ */
+export async function assemble(wat) {
+  const wabt = await wabtInit();
+  const parsed = wabt.parseWat('simd.wat', wat, { simd: true, threads: true, bulk_memory: true });
+  try {
+    return new Uint8Array(parsed.toBinary({ log: false, write_debug_names: false }).buffer);
+  } finally {
+    parsed.destroy();
+  }
+}

@@ -1,0 +1,186 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { axpy, dot, gemmNN, gemmNNUpdate, gemmNT, gemv, gemvT, ger } from '../../src/linalg/blas.js';
+import { Home, Workspace, backend, homeOf, wasmAvailable, withBackend } from '../../src/linalg/simd.js';
+import { mulberry32 } from './fixtures.js';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const SIZES = [0, 1, 2, 3, 4, 5, 7, 8, 9, 13];
+
+/** Bit patterns of a Float64Array, so that −0 ≠ +0 and NaN payloads count. */
+function bits(a: Float64Array): bigint[] {
+  return Array.from(new BigInt64Array(a.buffer, a.byteOffset, a.length));
+}
+
+/** A buffer of `length` values from N(0,1)-ish draws, with exact zeros and −0 sprinkled in. */
+function values(random: () => number, length: number): number[] {
+  return Array.from({ length }, () => {
+    const u = random();
+    if (u < 0.03) return 0;
+    if (u < 0.05) return -0;
+    return (random() - 0.5) * 2 ** Math.floor(8 * random() - 4);
+  });
+}
+
+/**
+ * The same call on plain arrays (TypeScript) and on copies in a workspace memory (WebAssembly): inputs
+ * either live in the workspace or are staged from plain arrays, per `foreign`.
+ */
+function bothBackends(sizes: number[], call: (arrays: Float64Array[]) => number | void, foreign: boolean[], random: () => number) {
+  const data = sizes.map((n) => values(random, n));
+  const plain = data.map((d) => Float64Array.from(d));
+  const jsResult = call(plain);
+  const workspace = new Workspace(1 << 16, 'wasm');
+  const home = data.map((d, i) => {
+    if (foreign[i]) return Float64Array.from(d);
+    const a = workspace.float64(d.length);
+    a.set(d);
+    return a;
+  });
+  const wasmResult = call(home);
+  return { plain, home, jsResult, wasmResult };
+}
+
+describe('simd: bad arguments', () => {
+  it('refuses a workspace beyond WebAssembly’s 4 GiB', () => {
+    const workspace = new Workspace(1024, 'wasm');
+    expect(() => workspace.float64(2 ** 30)).toThrow(/cannot hold .* 4 GiB/);
+  });
+
+  it('the generated kernels are what scripts/simd-kernels.mjs generates', () => {
+    // Fails (exit 1, naming the stale file) after an edit of the generator without `npm run simd`.
+    expect(() => execFileSync(process.execPath, [path.join(REPO, 'scripts', 'gen-simd.mjs'), '--check'], { stdio: 'pipe' })).not.toThrow();
+  });
+});
+
+describe('simd: workspaces', () => {
+  it('wasm is the default backend on this runtime', () => {
+    expect(wasmAvailable()).toBe(true);
+    expect(backend()).toBe('wasm');
+  });
+
+  it('hands out zeroed, disjoint, 16-byte aligned arrays that survive the memory growing', () => {
+    const workspace = new Workspace(64, 'wasm');
+    const first = workspace.float64(3);
+    first.set([1, 2, 3]);
+    const big = workspace.float64(100_000); // grows the memory
+    const third = workspace.float64(5);
+    expect(Array.from(first)).toEqual([1, 2, 3]);
+    expect(big.every((v) => v === 0) && third.every((v) => v === 0)).toBe(true);
+    for (const a of [first, big, third]) expect(a.byteOffset % 16).toBe(0);
+    expect(big.byteOffset).toBeGreaterThanOrEqual(first.byteOffset + 24);
+    expect(third.byteOffset).toBeGreaterThanOrEqual(big.byteOffset + 800_000);
+    expect(homeOf(first)).toBeInstanceOf(Home);
+    expect(homeOf(first)).toBe(homeOf(third));
+  });
+
+  it('the js backend gives plain arrays, and withBackend restores the previous choice', () => {
+    const js = withBackend('js', () => new Workspace(64));
+    expect(js.home).toBeNull();
+    expect(homeOf(js.float64(4))).toBeUndefined();
+    expect(backend()).toBe('wasm');
+  });
+});
+
+describe('simd: every kernel gives the TypeScript kernel’s bits', () => {
+  const random = mulberry32(20261201);
+
+  it('dot, axpy (inputs in the workspace or staged)', () => {
+    for (const n of [...SIZES, 64, 65, 66, 67, 200, 785]) {
+      for (const foreign of [false, true]) {
+        const d = bothBackends([n + 3, n + 2], ([x, y]) => dot(n, x!, 3, y!, 2), [foreign, false], random);
+        expect(Object.is(d.jsResult, d.wasmResult), `dot n=${n}`).toBe(true);
+        const alpha = values(random, 1)[0]! || 0.5;
+        const a = bothBackends([n + 1, n + 4], ([x, y]) => axpy(n, alpha, x!, 1, y!, 4), [foreign, false], random);
+        expect(bits(a.home[1]!), `axpy n=${n}`).toEqual(bits(a.plain[1]!));
+      }
+    }
+  });
+
+  it('gemv and gemvT with offsets and leading dimensions', () => {
+    for (const m of SIZES) {
+      for (const n of [...SIZES, 17, 64]) {
+        const lda = n + 3;
+        const size = Math.max(1, m * lda + 2);
+        const r = bothBackends([size, n + 1, m + 2], ([a, x, y]) => gemv(m, n, a!, 2, lda, x!, 1, y!, 2), [false, true, false], random);
+        expect(bits(r.home[2]!), `gemv ${m}×${n}`).toEqual(bits(r.plain[2]!));
+        const t = bothBackends([size, m + 1, n + 2], ([a, x, y]) => gemvT(m, n, a!, 2, lda, x!, 1, y!, 2), [false, false, false], random);
+        expect(bits(t.home[2]!), `gemvT ${m}×${n}`).toEqual(bits(t.plain[2]!));
+      }
+    }
+  });
+
+  it('ger, with zero coefficients skipped as axpy skips them', () => {
+    for (const m of SIZES) {
+      for (const n of [...SIZES, 31]) {
+        const lda = n + 1;
+        const r = bothBackends([2 * m + 1, n, Math.max(1, m * lda)], ([x, y, a]) => ger(m, n, -1.5, x!, 1, 2, y!, 0, a!, 0, lda), [true, false, false], random);
+        expect(bits(r.home[2]!), `ger ${m}×${n}`).toEqual(bits(r.plain[2]!));
+      }
+    }
+  });
+
+  it('gemmNT over every tile shape, with and without accumulation across k panels', () => {
+    for (const m of SIZES) {
+      for (const n of SIZES) {
+        for (const k of [0, 1, 3, 4, 9, 70]) {
+          const lda = k + 1;
+          const ldb = k + 2;
+          const ldc = n + 3;
+          const r = bothBackends(
+            [m * lda + 1, n * ldb + 2, m * ldc + 1],
+            ([a, b, c]) => gemmNT(m, n, k, a!, 1, lda, b!, 2, ldb, c!, 1, ldc),
+            [m % 2 === 1, false, false],
+            random,
+          );
+          expect(bits(r.home[2]!), `gemmNT ${m}×${n}×${k}`).toEqual(bits(r.plain[2]!));
+        }
+      }
+    }
+    // k beyond one panel (1024): panels accumulate into C.
+    for (const [m, n] of [[5, 6], [1, 3], [4, 4]] as const) {
+      const k = 2100;
+      const r = bothBackends([m * k, n * k, m * n], ([a, b, c]) => gemmNT(m, n, k, a!, 0, k, b!, 0, k, c!, 0, n), [false, false, false], random);
+      expect(bits(r.home[2]!), `gemmNT ${m}×${n}×${k}`).toEqual(bits(r.plain[2]!));
+    }
+  });
+
+  it('gemmNNUpdate and gemmNN over every row and k remainder', () => {
+    for (const m of SIZES) {
+      for (const n of SIZES) {
+        for (const k of [0, 1, 3, 4, 5, 8, 11, 67]) {
+          const lda = k + 2;
+          const ldb = n + 1;
+          const ldc = n + 2;
+          const r = bothBackends(
+            [m * lda + 1, k * ldb + 1, m * ldc + 3],
+            ([a, b, c]) => gemmNNUpdate(m, n, k, -0.75, a!, 1, lda, b!, 1, ldb, c!, 3, ldc),
+            [false, k % 2 === 1, false],
+            random,
+          );
+          expect(bits(r.home[2]!), `gemmNNUpdate ${m}×${n}×${k}`).toEqual(bits(r.plain[2]!));
+          const s = bothBackends([m * lda + 1, k * ldb + 1, m * ldc + 3], ([a, b, c]) => gemmNN(m, n, k, a!, 1, lda, b!, 1, ldb, c!, 3, ldc), [false, false, false], random);
+          expect(bits(s.home[2]!), `gemmNN ${m}×${n}×${k}`).toEqual(bits(s.plain[2]!));
+        }
+      }
+    }
+  });
+
+  it('a product reading an array of another workspace stages a copy and leaves the source alone', () => {
+    const other = new Workspace(1024, 'wasm');
+    const a = other.float64(40);
+    a.set(values(random, 40));
+    const before = bits(a);
+    const workspace = new Workspace(1024, 'wasm');
+    const c = workspace.float64(16);
+    const b = workspace.float64(40);
+    b.set(values(random, 40));
+    const plainC = new Float64Array(16);
+    gemmNT(4, 4, 10, Float64Array.from(a), 0, 10, Float64Array.from(b), 0, 10, plainC, 0, 4);
+    gemmNT(4, 4, 10, a, 0, 10, b, 0, 10, c, 0, 4);
+    expect(bits(c)).toEqual(bits(plainC));
+    expect(bits(a)).toEqual(before);
+  });
+});
