@@ -68,10 +68,18 @@ export function wasmAvailable(): boolean {
 
 let selected: Backend | undefined;
 
-/** The backend new workspaces use. */
+/** The environment variable that picks the backend of a whole process and its worker threads. */
+export const BACKEND_VARIABLE = 'EOFD_BACKEND';
+
+/** The backend new workspaces use: setBackend's choice, else $EOFD_BACKEND, else wasm where available. */
 export function backend(): Backend {
-  if (selected === undefined) selected = wasmAvailable() ? 'wasm' : 'js';
-  return selected;
+  if (selected === undefined) {
+    const asked = process.env[BACKEND_VARIABLE];
+    if (asked === undefined || asked === '') selected = wasmAvailable() ? 'wasm' : 'js';
+    else if (asked === 'js' || asked === 'wasm') setBackend(asked);
+    else throw new Error(`${BACKEND_VARIABLE} must be ${BACKENDS.join(' or ')}, got "${asked}"`);
+  }
+  return selected!;
 }
 
 /** Chooses the backend of workspaces made from now on (existing ones keep theirs). */

@@ -77,13 +77,15 @@ export class EofdMLogB implements Policy {
     });
     this.selector = new OptimisticSelector(K, d, spec.reward);
     this.local = new LocalModel(K, d);
-    this.current = new Float64Array(this.dimension);
-    this.candidate = new Float64Array(this.dimension);
-    this.difference = new Float64Array(this.dimension);
+    // Arrays that products over V write live beside V (the sketch's workspace).
+    const space = this.sketch.workspace;
+    this.current = space.float64(this.dimension);
+    this.candidate = space.float64(this.dimension);
+    this.difference = space.float64(this.dimension);
     const n = m + K;
     this.gramEigen = new AugmentedGramEigen(m, K);
-    this.projection = new Float64Array(m * K);
-    this.transposed = new Float64Array(n);
+    this.projection = space.float64(m * K);
+    this.transposed = space.float64(n);
     this.rotated = new Float64Array(n);
     this.middle = new Float64Array(n);
     this.coordinates = new Float64Array(n);

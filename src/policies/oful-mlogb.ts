@@ -6,7 +6,8 @@
  * taken only in rounds where the projection of eq. (9) is needed. O(K²d²) memory.
  */
 import type { ActionSet } from '../environments/environment.js';
-import { axpy, dot, gemmNT, gemv } from '../linalg/blas.js';
+import { axpy, dot, gemmNT, gemv, ger } from '../linalg/blas.js';
+import { Workspace } from '../linalg/simd.js';
 import { cholesky, choleskySolve, spdInverse } from '../linalg/cholesky.js';
 import { ConfidenceRadius, parameterStep } from '../model/beta.js';
 import { LocalModel } from '../model/local-model.js';
@@ -49,7 +50,8 @@ export class OfulMLogB implements Policy {
   private readonly lowRank: Float64Array;
   private readonly refreshWork: Float64Array;
   /** Per-round scoring scratch: H⁻¹(e_i ⊗ x) for every action (count × K·Kd). */
-  private actionColumns = new Float64Array(0);
+  private actionColumns: Float64Array = new Float64Array(0);
+  private readonly workspace: Workspace;
   private roundFeatures: Float64Array = new Float64Array(0);
   private readonly curvatureOfAction: (index: number, out: Float64Array) => void;
   /** Buffers of the exact projection, allocated on its first use. */
@@ -83,22 +85,26 @@ export class OfulMLogB implements Policy {
     });
     this.selector = new OptimisticSelector(K, d, spec.reward);
     this.local = new LocalModel(K, d);
-    this.hessian = new Float64Array(n * n);
-    this.inverse = new Float64Array(n * n);
+    // H, H⁻¹ and every array a product over them writes live in one workspace (WebAssembly memory
+    // under the wasm backend), sized for them up front.
+    this.workspace = new Workspace(8 * (3 * n * n + (5 + 2 * K) * n) + 65536);
+    const space = this.workspace;
+    this.hessian = space.float64(n * n);
+    this.inverse = space.float64(n * n);
     for (let i = 0; i < n; i++) {
       this.hessian[i * n + i] = spec.regularization;
       this.inverse[i * n + i] = 1 / spec.regularization;
     }
-    this.current = new Float64Array(n);
-    this.candidate = new Float64Array(n);
-    this.difference = new Float64Array(n);
-    this.columns = new Float64Array(K * n);
+    this.current = space.float64(n);
+    this.candidate = space.float64(n);
+    this.difference = space.float64(n);
+    this.columns = space.float64(K * n);
     this.curvature = new Float64Array(K * K);
     this.small = new Float64Array(K * K);
     this.smallVector = new Float64Array(K);
     this.smallVector2 = new Float64Array(K);
-    this.lowRank = new Float64Array(K * n);
-    this.refreshWork = new Float64Array(n * n + n);
+    this.lowRank = space.float64(K * n);
+    this.refreshWork = space.float64(n * n + n);
     this.projection = new ExactBallProjection(n);
     this.curvatureOfAction = (index, out) => this.actionCurvature(index, out);
   }
@@ -107,7 +113,7 @@ export class OfulMLogB implements Policy {
     assertFiniteActions(actions);
     const { K, d, dimension: n } = this;
     const count = actions.count;
-    if (this.actionColumns.length < count * K * n) this.actionColumns = new Float64Array(count * K * n);
+    if (this.actionColumns.length < count * K * n) this.actionColumns = this.workspace.float64(count * K * n);
     // H⁻¹(e_i ⊗ x) for all actions: row c of H⁻¹'s block column i against every x (H⁻¹ is symmetric).
     for (let i = 0; i < K; i++) gemmNT(count, n, d, actions.features, 0, d, this.inverse, i * d, n, this.actionColumns, i * n, K * n);
     this.roundFeatures = actions.features;
@@ -195,8 +201,7 @@ export class OfulMLogB implements Policy {
     const jacobian = local.jacobian;
     for (let i = 0; i < K; i++) {
       for (let j = 0; j < K; j++) {
-        const g = jacobian[i * K + j];
-        for (let a = 0; a < d; a++) axpy(d, g * x[a], x, 0, this.hessian, (i * d + a) * n + j * d);
+        ger(d, d, jacobian[i * K + j], x, 0, 1, x, 0, this.hessian, i * d * n + j * d, n);
       }
     }
     this.updates++;
@@ -217,12 +222,7 @@ export class OfulMLogB implements Policy {
       const inv = 1 / core[j * K + j];
       for (let q = 0; q < n; q++) U[j * n + q] *= inv;
     }
-    for (let j = 0; j < K; j++) {
-      for (let a = 0; a < n; a++) {
-        const ua = U[j * n + a];
-        if (ua !== 0) axpy(n, -ua, U, j * n, this.inverse, a * n);
-      }
-    }
+    for (let j = 0; j < K; j++) ger(n, n, -1, U, j * n, 1, U, j * n, this.inverse, 0, n);
   }
 
   /** Cholesky factor (lower, in `small`) of I + FᵀMF for the current M. */

@@ -9,10 +9,14 @@
  * [[Λ, Λ^{1/2}VᵀB], [BᵀVΛ^{1/2}, BᵀB]], which costs O(Kd·m·K) because V is orthonormal; the new basis
  * V' = [V Λ^{1/2}, B] Q Σ̄^{-1} is the only O(Kd·m·(m+K)) product of a round. For K = 1 the Gram
  * matrix is an arrowhead (diag Λ bordered by one row), decomposed in O(m²) (`AugmentedGramEigen`).
+ *
+ * V, its spare and every array a product writes live in the sketch's `workspace` (a WebAssembly memory
+ * under the wasm backend), where the products run as SIMD kernels with the same results.
  */
 import { ArrowheadEigen } from '../linalg/arrowhead.js';
 import { axpy, dot, gemmNN, gemmNT, gemv } from '../linalg/blas.js';
 import { SymmetricEigen } from '../linalg/eigen.js';
+import { Workspace } from '../linalg/simd.js';
 
 /** Eigenvalues of a Gram matrix at or below this multiple of n·ε·(largest) are rounding noise. */
 const NOISE_FACTOR = 8;
@@ -47,7 +51,11 @@ export class FrequentDirections {
   private readonly xCoefficients: Float64Array;
   private readonly overlap: Float64Array;
   private readonly blockDots: Float64Array;
+  /** This round's action x, copied in once so every product over V reads it in place. */
+  private readonly action: Float64Array;
   private updates = 0;
+  /** Storage of V and of the arrays products over it write; the owner's policy may allocate there too. */
+  readonly workspace: Workspace;
 
   /**
    * Robust frequent directions (Luo et al., 2019, "Robust frequent directions with application in
@@ -66,15 +74,19 @@ export class FrequentDirections {
     // V has orthonormal columns in R^{Kd}: at most Kd of them.
     this.sketchSize = Math.min(sketchSize, this.dimension);
     const m = this.sketchSize;
-    this.basis = new Float64Array(m * this.dimension);
-    this.spareBasis = new Float64Array(m * this.dimension);
+    // V, V's spare, the m×m products and x; grows later when a policy or a round's actions need more.
+    this.workspace = new Workspace(8 * (2 * m * this.dimension + 2 * m * m + m * K + d) + 65536);
+    const space = this.workspace;
+    this.basis = space.float64(m * this.dimension);
+    this.spareBasis = space.float64(m * this.dimension);
     this.eigenvalues = new Float64Array(m);
     this.gramEigen = new AugmentedGramEigen(m, K);
-    this.projection = new Float64Array(m * K);
-    this.oldCoefficients = new Float64Array(m * m);
+    this.projection = space.float64(m * K);
+    this.oldCoefficients = space.float64(m * m);
     this.xCoefficients = new Float64Array(m * K);
-    this.overlap = new Float64Array(m * m);
+    this.overlap = space.float64(m * m);
     this.blockDots = new Float64Array(K);
+    this.action = space.float64(d);
   }
 
   /** Bytes held by the sketch's arrays. */
@@ -83,6 +95,7 @@ export class FrequentDirections {
       this.basis.byteLength +
       this.spareBasis.byteLength +
       this.eigenvalues.byteLength +
+      this.action.byteLength +
       this.gramEigen.byteLength +
       this.projection.byteLength +
       this.oldCoefficients.byteLength +
@@ -193,8 +206,10 @@ export class FrequentDirections {
    * and keeps the top m directions, shrinking them by σ̄²_{m+1} (eq. (15)); ρ += σ̄²_{m+1}.
    * `knownProjection`: P(x) from `project`, when the caller already has it for this x and this sketch.
    */
-  update(x: Float64Array, factor: Float64Array, knownProjection?: Float64Array): void {
+  update(action: Float64Array, factor: Float64Array, knownProjection?: Float64Array): void {
     const { rank: r, K, d, dimension, sketchSize: m } = this;
+    const x = this.action;
+    for (let j = 0; j < d; j++) x[j] = action[j];
     const projection = knownProjection ?? this.project(x, 0, this.projection);
     const xNormSq = dot(d, x, 0, x, 0);
     // Alg. 1, line 3: SVD of [V Λ^{1/2}, B]ᵀ through the eigendecomposition of its Gram matrix.
@@ -356,7 +371,7 @@ export function lemma1Matrix(
  */
 export class ActionCurvature {
   private readonly sketch: FrequentDirections;
-  private projections = new Float64Array(0);
+  private projections: Float64Array = new Float64Array(0);
   private normsSq = new Float64Array(0);
   /** c_k of `woodburyCoefficients` for this round's λ. */
   private readonly woodbury: Float64Array;
@@ -375,7 +390,7 @@ export class ActionCurvature {
   /** Takes P(x) and ‖x‖² of `count` actions (rows of `features`, length d each) against the current sketch. */
   prepare(features: Float64Array, count: number, regularization: number): void {
     const { K, d, dimension, rank: r, sketchSize: m } = this.sketch;
-    if (this.projections.length < count * K * m) this.projections = new Float64Array(count * K * m);
+    if (this.projections.length < count * K * m) this.projections = this.sketch.workspace.float64(count * K * m);
     if (this.normsSq.length < count) this.normsSq = new Float64Array(count);
     // Block i of every v_k against every x (Lemma 1's ⟨x, u_ki⟩).
     for (let i = 0; i < K && r > 0; i++) gemmNT(count, r, d, features, 0, d, this.sketch.basis, i * d, dimension, this.projections, i * r, K * r);
