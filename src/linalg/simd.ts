@@ -99,7 +99,11 @@ export function withBackend<T>(choice: Backend, body: () => T): T {
   }
 }
 
-const homes = new WeakMap<ArrayBufferLike, Home>();
+/**
+ * The home of every array a workspace handed out. Keyed by the array, not its buffer: V8 may give two
+ * views of one shared memory two different SharedArrayBuffer objects.
+ */
+const homes = new WeakMap<Float64Array, Home>();
 
 /** One WebAssembly memory and the kernels instantiated over it. */
 export class Home {
@@ -116,7 +120,6 @@ export class Home {
     this.memory = new WebAssembly.Memory({ initial: pages, maximum: MAX_PAGES, shared: true });
     const instance = new WebAssembly.Instance(simdModule()!, { env: { memory: this.memory } });
     this.kernels = instance.exports as unknown as Kernels;
-    homes.set(this.memory.buffer, this);
   }
 
   /** Bytes of the memory. */
@@ -133,10 +136,11 @@ export class Home {
       const current = this.memory.buffer.byteLength / PAGE_BYTES;
       if (current + needed > MAX_PAGES) throw new RangeError(`a workspace cannot hold ${end} bytes (WebAssembly's limit is 4 GiB)`);
       this.memory.grow(Math.min(MAX_PAGES - current, Math.max(needed, current)));
-      homes.set(this.memory.buffer, this);
     }
     this.top = end;
-    return new Float64Array(this.memory.buffer, start, length);
+    const array = new Float64Array(this.memory.buffer, start, length);
+    homes.set(array, this);
+    return array;
   }
 
   /** Starts a kernel call: staged copies of the previous call are released. */
@@ -155,7 +159,7 @@ export class Home {
    * it lives here, else a copy in the staging area (valid until the next `begin`).
    */
   input(array: Float64Array, offset: number, length: number): number {
-    if (homes.get(array.buffer) === this) return array.byteOffset + 8 * offset;
+    if (homes.get(array) === this) return array.byteOffset + 8 * offset;
     const start = this.stagingUsed;
     if (start + length > this.staging.length) {
       this.staging = this.allocate(Math.max(2 * this.staging.length, start + length + 1024));
@@ -168,9 +172,9 @@ export class Home {
   }
 }
 
-/** The home of an array that lives in a workspace memory, if any. */
+/** The home of an array a workspace handed out, if any (a subarray of one has none). */
 export function homeOf(array: Float64Array): Home | undefined {
-  return homes.get(array.buffer);
+  return homes.get(array);
 }
 
 /**
@@ -179,14 +183,14 @@ export function homeOf(array: Float64Array): Home | undefined {
  */
 export function kernelHome(output: Float64Array, work: number): Home | null {
   if (work < MIN_WORK) return null;
-  const home = homes.get(output.buffer);
+  const home = homes.get(output);
   return home === undefined ? null : home.begin();
 }
 
 /** The home where `dot` of two inputs of length n runs (the first that lives in one), or null. */
 export function inputHome(x: Float64Array, y: Float64Array, n: number): Home | null {
   if (n < MIN_WORK) return null;
-  const home = homes.get(x.buffer) ?? homes.get(y.buffer);
+  const home = homes.get(x) ?? homes.get(y);
   return home === undefined ? null : home.begin();
 }
 
