@@ -92,17 +92,22 @@ function gemvKernel() {
  * `o`, `oEnd` are byte-offset locals; the row pointers are locals.
  */
 function rowCombination(label, n, y, coefficients, rows) {
-  const vectorSum = coefficients
-    .map((c, q) => vmul(get(`${c}v`), `(v128.load ${add(get(rows[q]), get('o'))})`))
-    .reduce((acc, term) => vadd(acc, term));
   const scalarSum = coefficients
     .map((c, q) => `(f64.mul ${get(c)} (f64.load ${add(get(rows[q]), get('o'))}))`)
     .reduce((acc, term) => `(f64.add ${acc} ${term})`);
+  const vectorSumAt = (offset) =>
+    coefficients
+      .map((c, q) => vmul(get(`${c}v`), `(v128.load offset=${offset} ${add(get(rows[q]), get('o'))})`))
+      .reduce((acc, term) => vadd(acc, term));
+  const updateAt = (offset) =>
+    `(v128.store offset=${offset} ${add(get(y), get('o'))} ${vadd(`(v128.load offset=${offset} ${add(get(y), get('o'))})`, vectorSumAt(offset))})`;
   return [
     ...coefficients.map((c) => set(`${c}v`, `(f64x2.splat ${get(c)})`)),
-    ...loop('o', `(i32.shl (i32.and ${n} (i32.const -2)) (i32.const 3))`, 16, [
-      `(v128.store ${add(get(y), get('o'))} ${vadd(`(v128.load ${add(get(y), get('o'))})`, vectorSum)})`,
-    ], `${label}_pairs`),
+    // Four columns per iteration (two independent vectors), then a last pair, then the odd column.
+    ...loop('o', `(i32.shl (i32.and ${n} (i32.const -4)) (i32.const 3))`, 32, [updateAt(0), updateAt(16)], `${label}_quads`),
+    `(if (i32.and ${n} (i32.const 2)) (then`,
+    `  ${set('o', `(i32.shl (i32.and ${n} (i32.const -4)) (i32.const 3))`)}`,
+    `  ${updateAt(0)}))`,
     `(if (i32.and ${n} (i32.const 1)) (then`,
     `  ${set('o', `(i32.shl (i32.sub ${n} (i32.const 1)) (i32.const 3))`)}`,
     `  (f64.store ${add(get(y), get('o'))} (f64.add (f64.load ${add(get(y), get('o'))}) ${scalarSum}))))`,

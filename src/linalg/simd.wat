@@ -49,12 +49,16 @@
       (local.set $x0v (f64x2.splat (local.get $x0)))
       (local.set $x1v (f64x2.splat (local.get $x1)))
       (local.set $o (i32.const 0))
-      (local.set $oEnd (i32.shl (i32.and (local.get $n) (i32.const -2)) (i32.const 3)))
-      (block $gemvT2_pairs_done (br_if $gemvT2_pairs_done (i32.ge_s (local.get $o) (local.get $oEnd)))
-        (loop $gemvT2_pairs
-          (v128.store (i32.add (local.get $y) (local.get $o)) (f64x2.add (v128.load (i32.add (local.get $y) (local.get $o))) (f64x2.add (f64x2.mul (local.get $x0v) (v128.load (i32.add (local.get $r0) (local.get $o)))) (f64x2.mul (local.get $x1v) (v128.load (i32.add (local.get $r1) (local.get $o)))))))
-          (local.set $o (i32.add (local.get $o) (i32.const 16)))
-          (br_if $gemvT2_pairs (i32.lt_s (local.get $o) (local.get $oEnd)))))
+      (local.set $oEnd (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 3)))
+      (block $gemvT2_quads_done (br_if $gemvT2_quads_done (i32.ge_s (local.get $o) (local.get $oEnd)))
+        (loop $gemvT2_quads
+          (v128.store offset=0 (i32.add (local.get $y) (local.get $o)) (f64x2.add (v128.load offset=0 (i32.add (local.get $y) (local.get $o))) (f64x2.add (f64x2.mul (local.get $x0v) (v128.load offset=0 (i32.add (local.get $r0) (local.get $o)))) (f64x2.mul (local.get $x1v) (v128.load offset=0 (i32.add (local.get $r1) (local.get $o)))))))
+          (v128.store offset=16 (i32.add (local.get $y) (local.get $o)) (f64x2.add (v128.load offset=16 (i32.add (local.get $y) (local.get $o))) (f64x2.add (f64x2.mul (local.get $x0v) (v128.load offset=16 (i32.add (local.get $r0) (local.get $o)))) (f64x2.mul (local.get $x1v) (v128.load offset=16 (i32.add (local.get $r1) (local.get $o)))))))
+          (local.set $o (i32.add (local.get $o) (i32.const 32)))
+          (br_if $gemvT2_quads (i32.lt_s (local.get $o) (local.get $oEnd)))))
+      (if (i32.and (local.get $n) (i32.const 2)) (then
+        (local.set $o (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 3)))
+        (v128.store offset=0 (i32.add (local.get $y) (local.get $o)) (f64x2.add (v128.load offset=0 (i32.add (local.get $y) (local.get $o))) (f64x2.add (f64x2.mul (local.get $x0v) (v128.load offset=0 (i32.add (local.get $r0) (local.get $o)))) (f64x2.mul (local.get $x1v) (v128.load offset=0 (i32.add (local.get $r1) (local.get $o)))))))))
       (if (i32.and (local.get $n) (i32.const 1)) (then
         (local.set $o (i32.shl (i32.sub (local.get $n) (i32.const 1)) (i32.const 3)))
         (f64.store (i32.add (local.get $y) (local.get $o)) (f64.add (f64.load (i32.add (local.get $y) (local.get $o))) (f64.add (f64.mul (local.get $x0) (f64.load (i32.add (local.get $r0) (local.get $o)))) (f64.mul (local.get $x1) (f64.load (i32.add (local.get $r1) (local.get $o)))))))))
@@ -65,12 +69,16 @@
       (local.set $r0 (i32.add (local.get $a) (i32.mul (local.get $i) (local.get $ldaBytes))))
       (local.set $x0v (f64x2.splat (local.get $x0)))
       (local.set $o (i32.const 0))
-      (local.set $oEnd (i32.shl (i32.and (local.get $n) (i32.const -2)) (i32.const 3)))
-      (block $gemvT1_pairs_done (br_if $gemvT1_pairs_done (i32.ge_s (local.get $o) (local.get $oEnd)))
-        (loop $gemvT1_pairs
-          (v128.store (i32.add (local.get $y) (local.get $o)) (f64x2.add (v128.load (i32.add (local.get $y) (local.get $o))) (f64x2.mul (local.get $x0v) (v128.load (i32.add (local.get $r0) (local.get $o))))))
-          (local.set $o (i32.add (local.get $o) (i32.const 16)))
-          (br_if $gemvT1_pairs (i32.lt_s (local.get $o) (local.get $oEnd)))))
+      (local.set $oEnd (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 3)))
+      (block $gemvT1_quads_done (br_if $gemvT1_quads_done (i32.ge_s (local.get $o) (local.get $oEnd)))
+        (loop $gemvT1_quads
+          (v128.store offset=0 (i32.add (local.get $y) (local.get $o)) (f64x2.add (v128.load offset=0 (i32.add (local.get $y) (local.get $o))) (f64x2.mul (local.get $x0v) (v128.load offset=0 (i32.add (local.get $r0) (local.get $o))))))
+          (v128.store offset=16 (i32.add (local.get $y) (local.get $o)) (f64x2.add (v128.load offset=16 (i32.add (local.get $y) (local.get $o))) (f64x2.mul (local.get $x0v) (v128.load offset=16 (i32.add (local.get $r0) (local.get $o))))))
+          (local.set $o (i32.add (local.get $o) (i32.const 32)))
+          (br_if $gemvT1_quads (i32.lt_s (local.get $o) (local.get $oEnd)))))
+      (if (i32.and (local.get $n) (i32.const 2)) (then
+        (local.set $o (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 3)))
+        (v128.store offset=0 (i32.add (local.get $y) (local.get $o)) (f64x2.add (v128.load offset=0 (i32.add (local.get $y) (local.get $o))) (f64x2.mul (local.get $x0v) (v128.load offset=0 (i32.add (local.get $r0) (local.get $o))))))))
       (if (i32.and (local.get $n) (i32.const 1)) (then
         (local.set $o (i32.shl (i32.sub (local.get $n) (i32.const 1)) (i32.const 3)))
         (f64.store (i32.add (local.get $y) (local.get $o)) (f64.add (f64.load (i32.add (local.get $y) (local.get $o))) (f64.mul (local.get $x0) (f64.load (i32.add (local.get $r0) (local.get $o))))))))))
@@ -81,12 +89,16 @@
     (if (f64.eq (local.get $alpha) (f64.const 0)) (then (return)))
     (local.set $alphav (f64x2.splat (local.get $alpha)))
     (local.set $o (i32.const 0))
-    (local.set $oEnd (i32.shl (i32.and (local.get $n) (i32.const -2)) (i32.const 3)))
-    (block $axpy_pairs_done (br_if $axpy_pairs_done (i32.ge_s (local.get $o) (local.get $oEnd)))
-      (loop $axpy_pairs
-        (v128.store (i32.add (local.get $y) (local.get $o)) (f64x2.add (v128.load (i32.add (local.get $y) (local.get $o))) (f64x2.mul (local.get $alphav) (v128.load (i32.add (local.get $x) (local.get $o))))))
-        (local.set $o (i32.add (local.get $o) (i32.const 16)))
-        (br_if $axpy_pairs (i32.lt_s (local.get $o) (local.get $oEnd)))))
+    (local.set $oEnd (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 3)))
+    (block $axpy_quads_done (br_if $axpy_quads_done (i32.ge_s (local.get $o) (local.get $oEnd)))
+      (loop $axpy_quads
+        (v128.store offset=0 (i32.add (local.get $y) (local.get $o)) (f64x2.add (v128.load offset=0 (i32.add (local.get $y) (local.get $o))) (f64x2.mul (local.get $alphav) (v128.load offset=0 (i32.add (local.get $x) (local.get $o))))))
+        (v128.store offset=16 (i32.add (local.get $y) (local.get $o)) (f64x2.add (v128.load offset=16 (i32.add (local.get $y) (local.get $o))) (f64x2.mul (local.get $alphav) (v128.load offset=16 (i32.add (local.get $x) (local.get $o))))))
+        (local.set $o (i32.add (local.get $o) (i32.const 32)))
+        (br_if $axpy_quads (i32.lt_s (local.get $o) (local.get $oEnd)))))
+    (if (i32.and (local.get $n) (i32.const 2)) (then
+      (local.set $o (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 3)))
+      (v128.store offset=0 (i32.add (local.get $y) (local.get $o)) (f64x2.add (v128.load offset=0 (i32.add (local.get $y) (local.get $o))) (f64x2.mul (local.get $alphav) (v128.load offset=0 (i32.add (local.get $x) (local.get $o))))))))
     (if (i32.and (local.get $n) (i32.const 1)) (then
       (local.set $o (i32.shl (i32.sub (local.get $n) (i32.const 1)) (i32.const 3)))
       (f64.store (i32.add (local.get $y) (local.get $o)) (f64.add (f64.load (i32.add (local.get $y) (local.get $o))) (f64.mul (local.get $alpha) (f64.load (i32.add (local.get $x) (local.get $o))))))))
@@ -130,12 +142,16 @@
         (local.set $a02v (f64x2.splat (local.get $a02)))
         (local.set $a03v (f64x2.splat (local.get $a03)))
         (local.set $o (i32.const 0))
-        (local.set $oEnd (i32.shl (i32.and (local.get $n) (i32.const -2)) (i32.const 3)))
-        (block $block_q_r0_pairs_done (br_if $block_q_r0_pairs_done (i32.ge_s (local.get $o) (local.get $oEnd)))
-          (loop $block_q_r0_pairs
-            (v128.store (i32.add (local.get $rc0) (local.get $o)) (f64x2.add (v128.load (i32.add (local.get $rc0) (local.get $o))) (f64x2.add (f64x2.add (f64x2.add (f64x2.mul (local.get $a00v) (v128.load (i32.add (local.get $rb0) (local.get $o)))) (f64x2.mul (local.get $a01v) (v128.load (i32.add (local.get $rb1) (local.get $o))))) (f64x2.mul (local.get $a02v) (v128.load (i32.add (local.get $rb2) (local.get $o))))) (f64x2.mul (local.get $a03v) (v128.load (i32.add (local.get $rb3) (local.get $o)))))))
-            (local.set $o (i32.add (local.get $o) (i32.const 16)))
-            (br_if $block_q_r0_pairs (i32.lt_s (local.get $o) (local.get $oEnd)))))
+        (local.set $oEnd (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 3)))
+        (block $block_q_r0_quads_done (br_if $block_q_r0_quads_done (i32.ge_s (local.get $o) (local.get $oEnd)))
+          (loop $block_q_r0_quads
+            (v128.store offset=0 (i32.add (local.get $rc0) (local.get $o)) (f64x2.add (v128.load offset=0 (i32.add (local.get $rc0) (local.get $o))) (f64x2.add (f64x2.add (f64x2.add (f64x2.mul (local.get $a00v) (v128.load offset=0 (i32.add (local.get $rb0) (local.get $o)))) (f64x2.mul (local.get $a01v) (v128.load offset=0 (i32.add (local.get $rb1) (local.get $o))))) (f64x2.mul (local.get $a02v) (v128.load offset=0 (i32.add (local.get $rb2) (local.get $o))))) (f64x2.mul (local.get $a03v) (v128.load offset=0 (i32.add (local.get $rb3) (local.get $o)))))))
+            (v128.store offset=16 (i32.add (local.get $rc0) (local.get $o)) (f64x2.add (v128.load offset=16 (i32.add (local.get $rc0) (local.get $o))) (f64x2.add (f64x2.add (f64x2.add (f64x2.mul (local.get $a00v) (v128.load offset=16 (i32.add (local.get $rb0) (local.get $o)))) (f64x2.mul (local.get $a01v) (v128.load offset=16 (i32.add (local.get $rb1) (local.get $o))))) (f64x2.mul (local.get $a02v) (v128.load offset=16 (i32.add (local.get $rb2) (local.get $o))))) (f64x2.mul (local.get $a03v) (v128.load offset=16 (i32.add (local.get $rb3) (local.get $o)))))))
+            (local.set $o (i32.add (local.get $o) (i32.const 32)))
+            (br_if $block_q_r0_quads (i32.lt_s (local.get $o) (local.get $oEnd)))))
+        (if (i32.and (local.get $n) (i32.const 2)) (then
+          (local.set $o (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 3)))
+          (v128.store offset=0 (i32.add (local.get $rc0) (local.get $o)) (f64x2.add (v128.load offset=0 (i32.add (local.get $rc0) (local.get $o))) (f64x2.add (f64x2.add (f64x2.add (f64x2.mul (local.get $a00v) (v128.load offset=0 (i32.add (local.get $rb0) (local.get $o)))) (f64x2.mul (local.get $a01v) (v128.load offset=0 (i32.add (local.get $rb1) (local.get $o))))) (f64x2.mul (local.get $a02v) (v128.load offset=0 (i32.add (local.get $rb2) (local.get $o))))) (f64x2.mul (local.get $a03v) (v128.load offset=0 (i32.add (local.get $rb3) (local.get $o)))))))))
         (if (i32.and (local.get $n) (i32.const 1)) (then
           (local.set $o (i32.shl (i32.sub (local.get $n) (i32.const 1)) (i32.const 3)))
           (f64.store (i32.add (local.get $rc0) (local.get $o)) (f64.add (f64.load (i32.add (local.get $rc0) (local.get $o))) (f64.add (f64.add (f64.add (f64.mul (local.get $a00) (f64.load (i32.add (local.get $rb0) (local.get $o)))) (f64.mul (local.get $a01) (f64.load (i32.add (local.get $rb1) (local.get $o))))) (f64.mul (local.get $a02) (f64.load (i32.add (local.get $rb2) (local.get $o))))) (f64.mul (local.get $a03) (f64.load (i32.add (local.get $rb3) (local.get $o)))))))))
@@ -147,12 +163,16 @@
         (local.set $a00 (f64.mul (local.get $alpha) (f64.load (i32.add (local.get $ra0) (i32.shl (local.get $p) (i32.const 3))))))
         (local.set $a00v (f64x2.splat (local.get $a00)))
         (local.set $o (i32.const 0))
-        (local.set $oEnd (i32.shl (i32.and (local.get $n) (i32.const -2)) (i32.const 3)))
-        (block $block_s_r0_pairs_done (br_if $block_s_r0_pairs_done (i32.ge_s (local.get $o) (local.get $oEnd)))
-          (loop $block_s_r0_pairs
-            (v128.store (i32.add (local.get $rc0) (local.get $o)) (f64x2.add (v128.load (i32.add (local.get $rc0) (local.get $o))) (f64x2.mul (local.get $a00v) (v128.load (i32.add (local.get $rb0) (local.get $o))))))
-            (local.set $o (i32.add (local.get $o) (i32.const 16)))
-            (br_if $block_s_r0_pairs (i32.lt_s (local.get $o) (local.get $oEnd)))))
+        (local.set $oEnd (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 3)))
+        (block $block_s_r0_quads_done (br_if $block_s_r0_quads_done (i32.ge_s (local.get $o) (local.get $oEnd)))
+          (loop $block_s_r0_quads
+            (v128.store offset=0 (i32.add (local.get $rc0) (local.get $o)) (f64x2.add (v128.load offset=0 (i32.add (local.get $rc0) (local.get $o))) (f64x2.mul (local.get $a00v) (v128.load offset=0 (i32.add (local.get $rb0) (local.get $o))))))
+            (v128.store offset=16 (i32.add (local.get $rc0) (local.get $o)) (f64x2.add (v128.load offset=16 (i32.add (local.get $rc0) (local.get $o))) (f64x2.mul (local.get $a00v) (v128.load offset=16 (i32.add (local.get $rb0) (local.get $o))))))
+            (local.set $o (i32.add (local.get $o) (i32.const 32)))
+            (br_if $block_s_r0_quads (i32.lt_s (local.get $o) (local.get $oEnd)))))
+        (if (i32.and (local.get $n) (i32.const 2)) (then
+          (local.set $o (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 3)))
+          (v128.store offset=0 (i32.add (local.get $rc0) (local.get $o)) (f64x2.add (v128.load offset=0 (i32.add (local.get $rc0) (local.get $o))) (f64x2.mul (local.get $a00v) (v128.load offset=0 (i32.add (local.get $rb0) (local.get $o))))))))
         (if (i32.and (local.get $n) (i32.const 1)) (then
           (local.set $o (i32.shl (i32.sub (local.get $n) (i32.const 1)) (i32.const 3)))
           (f64.store (i32.add (local.get $rc0) (local.get $o)) (f64.add (f64.load (i32.add (local.get $rc0) (local.get $o))) (f64.mul (local.get $a00) (f64.load (i32.add (local.get $rb0) (local.get $o))))))))
@@ -180,12 +200,16 @@
         (local.set $a02v (f64x2.splat (local.get $a02)))
         (local.set $a03v (f64x2.splat (local.get $a03)))
         (local.set $o (i32.const 0))
-        (local.set $oEnd (i32.shl (i32.and (local.get $n) (i32.const -2)) (i32.const 3)))
-        (block $rest_q_r0_pairs_done (br_if $rest_q_r0_pairs_done (i32.ge_s (local.get $o) (local.get $oEnd)))
-          (loop $rest_q_r0_pairs
-            (v128.store (i32.add (local.get $rc0) (local.get $o)) (f64x2.add (v128.load (i32.add (local.get $rc0) (local.get $o))) (f64x2.add (f64x2.add (f64x2.add (f64x2.mul (local.get $a00v) (v128.load (i32.add (local.get $rb0) (local.get $o)))) (f64x2.mul (local.get $a01v) (v128.load (i32.add (local.get $rb1) (local.get $o))))) (f64x2.mul (local.get $a02v) (v128.load (i32.add (local.get $rb2) (local.get $o))))) (f64x2.mul (local.get $a03v) (v128.load (i32.add (local.get $rb3) (local.get $o)))))))
-            (local.set $o (i32.add (local.get $o) (i32.const 16)))
-            (br_if $rest_q_r0_pairs (i32.lt_s (local.get $o) (local.get $oEnd)))))
+        (local.set $oEnd (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 3)))
+        (block $rest_q_r0_quads_done (br_if $rest_q_r0_quads_done (i32.ge_s (local.get $o) (local.get $oEnd)))
+          (loop $rest_q_r0_quads
+            (v128.store offset=0 (i32.add (local.get $rc0) (local.get $o)) (f64x2.add (v128.load offset=0 (i32.add (local.get $rc0) (local.get $o))) (f64x2.add (f64x2.add (f64x2.add (f64x2.mul (local.get $a00v) (v128.load offset=0 (i32.add (local.get $rb0) (local.get $o)))) (f64x2.mul (local.get $a01v) (v128.load offset=0 (i32.add (local.get $rb1) (local.get $o))))) (f64x2.mul (local.get $a02v) (v128.load offset=0 (i32.add (local.get $rb2) (local.get $o))))) (f64x2.mul (local.get $a03v) (v128.load offset=0 (i32.add (local.get $rb3) (local.get $o)))))))
+            (v128.store offset=16 (i32.add (local.get $rc0) (local.get $o)) (f64x2.add (v128.load offset=16 (i32.add (local.get $rc0) (local.get $o))) (f64x2.add (f64x2.add (f64x2.add (f64x2.mul (local.get $a00v) (v128.load offset=16 (i32.add (local.get $rb0) (local.get $o)))) (f64x2.mul (local.get $a01v) (v128.load offset=16 (i32.add (local.get $rb1) (local.get $o))))) (f64x2.mul (local.get $a02v) (v128.load offset=16 (i32.add (local.get $rb2) (local.get $o))))) (f64x2.mul (local.get $a03v) (v128.load offset=16 (i32.add (local.get $rb3) (local.get $o)))))))
+            (local.set $o (i32.add (local.get $o) (i32.const 32)))
+            (br_if $rest_q_r0_quads (i32.lt_s (local.get $o) (local.get $oEnd)))))
+        (if (i32.and (local.get $n) (i32.const 2)) (then
+          (local.set $o (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 3)))
+          (v128.store offset=0 (i32.add (local.get $rc0) (local.get $o)) (f64x2.add (v128.load offset=0 (i32.add (local.get $rc0) (local.get $o))) (f64x2.add (f64x2.add (f64x2.add (f64x2.mul (local.get $a00v) (v128.load offset=0 (i32.add (local.get $rb0) (local.get $o)))) (f64x2.mul (local.get $a01v) (v128.load offset=0 (i32.add (local.get $rb1) (local.get $o))))) (f64x2.mul (local.get $a02v) (v128.load offset=0 (i32.add (local.get $rb2) (local.get $o))))) (f64x2.mul (local.get $a03v) (v128.load offset=0 (i32.add (local.get $rb3) (local.get $o)))))))))
         (if (i32.and (local.get $n) (i32.const 1)) (then
           (local.set $o (i32.shl (i32.sub (local.get $n) (i32.const 1)) (i32.const 3)))
           (f64.store (i32.add (local.get $rc0) (local.get $o)) (f64.add (f64.load (i32.add (local.get $rc0) (local.get $o))) (f64.add (f64.add (f64.add (f64.mul (local.get $a00) (f64.load (i32.add (local.get $rb0) (local.get $o)))) (f64.mul (local.get $a01) (f64.load (i32.add (local.get $rb1) (local.get $o))))) (f64.mul (local.get $a02) (f64.load (i32.add (local.get $rb2) (local.get $o))))) (f64.mul (local.get $a03) (f64.load (i32.add (local.get $rb3) (local.get $o)))))))))
@@ -197,12 +221,16 @@
         (local.set $a00 (f64.mul (local.get $alpha) (f64.load (i32.add (local.get $ra0) (i32.shl (local.get $p) (i32.const 3))))))
         (local.set $a00v (f64x2.splat (local.get $a00)))
         (local.set $o (i32.const 0))
-        (local.set $oEnd (i32.shl (i32.and (local.get $n) (i32.const -2)) (i32.const 3)))
-        (block $rest_s_r0_pairs_done (br_if $rest_s_r0_pairs_done (i32.ge_s (local.get $o) (local.get $oEnd)))
-          (loop $rest_s_r0_pairs
-            (v128.store (i32.add (local.get $rc0) (local.get $o)) (f64x2.add (v128.load (i32.add (local.get $rc0) (local.get $o))) (f64x2.mul (local.get $a00v) (v128.load (i32.add (local.get $rb0) (local.get $o))))))
-            (local.set $o (i32.add (local.get $o) (i32.const 16)))
-            (br_if $rest_s_r0_pairs (i32.lt_s (local.get $o) (local.get $oEnd)))))
+        (local.set $oEnd (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 3)))
+        (block $rest_s_r0_quads_done (br_if $rest_s_r0_quads_done (i32.ge_s (local.get $o) (local.get $oEnd)))
+          (loop $rest_s_r0_quads
+            (v128.store offset=0 (i32.add (local.get $rc0) (local.get $o)) (f64x2.add (v128.load offset=0 (i32.add (local.get $rc0) (local.get $o))) (f64x2.mul (local.get $a00v) (v128.load offset=0 (i32.add (local.get $rb0) (local.get $o))))))
+            (v128.store offset=16 (i32.add (local.get $rc0) (local.get $o)) (f64x2.add (v128.load offset=16 (i32.add (local.get $rc0) (local.get $o))) (f64x2.mul (local.get $a00v) (v128.load offset=16 (i32.add (local.get $rb0) (local.get $o))))))
+            (local.set $o (i32.add (local.get $o) (i32.const 32)))
+            (br_if $rest_s_r0_quads (i32.lt_s (local.get $o) (local.get $oEnd)))))
+        (if (i32.and (local.get $n) (i32.const 2)) (then
+          (local.set $o (i32.shl (i32.and (local.get $n) (i32.const -4)) (i32.const 3)))
+          (v128.store offset=0 (i32.add (local.get $rc0) (local.get $o)) (f64x2.add (v128.load offset=0 (i32.add (local.get $rc0) (local.get $o))) (f64x2.mul (local.get $a00v) (v128.load offset=0 (i32.add (local.get $rb0) (local.get $o))))))))
         (if (i32.and (local.get $n) (i32.const 1)) (then
           (local.set $o (i32.shl (i32.sub (local.get $n) (i32.const 1)) (i32.const 3)))
           (f64.store (i32.add (local.get $rc0) (local.get $o)) (f64.add (f64.load (i32.add (local.get $rc0) (local.get $o))) (f64.mul (local.get $a00) (f64.load (i32.add (local.get $rb0) (local.get $o))))))))

@@ -75,7 +75,7 @@ export class EofdMLogB implements Policy {
       maxActionNorm: spec.maxActionNorm,
       delta: spec.delta,
     });
-    this.selector = new OptimisticSelector(K, d, spec.reward);
+    this.selector = new OptimisticSelector(K, d, spec.reward, this.sketch.workspace);
     this.local = new LocalModel(K, d);
     // Arrays that products over V write live beside V (the sketch's workspace).
     const space = this.sketch.workspace;

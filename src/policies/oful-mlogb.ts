@@ -83,12 +83,12 @@ export class OfulMLogB implements Policy {
       maxActionNorm: spec.maxActionNorm,
       delta: spec.delta,
     });
-    this.selector = new OptimisticSelector(K, d, spec.reward);
     this.local = new LocalModel(K, d);
     // H, H⁻¹ and every array a product over them writes live in one workspace (WebAssembly memory
     // under the wasm backend), sized for them up front.
     this.workspace = new Workspace(8 * (3 * n * n + (5 + 2 * K) * n) + 65536);
     const space = this.workspace;
+    this.selector = new OptimisticSelector(K, d, spec.reward, space);
     this.hessian = space.float64(n * n);
     this.inverse = space.float64(n * n);
     for (let i = 0; i < n; i++) {

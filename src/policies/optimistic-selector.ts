@@ -9,6 +9,7 @@
 import type { ActionSet } from '../environments/environment.js';
 import { gemmNT } from '../linalg/blas.js';
 import { SymmetricEigen } from '../linalg/eigen.js';
+import type { Workspace } from '../linalg/simd.js';
 import { expectedReward, softmaxJacobian, softmaxWithNull } from '../model/logistic.js';
 
 /** Writes M(x) (K×K, row-major) for action `index` of the current round. */
@@ -32,7 +33,9 @@ export class OptimisticSelector {
   private readonly d: number;
   private readonly reward: Float64Array;
   private readonly rewardL1: number;
-  private scores = new Float64Array(0);
+  private scores: Float64Array = new Float64Array(0);
+  /** Where the scores live (beside the estimate, so that z = Wx runs on its kernels), or null. */
+  private readonly workspace: Workspace | null;
   /** The optimistic score of every action of the round. */
   private optimistic = new Float64Array(0);
   private readonly curvature: Float64Array;
@@ -43,8 +46,9 @@ export class OptimisticSelector {
   private readonly eigenValues: Float64Array;
   private readonly eigenVectors: Float64Array;
 
-  constructor(K: number, d: number, reward: Float64Array) {
+  constructor(K: number, d: number, reward: Float64Array, workspace: Workspace | null = null) {
     this.K = K;
+    this.workspace = workspace;
     this.d = d;
     this.reward = reward;
     this.rewardL1 = reward.reduce((s, r) => s + Math.abs(r), 0);
@@ -59,7 +63,7 @@ export class OptimisticSelector {
 
   /** Scratch for the linear scores z = W x of every action (count×K), grown on demand. */
   ensureCapacity(count: number): void {
-    if (this.scores.length < count * this.K) this.scores = new Float64Array(count * this.K);
+    if (this.scores.length < count * this.K) this.scores = this.workspace?.float64(count * this.K) ?? new Float64Array(count * this.K);
     if (this.optimistic.length < count) this.optimistic = new Float64Array(count);
   }
 
