@@ -14,6 +14,7 @@
  * runs along a row of W (contiguous memory). W is transposed into the caller's `vectors` at the end.
  */
 import { gemmNN, gemmNNUpdate, gemv, gemvT } from './blas.js';
+import { kernelHome, type Workspace } from './simd.js';
 import { TridiagonalEigen } from './tridiagonal.js';
 
 const EPS = 2 ** -52;
@@ -50,17 +51,20 @@ export class SymmetricEigen {
   private readonly blockFactor: Float64Array;
   private readonly blockProducts: Float64Array;
 
-  /** Allocates the workspace for matrices of order up to maxN (divide and conquer allocates its own on first use). */
-  constructor(maxN: number) {
+  /**
+   * Allocates the workspace for matrices of order up to maxN (divide and conquer allocates its own on
+   * first use); W, which the QL iteration rotates, in `space` when given (its SIMD kernels then run).
+   */
+  constructor(maxN: number, space?: Workspace) {
     if (!Number.isInteger(maxN) || maxN < 0) {
       throw new Error(`SymmetricEigen: maxN must be a non-negative integer, got ${maxN}`);
     }
     this.maxN = maxN;
-    this.w = new Float64Array(maxN * maxN);
+    this.w = space?.float64(maxN * maxN) ?? new Float64Array(maxN * maxN);
     this.d = new Float64Array(maxN);
     this.e = new Float64Array(maxN);
-    this.rotC = new Float64Array(maxN);
-    this.rotS = new Float64Array(maxN);
+    this.rotC = space?.float64(maxN) ?? new Float64Array(maxN);
+    this.rotS = space?.float64(maxN) ?? new Float64Array(maxN);
     this.order = new Int32Array(maxN);
     const large = maxN >= DIVIDE_AND_CONQUER_MIN_ORDER;
     const nb = BACK_TRANSFORM_BLOCK;
@@ -562,6 +566,11 @@ function applyRotations(
   rc: Float64Array,
   rs: Float64Array,
 ): void {
+  const home = kernelHome(w, (m - l) * n);
+  if (home !== null) {
+    home.kernels.rotateRows(n, home.address(w, 0), l, m, home.input(rc, 0, m), home.input(rs, 0, m));
+    return;
+  }
   let i = m - 1;
   for (; i - 1 >= l; i -= 2) {
     const c1 = rc[i];

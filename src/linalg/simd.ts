@@ -40,6 +40,7 @@ interface Kernels {
   ger(m: number, n: number, alpha: number, x: number, incx: number, y: number, a: number, lda: number): void;
   gemmNNUpdate(m: number, n: number, k: number, alpha: number, a: number, lda: number, b: number, ldb: number, c: number, ldc: number): void;
   gemmNTPanel(m: number, n: number, len: number, a: number, lda: number, b: number, ldb: number, c: number, ldc: number, accumulate: number): void;
+  rotateRows(n: number, w: number, l: number, m: number, rc: number, rs: number): void;
 }
 
 const PAGE_BYTES = 65536;

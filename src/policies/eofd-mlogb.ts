@@ -83,7 +83,7 @@ export class EofdMLogB implements Policy {
     this.candidate = space.float64(this.dimension);
     this.difference = space.float64(this.dimension);
     const n = m + K;
-    this.gramEigen = new AugmentedGramEigen(m, K);
+    this.gramEigen = new AugmentedGramEigen(m, K, space);
     this.projection = space.float64(m * K);
     this.transposed = space.float64(n);
     this.rotated = new Float64Array(n);

@@ -80,7 +80,7 @@ export class FrequentDirections {
     this.basis = space.float64(m * this.dimension);
     this.spareBasis = space.float64(m * this.dimension);
     this.eigenvalues = new Float64Array(m);
-    this.gramEigen = new AugmentedGramEigen(m, K);
+    this.gramEigen = new AugmentedGramEigen(m, K, space);
     this.projection = space.float64(m * K);
     this.oldCoefficients = space.float64(m * m);
     this.xCoefficients = new Float64Array(m * K);
@@ -302,15 +302,15 @@ export class AugmentedGramEigen {
   private readonly dense: SymmetricEigen | null;
   private readonly arrowhead: ArrowheadEigen | null;
 
-  /** Workspace for sketches of at most m directions and K outcomes. */
-  constructor(m: number, K: number) {
+  /** Workspace for sketches of at most m directions and K outcomes; the dense solver's rotations in `space` when given. */
+  constructor(m: number, K: number, space?: Workspace) {
     const n = m + K;
     this.values = new Float64Array(n);
     this.vectors = new Float64Array(n * n);
     this.gram = new Float64Array(K === 1 ? 0 : n * n);
     this.diagonal = new Float64Array(K === 1 ? m + 1 : 0);
     this.border = new Float64Array(K === 1 ? m : 0);
-    this.dense = K === 1 ? null : new SymmetricEigen(n);
+    this.dense = K === 1 ? null : new SymmetricEigen(n, space);
     this.arrowhead = K === 1 ? new ArrowheadEigen(n) : null;
   }
 
@@ -372,6 +372,8 @@ export function lemma1Matrix(
 export class ActionCurvature {
   private readonly sketch: FrequentDirections;
   private projections: Float64Array = new Float64Array(0);
+  /** The round's features, copied beside V once so both products read them in place. */
+  private features: Float64Array = new Float64Array(0);
   private normsSq = new Float64Array(0);
   /** c_k of `woodburyCoefficients` for this round's λ. */
   private readonly woodbury: Float64Array;
@@ -384,7 +386,7 @@ export class ActionCurvature {
   }
 
   get byteLength(): number {
-    return this.projections.byteLength + this.normsSq.byteLength + this.woodbury.byteLength;
+    return this.projections.byteLength + this.features.byteLength + this.normsSq.byteLength + this.woodbury.byteLength;
   }
 
   /** Takes P(x) and ‖x‖² of `count` actions (rows of `features`, length d each) against the current sketch. */
@@ -392,9 +394,12 @@ export class ActionCurvature {
     const { K, d, dimension, rank: r, sketchSize: m } = this.sketch;
     if (this.projections.length < count * K * m) this.projections = this.sketch.workspace.float64(count * K * m);
     if (this.normsSq.length < count) this.normsSq = new Float64Array(count);
+    if (this.features.length < count * d) this.features = this.sketch.workspace.float64(count * d);
+    const x = this.features;
+    for (let j = 0; j < count * d; j++) x[j] = features[j];
     // Block i of every v_k against every x (Lemma 1's ⟨x, u_ki⟩).
-    for (let i = 0; i < K && r > 0; i++) gemmNT(count, r, d, features, 0, d, this.sketch.basis, i * d, dimension, this.projections, i * r, K * r);
-    for (let a = 0; a < count; a++) this.normsSq[a] = dot(d, features, a * d, features, a * d);
+    for (let i = 0; i < K && r > 0; i++) gemmNT(count, r, d, x, 0, d, this.sketch.basis, i * d, dimension, this.projections, i * r, K * r);
+    for (let a = 0; a < count; a++) this.normsSq[a] = dot(d, x, a * d, x, a * d);
     this.sketch.woodburyCoefficients(regularization, this.woodbury);
     this.regularization = regularization;
   }

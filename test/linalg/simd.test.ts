@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { axpy, dot, gemmNN, gemmNNUpdate, gemmNT, gemv, gemvT, ger } from '../../src/linalg/blas.js';
+import { SymmetricEigen } from '../../src/linalg/eigen.js';
 import { Home, Workspace, backend, homeOf, wasmAvailable, withBackend } from '../../src/linalg/simd.js';
 import { mulberry32 } from './fixtures.js';
 
@@ -165,6 +166,24 @@ describe('simd: every kernel gives the TypeScript kernel’s bits', () => {
           expect(bits(s.home[2]!), `gemmNN ${m}×${n}×${k}`).toEqual(bits(s.plain[2]!));
         }
       }
+    }
+  });
+
+  it('the QL eigensolver’s row rotations: the same eigenpairs, bit for bit, with W in a workspace', () => {
+    for (const n of [2, 3, 7, 8, 44, 45, 95]) {
+      const data = values(random, n * n);
+      const a = Float64Array.from(data);
+      for (let i = 0; i < n; i++) for (let j = 0; j < i; j++) a[j * n + i] = a[i * n + j];
+      const plain = new SymmetricEigen(n);
+      const simd = new SymmetricEigen(n, new Workspace(1024, 'wasm'));
+      const out = [plain, simd].map((solver) => {
+        const v = new Float64Array(n);
+        const z = new Float64Array(n * n);
+        solver.decompose(n, a, 0, n, v, z);
+        return { v, z };
+      });
+      expect(bits(out[1]!.v), `eigenvalues n=${n}`).toEqual(bits(out[0]!.v));
+      expect(bits(out[1]!.z), `eigenvectors n=${n}`).toEqual(bits(out[0]!.z));
     }
   });
 
