@@ -3,7 +3,7 @@
  * solves with the factor, and the SPD inverse. Inner loops run along rows (contiguous memory).
  */
 
-import { dot } from './blas.js';
+import { axpy, dot } from './blas.js';
 
 /**
  * In place: the lower triangle of A (n×n at a[aOff], stride lda) becomes L with A = LLᵀ (upper triangle
@@ -50,12 +50,12 @@ export function solveLowerTransposed(
   b: Float64Array,
   bOff: number,
 ): void {
-  // Column-oriented so that row i of L is read contiguously.
+  // Column-oriented so that row i of L is read contiguously: b[0..i) −= z_i·L[i, 0..i).
   for (let i = n - 1; i >= 0; i--) {
     const ri = lOff + i * ldl;
     const zi = b[bOff + i] / l[ri + i];
     b[bOff + i] = zi;
-    for (let k = 0; k < i; k++) b[bOff + k] -= l[ri + k] * zi;
+    axpy(i, -zi, l, ri, b, bOff);
   }
 }
 

@@ -6,7 +6,8 @@
  * `refreshInterval` updates; ln det M follows the matrix determinant lemma. O(d²) memory, O(d²) per update.
  */
 import type { ActionSet } from '../environments/environment.js';
-import { axpy, dot, gemmNT, gemv } from '../linalg/blas.js';
+import { dot, gemmNT, gemv, ger } from '../linalg/blas.js';
+import { Workspace } from '../linalg/simd.js';
 import { spdInverse } from '../linalg/cholesky.js';
 import { expectedReward, softmaxWithNull } from '../model/logistic.js';
 import { ExactBallProjection } from '../model/projection.js';
@@ -25,22 +26,27 @@ export class DesignMatrix {
   private readonly refreshInterval: number;
   private readonly refreshWork: Float64Array;
   private updates = 0;
+  /** Where M, M⁻¹ and the arrays products over them write live. */
+  readonly workspace: Workspace;
   /** The M-norm projection onto the ball (buffers allocated on its first use). */
   private readonly projection: ExactBallProjection;
 
   /** M = diagonal·I. */
   constructor(d: number, diagonal: number, refreshInterval: number) {
     this.d = d;
-    this.matrix = new Float64Array(d * d);
-    this.inverse = new Float64Array(d * d);
+    // M, M⁻¹ and the arrays products over them write, in one workspace (WebAssembly under the wasm backend).
+    this.workspace = new Workspace(8 * (3 * d * d + 4 * d) + 65536);
+    const space = this.workspace;
+    this.matrix = space.float64(d * d);
+    this.inverse = space.float64(d * d);
     for (let i = 0; i < d; i++) {
       this.matrix[i * d + i] = diagonal;
       this.inverse[i * d + i] = 1 / diagonal;
     }
     this.logDeterminant = d * Math.log(diagonal);
-    this.column = new Float64Array(d);
+    this.column = space.float64(d);
     this.refreshInterval = refreshInterval;
-    this.refreshWork = new Float64Array(d * d + d);
+    this.refreshWork = space.float64(d * d + d);
     this.projection = new ExactBallProjection(d);
   }
 
@@ -59,7 +65,7 @@ export class DesignMatrix {
   addOuter(weight: number, x: Float64Array): void {
     const { d, matrix, inverse, column } = this;
     const q = this.inverseNormSq(x);
-    for (let a = 0; a < d; a++) axpy(d, weight * x[a], x, 0, matrix, a * d);
+    ger(d, d, weight, x, 0, 1, x, 0, matrix, 0, d);
     this.logDeterminant += Math.log1p(weight * q);
     this.updates++;
     if (this.updates % this.refreshInterval === 0) {
@@ -67,7 +73,7 @@ export class DesignMatrix {
       return;
     }
     const scale = -weight / (1 + weight * q);
-    for (let a = 0; a < d; a++) axpy(d, scale * column[a], column, 0, inverse, a * d);
+    ger(d, d, scale, column, 0, 1, column, 0, inverse, 0, d);
   }
 
   /**
@@ -102,9 +108,9 @@ export class BonusSelector {
   private readonly reward: Float64Array;
   private readonly sigma: Float64Array;
   /** z = Wx of every action (count×K). */
-  private scores = new Float64Array(0);
+  private scores: Float64Array = new Float64Array(0);
   /** M⁻¹x of every action (count×d). */
-  private columns = new Float64Array(0);
+  private columns: Float64Array = new Float64Array(0);
   private optimistic = new Float64Array(0);
 
   constructor(K: number, d: number, reward: Float64Array) {
@@ -118,8 +124,8 @@ export class BonusSelector {
     const { K, d } = this;
     const count = actions.count;
     if (this.optimistic.length < count) {
-      this.scores = new Float64Array(count * K);
-      this.columns = new Float64Array(count * d);
+      this.scores = design.workspace.float64(count * K);
+      this.columns = design.workspace.float64(count * d);
       this.optimistic = new Float64Array(count);
     }
     const { scores, columns, optimistic } = this;

@@ -18,8 +18,9 @@ export class EofdTs extends ThompsonSampling<EofdMLogB> {
   private readonly coordinates: Float64Array;
 
   constructor(spec: PolicySpec) {
-    super(new EofdMLogB(spec), spec, 'EOFD-TS');
-    this.coordinates = new Float64Array(this.core.sketch.sketchSize);
+    const core = new EofdMLogB(spec);
+    super(core, spec, 'EOFD-TS', core.sketch.workspace);
+    this.coordinates = core.sketch.workspace.float64(core.sketch.sketchSize);
   }
 
   /** out = √β Z_t^{-1/2} ξ (covariance β Z_t⁻¹), in O(Kd·m). */

@@ -98,11 +98,13 @@ export class MnlUcb implements Policy {
     // eq. (18): V_1 = κλI; κ = 1 outside mode 'theory' (its radius carries no κ either).
     this.design = new DesignMatrix(d, (theory ? kappa : 1) * spec.regularization, spec.refreshInterval ?? DEFAULT_REFRESH_INTERVAL);
     this.selector = new BonusSelector(K, d, spec.reward);
-    this.current = new Float64Array(n);
-    this.trial = new Float64Array(n);
-    this.gradient = new Float64Array(n);
-    this.step = new Float64Array(n);
-    this.hessian = new Float64Array(n * n);
+    // The estimate, the Newton system and the history the products read live beside V_t's matrices.
+    const space = this.design.workspace;
+    this.current = space.float64(n);
+    this.trial = space.float64(n);
+    this.gradient = space.float64(n);
+    this.step = space.float64(n);
+    this.hessian = space.float64(n * n);
     this.sigma = new Float64Array(K);
     this.logits = new Float64Array(K);
     this.history = new Float64Array(0);
@@ -146,16 +148,18 @@ export class MnlUcb implements Policy {
   /** Copies the history into buffers of `capacity` rounds. */
   private grow(capacity: number): void {
     const { K, d } = this;
-    const history = new Float64Array(d * capacity);
+    // Doubling: the workspace keeps the old buffers, at most as much again as the new ones.
+    const space = this.design.workspace;
+    const history = space.float64(d * capacity);
     for (let a = 0; a < d; a++) history.set(this.history.subarray(a * this.capacity, a * this.capacity + this.rounds), a * capacity);
     const outcomes = new Int32Array(capacity);
     outcomes.set(this.outcomes.subarray(0, this.rounds));
     this.history = history;
     this.outcomes = outcomes;
-    this.scores = new Float64Array(K * capacity);
+    this.scores = space.float64(K * capacity);
     this.probabilities = new Float64Array(K * capacity);
-    this.coefficients = new Float64Array(K * capacity);
-    this.scaled = new Float64Array(d * capacity);
+    this.coefficients = space.float64(K * capacity);
+    this.scaled = space.float64(d * capacity);
     this.weights = new Float64Array(capacity);
     this.capacity = capacity;
   }

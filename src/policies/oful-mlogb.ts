@@ -51,7 +51,8 @@ export class OfulMLogB implements Policy {
   private readonly refreshWork: Float64Array;
   /** Per-round scoring scratch: H⁻¹(e_i ⊗ x) for every action (count × K·Kd). */
   private actionColumns: Float64Array = new Float64Array(0);
-  private readonly workspace: Workspace;
+  /** Where H, H⁻¹ and the arrays products over them write live. */
+  readonly workspace: Workspace;
   private roundFeatures: Float64Array = new Float64Array(0);
   private readonly curvatureOfAction: (index: number, out: Float64Array) => void;
   /** Buffers of the exact projection, allocated on its first use. */

@@ -55,13 +55,15 @@ export class Soful implements Policy {
     this.reward = spec.reward;
     this.regularization = spec.regularization;
     this.sketch = new FrequentDirections(d, 1, Math.min(spec.sketchSize, d), spec.sketchVariant === 'rfd');
-    this.theta = new Float64Array(d);
-    this.responses = new Float64Array(d);
+    // θ, b and the products over V they enter live beside V (the sketch's workspace).
+    const space = this.sketch.workspace;
+    this.theta = space.float64(d);
+    this.responses = space.float64(d);
     // The K = 1 rule of eq. (16) on θ (it reads no reward vector).
-    this.selector = new OptimisticSelector(1, d, Float64Array.of(1));
+    this.selector = new OptimisticSelector(1, d, Float64Array.of(1), space);
     this.actionCurvature = new ActionCurvature(this.sketch);
     this.curvatureOfAction = (index, out) => this.actionCurvature.write(index, out);
-    this.coordinates = new Float64Array(this.sketch.sketchSize);
+    this.coordinates = space.float64(this.sketch.sketchSize);
     this.woodbury = new Float64Array(this.sketch.sketchSize);
   }
 

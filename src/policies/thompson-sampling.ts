@@ -6,6 +6,7 @@
  * are the wrapped optimistic policy's (`core`).
  */
 import type { ActionSet } from '../environments/environment.js';
+import type { Workspace } from '../linalg/simd.js';
 import { FunctionUniformStream } from '../random/stream.js';
 import { assertFiniteActions } from './checks.js';
 import { OptimisticSelector } from './optimistic-selector.js';
@@ -31,14 +32,15 @@ export abstract class ThompsonSampling<Core extends SampledCore> implements Poli
   private readonly selector: OptimisticSelector;
   private readonly noise: Float64Array;
 
-  constructor(core: Core, spec: PolicySpec, name: string) {
+  /** `space`: where W̃ and ξ live (the core's workspace, so that products over its state run on its kernels). */
+  constructor(core: Core, spec: PolicySpec, name: string, space: Workspace | null) {
     if (spec.uniform === undefined) throw new RangeError(`${name}: a seeded uniform stream (spec.uniform) is required`);
     this.core = core;
     this.dimension = spec.K * spec.d;
     this.normals = new FunctionUniformStream(spec.uniform);
-    this.selector = new OptimisticSelector(spec.K, spec.d, spec.reward);
-    this.sample = new Float64Array(this.dimension);
-    this.noise = new Float64Array(this.dimension);
+    this.selector = new OptimisticSelector(spec.K, spec.d, spec.reward, space);
+    this.sample = space?.float64(this.dimension) ?? new Float64Array(this.dimension);
+    this.noise = space?.float64(this.dimension) ?? new Float64Array(this.dimension);
   }
 
   /** out = √β R ξ: the linear map ξ ↦ W̃ − W_t of a draw (covariance β R Rᵀ). */

@@ -27,14 +27,15 @@ export class TsMLogB extends ThompsonSampling<OfulMLogB> {
   private readonly column: Float64Array;
 
   constructor(spec: PolicySpec) {
-    super(new OfulMLogB(spec), spec, 'TS-MLogB');
+    const core = new OfulMLogB(spec);
+    super(core, spec, 'TS-MLogB', core.workspace);
     const { K, d } = spec;
     const n = K * d;
     this.K = K;
     this.d = d;
     this.local = new LocalModel(K, d);
     // H_1 = λI: L = √λ I.
-    this.factor = new Float64Array(n * n);
+    this.factor = core.workspace.float64(n * n);
     for (let i = 0; i < n; i++) this.factor[i * n + i] = Math.sqrt(spec.regularization);
     this.column = new Float64Array(n);
   }
