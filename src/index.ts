@@ -16,6 +16,7 @@ export { loadTraceEnvironment, readTrace, TraceEnvironment, validateTrace, type 
 export { runGrid, type GridOptions, type GridResult } from './experiment/grid.js';
 export { mergeShards, type MergeOptions, type MergeResult } from './experiment/merge.js';
 export { runExperiments, type RunEvents, type RunOptions, type RunResult } from './experiment/runner.js';
+export { backend, BACKENDS, setBackend, wasmAvailable, withBackend, type Backend } from './linalg/simd.js';
 export { BETA_MODES, ConfidenceRadius, type BetaMode } from './model/beta.js';
 export { deriveHyperparameters, HYPERPARAMETER_DEFAULTS, type HyperparameterInput, type Hyperparameters } from './model/hyperparameters.js';
 export { EofdMLogB } from './policies/eofd-mlogb.js';

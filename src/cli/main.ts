@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { packageInfo } from '../experiment/manifest.js';
+import { backend } from '../linalg/simd.js';
 import { registerBench } from './commands/bench.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerGrid } from './commands/grid.js';
@@ -74,6 +75,12 @@ export function createProgram(io: CliIo = processIo()): Command {
 
 /** Parses `argv` (as process.argv: node, script, args…), runs the command, returns the exit code. */
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  try {
+    backend(); // $EOFD_BACKEND, checked before any work
+  } catch (error) {
+    io.stderr.write(`eofd: ${(error as Error).message}\n`);
+    return EXIT.usage;
+  }
   const program = createProgram(io);
   const saved = process.exitCode;
   process.exitCode = undefined;
