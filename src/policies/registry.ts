@@ -2,6 +2,7 @@
  * The policies a config can name, one descriptor each (policy.ts). To add one: a new file exporting
  * its class and its `PolicyDescriptor`, and one line in POLICIES below.
  */
+import { adaOfuEcologPolicy } from './ada-ofu-ecolog.js';
 import { eofdMLogBPolicy } from './eofd-mlogb.js';
 import { eofdTsPolicy } from './eofd-ts.js';
 import { mnlUcbPolicy } from './mnl-ucb.js';
@@ -20,6 +21,7 @@ export const POLICIES: readonly PolicyDescriptor[] = [
   randomPolicy,
   mnlUcbPolicy,
   ol2mPolicy,
+  adaOfuEcologPolicy,
   sofulPolicy,
   tsMLogBPolicy,
   eofdTsPolicy,

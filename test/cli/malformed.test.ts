@@ -117,6 +117,12 @@ const CASES: Case[] = [
     field: 'policies',
     problem: /OL2M does not play K = 4 problems/,
   },
+  {
+    name: 'a binary-only policy (ada-OFU-ECOLog) on a K = 2 problem',
+    config: synthetic({ environment: env('d: 6, K: 2, reward: [0, 0.5, 1], actions: [3, 6]'), policies: 'policies: [Random, ada-OFU-ECOLog]' }),
+    field: 'policies',
+    problem: /ada-OFU-ECOLog does not play K = 2 problems/,
+  },
   { name: 'empty policy list', config: synthetic({ policies: 'policies: []' }), field: 'policies', problem: /expected a non-empty list of policies/ },
   { name: 'policy listed twice', config: synthetic({ policies: 'policies: [Random, Random]' }), field: 'policies.1', problem: /listed twice/ },
   { name: 'unknown top-level key', config: synthetic({}, 'horizn: 30\n'), field: 'horizn', problem: /unknown key "horizn" \(allowed: name, /i },
