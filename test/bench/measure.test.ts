@@ -6,7 +6,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { benchSpec, decisionsDigest, measurePoint, type BenchPoint } from '../../src/bench/measure.js';
 import { BenchWorkload } from '../../src/bench/workload.js';
-import { backend, BACKENDS, withBackend, type Backend } from '../../src/linalg/simd.js';
+import { backend, BACKENDS, homeOf, withBackend, type Backend } from '../../src/linalg/simd.js';
 import { createPolicy } from '../../src/policies/registry.js';
 
 /** The backend in force each time the bench built a policy. */
@@ -85,6 +85,9 @@ describe('measurePoint under each backend', () => {
     expect(new Set(chosen.js).size).toBeGreaterThan(1);
     const [js, wasm] = [policies.js.estimate(), policies.wasm.estimate()];
     expect(js).toHaveLength(K * d);
+    // The two really ran apart: W_t (written by the kernels) lives in a WebAssembly memory only under wasm.
+    expect(homeOf(wasm)).toBeDefined();
+    expect(homeOf(js)).toBeUndefined();
     expect(Buffer.from(wasm.buffer, wasm.byteOffset, wasm.byteLength).equals(Buffer.from(js.buffer, js.byteOffset, js.byteLength))).toBe(true);
     expect(policies.wasm.stats()).toEqual(policies.js.stats());
   });
