@@ -23,7 +23,7 @@ export const SINGLE_THREAD_ENV: Readonly<Record<string, string>> = {
 
 /**
  * The Python program: argv n, repeats; prints one JSON line {n, repeats, seconds (best), numpy,
- * blas}. Exit code 3 without numpy.
+ * blas (its name and version as numpy was built)}. Exit code 3 without numpy.
  */
 export const DGEMM_SCRIPT = `
 import json, sys, time
@@ -44,7 +44,8 @@ for _ in range(repeats):
     np.dot(a, b, out=c)
     best = min(best, time.perf_counter() - start)
 try:
-    blas = np.__config__.CONFIG["Build Dependencies"]["blas"]["name"]
+    info = np.__config__.CONFIG["Build Dependencies"]["blas"]
+    blas = (info["name"] + " " + str(info.get("version", ""))).strip()
 except Exception:
     blas = "unknown"
 print(json.dumps({"n": n, "repeats": repeats, "seconds": best, "numpy": np.__version__, "blas": blas}))
