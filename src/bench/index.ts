@@ -1,7 +1,8 @@
 /** `eofd bench`: per-round cost of the policies against d, K and m (see run.ts). */
 export { BenchWorkload } from './workload.js';
-export { benchSpec, isSketched, measurePoint, quantiles, type BenchPoint, type PointMeasurement } from './measure.js';
-export { DEFAULT_BENCH_OPTIONS, planPoints, resolveSketchSize, type BenchOptions, type PlannedPoint, type SketchChoice, type WarmupChoice } from './plan.js';
-export { BENCH_COLUMNS, benchCsv, fitSlopes, leastSquaresSlope, type BenchRow, type SeriesSlope } from './output.js';
+export { benchSpec, decisionsDigest, isSketched, measurePoint, quantiles, type BenchPoint, type PointMeasurement } from './measure.js';
+export { DEFAULT_BENCH_OPTIONS, nominalRoundFlops, planPoints, resolveSketchSize, unavailableBackend, type BenchOptions, type PlannedPoint, type SketchChoice, type WarmupChoice } from './plan.js';
+export { BENCH_COLUMNS, backendDisagreements, benchCsv, fitSlopes, leastSquaresSlope, roundGflopPerS, type BenchRow, type SeriesSlope } from './output.js';
+export { describeDgemm, measureDgemm, parseDgemmOutput, type DgemmCommand, type DgemmReference } from './dgemm.js';
 export { renderBenchSvg } from './svg.js';
 export { BENCH_FILES, BenchError, runBench, type BenchIo, type BenchResult } from './run.js';

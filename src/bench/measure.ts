@@ -14,9 +14,16 @@
  * (hrtime's BigInts, one subarray view; the workload, the played copy and the timing arrays exist
  * before it starts), so garbage collections during the timed rounds, counted through a
  * PerformanceObserver, are the policy's own doing.
+ *
+ * Every policy of a point (the JIT warm-up's, the measured one, the probe's) is constructed under the
+ * point's backend (`withBackend`): its workspaces, and so its kernels, are WebAssembly or TypeScript.
+ * The backends compute the same bits, so a point's `decisions` digest (its chosen actions and final
+ * estimate) is the same under both; run.ts warns where it is not.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
+import { withBackend, type Backend } from '../linalg/simd.js';
 import type { Policy } from '../policies/policy.js';
 import { createPolicy, policyDescriptor } from '../policies/registry.js';
 import { policySpec, type PolicySpec } from '../policies/spec.js';
@@ -26,6 +33,8 @@ import { BenchWorkload } from './workload.js';
 export interface BenchPoint {
   /** A registered policy (policies/registry.ts). */
   policy: string;
+  /** Where its kernels run: 'wasm' (WebAssembly SIMD128) or 'js' (TypeScript). */
+  backend: Backend;
   /** d */
   d: number;
   /** K */
@@ -70,6 +79,11 @@ export interface PointMeasurement {
   gcDuringTimed: number;
   /** Wall time of the whole point (warm-up and probe included), s. */
   wallSeconds: number;
+  /**
+   * SHA-256 (first 16 hex digits) of the actions chosen in every round (warm-up and timed) and of the
+   * final estimate's bits: equal across backends when their kernels compute the same bits.
+   */
+  decisions: string;
 }
 
 export interface MeasureOptions {
@@ -134,7 +148,7 @@ interface MeasuredPolicy {
 }
 
 function createBenchPolicy(point: BenchPoint, spec: PolicySpec): MeasuredPolicy {
-  const policy = createPolicy(point.policy, spec);
+  const policy = withBackend(point.backend, () => createPolicy(point.policy, spec));
   const counted = policy as Partial<{ readonly projectionsTaken: number }>;
   const projections = typeof counted.projectionsTaken === 'number' ? () => counted.projectionsTaken as number : () => 0;
   return { policy, projections };
@@ -148,6 +162,8 @@ export async function measurePoint(point: BenchPoint, options: MeasureOptions): 
   const workload = new BenchWorkload(d, benchReward(K), point.actions, 1, point.seed);
   const policy = createBenchPolicy(point, spec);
   const times = new RoundTimes(rounds);
+  /** The index chosen in round t, at t − 1. */
+  const chosen = new Int32Array(warmup + rounds);
 
   const gcStarts: number[] = [];
   const observer = new PerformanceObserver((list) => {
@@ -156,17 +172,18 @@ export async function measurePoint(point: BenchPoint, options: MeasureOptions): 
   observer.observe({ entryTypes: ['gc'] });
 
   warmJit(point);
-  playRounds(policy, workload, 1, warmup, null);
+  playRounds(policy, workload, 1, warmup, null, chosen);
   // Start the timed rounds on an empty young generation (`gc` exists when node runs with --expose-gc):
   // a minor collection, which neither shrinks the young generation nor sets off V8's memory reducer.
   (globalThis as { gc?: (options?: { type: 'minor' | 'major' }) => void }).gc?.({ type: 'minor' });
   // Synchronous writes: V8's --trace-gc lines are printed synchronously, so the markers must be too.
   if (options.markTimedRounds === true) fs.writeSync(2, `[eofd bench] ${describePoint(point)}: timed rounds start (pid ${process.pid})\n`);
   const timedStart = performance.now();
-  playRounds(policy, workload, warmup + 1, rounds, times);
+  playRounds(policy, workload, warmup + 1, rounds, times, chosen);
   const timedEnd = performance.now();
   if (options.markTimedRounds === true) fs.writeSync(2, `[eofd bench] ${describePoint(point)}: timed rounds end (pid ${process.pid})\n`);
   const stateBytes = policy.policy.stats().stateBytes;
+  const decisions = decisionsDigest(chosen, policy.policy.estimate());
 
   let probeUpdate: Quantiles | null = null;
   if (options.probeRounds > 0) {
@@ -196,7 +213,16 @@ export async function measurePoint(point: BenchPoint, options: MeasureOptions): 
     stateBytes,
     gcDuringTimed: gcStarts.filter((start) => start >= timedStart && start <= timedEnd).length,
     wallSeconds: (performance.now() - started) / 1000,
+    decisions,
   };
+}
+
+/** First 16 hex digits of the SHA-256 of the chosen indices and the estimate's bytes. */
+export function decisionsDigest(chosen: Int32Array, estimate: Float64Array): string {
+  const hash = createHash('sha256');
+  hash.update(new Uint8Array(chosen.buffer, chosen.byteOffset, chosen.byteLength));
+  hash.update(new Uint8Array(estimate.buffer, estimate.byteOffset, estimate.byteLength));
+  return hash.digest('hex').slice(0, 16);
 }
 
 /**
@@ -231,8 +257,13 @@ function warmJit(point: BenchPoint): void {
   }
 }
 
-/** "EOFD-MLogB d=785 K=1 m=78" */
+/** "EOFD-MLogB d=785 K=1 m=78 [wasm]" */
 export function describePoint(point: BenchPoint): string {
+  return `${describeProblem(point)} [${point.backend}]`;
+}
+
+/** "EOFD-MLogB d=785 K=1 m=78": the point without its backend. */
+export function describeProblem(point: BenchPoint): string {
   return `${point.policy} d=${point.d} K=${point.K} m=${point.sketchSize}`;
 }
 
@@ -249,8 +280,11 @@ class RoundTimes {
   }
 }
 
-/** Rounds first..first+count−1 of the bench loop; times them into `times` when given. */
-function playRounds(policy: MeasuredPolicy, workload: BenchWorkload, first: number, count: number, times: RoundTimes | null): void {
+/**
+ * Rounds first..first+count−1 of the bench loop; times them into `times` (from index 0) and records
+ * the chosen index of round t at `chosen[t − 1]`, when given.
+ */
+function playRounds(policy: MeasuredPolicy, workload: BenchWorkload, first: number, count: number, times: RoundTimes | null, chosen: Int32Array | null = null): void {
   const d = workload.d;
   const played = new Float64Array(d);
   for (let i = 0; i < count; i++) {
@@ -260,6 +294,7 @@ function playRounds(policy: MeasuredPolicy, workload: BenchWorkload, first: numb
     const t0 = process.hrtime.bigint();
     const index = policy.policy.select(actions, t);
     const t1 = process.hrtime.bigint();
+    if (chosen !== null) chosen[t - 1] = index;
     const outcome = workload.outcome(index);
     // A native copy: an element loop would box every number whenever this loop is not optimised yet.
     played.set(actions.features.subarray(index * d, (index + 1) * d));

@@ -1,12 +1,15 @@
 /**
  * The bench's results as rows: bench.csv (one row per planned point, units in the column names), the
- * stderr table, and the log-log slopes of per-round time against d, one per series (policy, K, m rule).
+ * stderr table, and the log-log slopes of per-round time against d, one per series (policy, K, m rule,
+ * warm-up, backend). Throughput is the policy's nominal flops per round (PolicyDescriptor.cost) over
+ * the round's median time, and a fraction of the run's single-thread dgemm reference (dgemm.ts).
  */
 import { stringify } from 'csv-stringify/sync';
 import { formatBytes } from '../report/format.js';
 import { formatTable } from '../report/table.js';
-import type { PointMeasurement } from './measure.js';
-import type { PlannedPoint } from './plan.js';
+import type { DgemmReference } from './dgemm.js';
+import { describeProblem, type PointMeasurement } from './measure.js';
+import { nominalRoundFlops, type PlannedPoint } from './plan.js';
 
 export interface BenchRow {
   plan: PlannedPoint;
@@ -22,6 +25,7 @@ export interface BenchRow {
 
 export const BENCH_COLUMNS = [
   'policy',
+  'backend',
   'd',
   'K',
   'm',
@@ -36,6 +40,9 @@ export const BENCH_COLUMNS = [
   'update_p90_ms',
   'round_median_ms',
   'round_p90_ms',
+  'gflop_per_s',
+  'dgemm_gflop_per_s',
+  'fraction_of_dgemm',
   'plain_round_median_ms',
   'projection_rounds',
   'projection_update_median_ms',
@@ -45,15 +52,46 @@ export const BENCH_COLUMNS = [
   'rss_scope',
   'gc_during_timed',
   'wall_s',
+  'decisions',
   'note',
 ] as const;
 
-/** A series of the plot and of the slopes: one policy, one K, one way of choosing m, one warm-up asked for. */
+/**
+ * A series of the plot and of the slopes: one policy, one K, one way of choosing m, one warm-up asked
+ * for, one backend ("EOFD-MLogB K=1 m=Kd/10 [wasm]").
+ */
 export function seriesKey(row: BenchRow): string {
-  const { policy, K, sketchRequest, warmupRequest } = row.plan.point;
+  const { policy, backend, K, sketchRequest, warmupRequest } = row.plan.point;
   const sketch = sketchRequest === 'exact' ? '' : ` m=${sketchRequest === 'auto' ? 'Kd/10' : sketchRequest}`;
   const history = warmupRequest === 'auto' ? '' : ` t=${warmupRequest + 1}`;
-  return `${policy} K=${K}${sketch}${history}`;
+  return `${policy} K=${K}${sketch}${history} [${backend}]`;
+}
+
+/** GFLOP/s of a measured point: the policy's nominal flops per round over the round's median time; null without one. */
+export function roundGflopPerS(row: BenchRow): number | null {
+  const median = row.measurement?.round.median;
+  if (median === undefined || !(median > 0)) return null;
+  return nominalRoundFlops(row.plan.point) / (median / 1e3) / 1e9;
+}
+
+/**
+ * Points measured under several backends whose decisions differ (the backends are meant to compute
+ * the same bits), as "EOFD-MLogB d=785 K=1 m=78: js 1a2b…, wasm 3c4d…".
+ */
+export function backendDisagreements(rows: readonly BenchRow[]): string[] {
+  const byPoint = new Map<string, BenchRow[]>();
+  for (const row of rows) {
+    if (row.measurement === null) continue;
+    const key = JSON.stringify({ ...row.plan.point, backend: null });
+    if (!byPoint.has(key)) byPoint.set(key, []);
+    byPoint.get(key)!.push(row);
+  }
+  const disagreements: string[] = [];
+  for (const group of byPoint.values()) {
+    if (new Set(group.map((r) => r.measurement!.decisions)).size <= 1) continue;
+    disagreements.push(`${describeProblem(group[0]!.plan.point)}: ${group.map((r) => `${r.plan.point.backend} ${r.measurement!.decisions}`).join(', ')}`);
+  }
+  return disagreements;
 }
 
 export interface SeriesSlope {
@@ -109,13 +147,17 @@ function num(x: number | null | undefined, decimals: number): string {
   return x === null || x === undefined || !Number.isFinite(x) ? '' : x.toFixed(decimals);
 }
 
-export function benchCsv(rows: readonly BenchRow[]): string {
+/** bench.csv; `dgemm` fills the reference columns (empty without one). */
+export function benchCsv(rows: readonly BenchRow[], dgemm: DgemmReference): string {
+  const reference = dgemm.ok ? dgemm.gflopPerS : null;
   const lines: string[][] = [[...BENCH_COLUMNS]];
   for (const row of rows) {
     const p = row.plan.point;
     const m = row.measurement;
+    const gflop = roundGflopPerS(row);
     lines.push([
       p.policy,
+      p.backend,
       String(p.d),
       String(p.K),
       String(p.sketchSize),
@@ -130,6 +172,9 @@ export function benchCsv(rows: readonly BenchRow[]): string {
       num(m?.update.p90, 4),
       num(m?.round.median, 4),
       num(m?.round.p90, 4),
+      num(gflop, 4),
+      num(reference, 2),
+      num(gflop !== null && reference !== null ? gflop / reference : null, 5),
       num(m?.plainRound.median, 4),
       m ? String(m.projectionRounds) : '',
       num(m?.projectionUpdate.median, 4),
@@ -139,10 +184,21 @@ export function benchCsv(rows: readonly BenchRow[]): string {
       row.rssScope ?? '',
       m ? String(m.gcDuringTimed) : '',
       num(m?.wallSeconds, 2),
+      m?.decisions ?? '',
       row.note,
     ]);
   }
   return stringify(lines);
+}
+
+/** GFLOP/s with three significant digits. */
+function gflopText(x: number): string {
+  return x >= 100 ? x.toFixed(0) : x.toPrecision(3);
+}
+
+/** A fraction as a percentage with two significant digits ("4.2%", "0.031%"). */
+function percent(fraction: number): string {
+  return `${Number((100 * fraction).toPrecision(2))}%`;
 }
 
 function ms(x: number | undefined | null): string {
@@ -152,6 +208,7 @@ function ms(x: number | undefined | null): string {
 
 const TABLE_HEADERS = [
   'policy',
+  'backend',
   'd',
   'K',
   'm',
@@ -159,6 +216,7 @@ const TABLE_HEADERS = [
   'select ms',
   'update ms',
   'round ms (p90)',
+  'GFLOP/s',
   'projection ms',
   'state',
   'peak RSS',
@@ -166,14 +224,19 @@ const TABLE_HEADERS = [
   'note',
 ] as const;
 
-/** The stderr table: medians (p90 of the round), projection cost, memory, then the fitted slopes. */
-export function benchTable(rows: readonly BenchRow[], slopes: readonly SeriesSlope[]): string {
+/**
+ * The stderr table: medians (p90 of the round), throughput, projection cost, memory, then the fitted
+ * slopes; `dgemm` adds each throughput's fraction of the reference.
+ */
+export function benchTable(rows: readonly BenchRow[], slopes: readonly SeriesSlope[], dgemm: DgemmReference): string {
   const body = rows.map((row) => {
     const p = row.plan.point;
     const m = row.measurement;
     const projection = m?.probeUpdate?.median ?? m?.projectionUpdate.median;
+    const gflop = roundGflopPerS(row);
     return [
       p.policy,
+      p.backend,
       String(p.d),
       String(p.K),
       p.sketchRequest === 'exact' ? '–' : String(p.sketchSize),
@@ -181,6 +244,7 @@ export function benchTable(rows: readonly BenchRow[], slopes: readonly SeriesSlo
       ms(m?.select.median),
       ms(m?.update.median),
       m ? `${ms(m.round.median)} (${ms(m.round.p90)})` : '–',
+      gflop === null ? '–' : dgemm.ok ? `${gflopText(gflop)} (${percent(gflop / dgemm.gflopPerS)})` : gflopText(gflop),
       ms(projection),
       m ? formatBytes(m.stateBytes) : '–',
       row.peakRssBytes === null ? '–' : `${(row.peakRssBytes / 2 ** 20).toFixed(0)} MB${row.rssScope === 'process' ? '*' : ''}`,
@@ -191,6 +255,9 @@ export function benchTable(rows: readonly BenchRow[], slopes: readonly SeriesSlo
   const align = TABLE_HEADERS.map((h) => (h === 'policy' || h === 'note' ? 'left' : 'right') as 'left' | 'right');
   let text = formatTable([...TABLE_HEADERS], body, { align });
   if (rows.some((r) => r.rssScope === 'process')) text += '* peak RSS of the whole bench process (no fresh child per point)\n';
+  text += dgemm.ok
+    ? `GFLOP/s: the policy's nominal flops per round over the median round (in parentheses: of the dgemm reference, ${dgemm.gflopPerS.toFixed(1)} GFLOP/s)\n`
+    : "GFLOP/s: the policy's nominal flops per round over the median round\n";
   text += '\nlog-log slope of per-round time against d:\n';
   for (const s of slopes) {
     text += `  ${s.series}: ${Number.isFinite(s.slope) ? s.slope.toFixed(2) : '–'} (d ${s.fromD}–${s.toD})\n`;

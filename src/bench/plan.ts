@@ -1,9 +1,12 @@
 /**
- * The bench's grid: which (policy, d, K, m, warm-up) points run, and which are skipped and why (a
- * state over the memory cap, such as OFUL-MLogB's Kd×Kd matrices at large d; any point whose
+ * The bench's grid: which (policy, d, K, m, warm-up, backend) points run, and which are skipped and why
+ * (a state over the memory cap, such as OFUL-MLogB's Kd×Kd matrices at large d; any point whose
  * estimated work per round is over the compute cap, which is what keeps m = ⌊Kd/10⌋ at d = 12,800 out
- * of a default run). The estimates are the policies' own (PolicyDescriptor.cost).
+ * of a default run). The estimates are the policies' own (PolicyDescriptor.cost). Every point runs once
+ * per backend, with the same workload and seed.
  */
+import { BACKENDS, wasmAvailable, type Backend } from '../linalg/simd.js';
+import type { ProblemShape } from '../policies/policy.js';
 import { policyDescriptor, POLICY_NAMES } from '../policies/registry.js';
 import { isSketched, type BenchPoint } from './measure.js';
 
@@ -31,6 +34,10 @@ export interface BenchOptions {
   warmup: WarmupChoice[];
   /** Policies to measure (registered names). */
   policies: string[];
+  /** Where the policies' kernels run (src/linalg/simd.ts), one point per backend. */
+  backends: Backend[];
+  /** Whether to measure the single-thread dgemm reference (dgemm.ts). */
+  dgemm: boolean;
   /** Points whose estimated state exceeds this many MB (2^20 bytes) are skipped. */
   maxStateMb: number;
   /** Points whose estimated work per round (excluding projections) exceeds this many GFLOP are skipped. */
@@ -53,6 +60,8 @@ export const DEFAULT_BENCH_OPTIONS: BenchOptions = {
   rounds: 50,
   warmup: ['auto'],
   policies: [...POLICY_NAMES],
+  backends: ['wasm'],
+  dgemm: true,
   maxStateMb: 2048,
   maxGflop: 2,
   projectionRounds: 2,
@@ -79,7 +88,19 @@ export function resolveSketchSize(choice: SketchChoice, d: number, K: number): n
   return Math.min(m, K * d);
 }
 
-/** Every point of the grid in a fixed order (K, then d, then policy, then m, then warm-up), with skips decided. */
+/**
+ * Why `backends` cannot run here ('wasm' where this runtime has no WebAssembly SIMD), or null. `wasm`
+ * is whether the runtime has it.
+ */
+export function unavailableBackend(backends: readonly Backend[], wasm: boolean = wasmAvailable()): string | null {
+  for (const choice of backends) {
+    if (!BACKENDS.includes(choice)) return `--backend: expected ${BACKENDS.join(', ')}, got "${String(choice)}"`;
+  }
+  if (backends.includes('wasm') && !wasm) return '--backend wasm: this runtime lacks WebAssembly SIMD and shared memory (use --backend js)';
+  return null;
+}
+
+/** Every point of the grid in a fixed order (K, then d, then policy, then m, then warm-up, then backend), with skips decided. */
 export function planPoints(options: BenchOptions): PlannedPoint[] {
   const planned: PlannedPoint[] = [];
   for (const K of options.K) {
@@ -94,19 +115,22 @@ export function planPoints(options: BenchOptions): PlannedPoint[] {
         for (const { m, request } of choices) {
           for (const choice of options.warmup) {
             const warmup = choice !== 'auto' ? choice : sketched ? m + SKETCH_WARMUP_EXTRA : EXACT_WARMUP;
-            const point: BenchPoint = {
-              policy,
-              d,
-              K,
-              sketchSize: m,
-              sketchRequest: request,
-              actions: options.actions,
-              warmup,
-              warmupRequest: choice,
-              rounds: options.rounds,
-              seed: options.seed,
-            };
-            planned.push({ point, skip: skipReason(point, options), probe: probes(point, options) });
+            for (const backend of options.backends) {
+              const point: BenchPoint = {
+                policy,
+                backend,
+                d,
+                K,
+                sketchSize: m,
+                sketchRequest: request,
+                actions: options.actions,
+                warmup,
+                warmupRequest: choice,
+                rounds: options.rounds,
+                seed: options.seed,
+              };
+              planned.push({ point, skip: skipReason(point, options), probe: probes(point, options) });
+            }
           }
         }
       }
@@ -115,9 +139,22 @@ export function planPoints(options: BenchOptions): PlannedPoint[] {
   return planned;
 }
 
+/** The problem a point's policy sees at round t (by default its last timed round), for its cost estimates. */
+export function pointShape(point: BenchPoint, t: number = point.warmup + point.rounds): ProblemShape {
+  return { d: point.d, K: point.K, m: point.sketchSize, actions: point.actions, t };
+}
+
+/**
+ * The policy's own estimate of a timed round's floating-point operations (PolicyDescriptor.cost.flops),
+ * at the middle timed round: the round whose time the median stands for when cost grows with t.
+ */
+export function nominalRoundFlops(point: BenchPoint): number {
+  return policyDescriptor(point.policy).cost.flops(pointShape(point, point.warmup + Math.ceil(point.rounds / 2)));
+}
+
 function skipReason(point: BenchPoint, options: BenchOptions): string | null {
   const { cost } = policyDescriptor(point.policy);
-  const shape = { d: point.d, K: point.K, m: point.sketchSize, actions: point.actions, t: point.warmup + point.rounds };
+  const shape = pointShape(point);
   const mb = cost.bytes(shape) / 2 ** 20;
   if (mb > options.maxStateMb) return `skipped: state ≈ ${Math.round(mb)} MB > --max-state-mb ${options.maxStateMb}`;
   const gflop = cost.flops(shape) / 1e9;

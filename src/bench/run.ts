@@ -3,7 +3,9 @@
  * RSS; `--expose-gc` so the timed rounds start on an empty young generation), then write bench.csv and
  * bench.svg atomically and print a table on stderr. Under `node --trace-gc` the children mark where
  * their timed rounds start and end, with their pid (the idle parent collects garbage too), so GC
- * lines can be read against them.
+ * lines can be read against them. Before the points, the single-thread dgemm reference is measured
+ * (dgemm.ts; `dgemm: false` skips it); after them, points whose backends made different decisions are
+ * named on stderr.
  *
  * The child is the compiled child.js next to this module; when it is absent (running from the
  * TypeScript sources, as the tests do) points run in this process and peak RSS is the whole process's
@@ -15,9 +17,10 @@ import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchCsv, benchTable, fitSlopes, type BenchRow } from './output.js';
+import { describeDgemm, measureDgemm, type DgemmReference } from './dgemm.js';
+import { backendDisagreements, benchCsv, benchTable, fitSlopes, type BenchRow } from './output.js';
 import { describePoint, measurePoint, type MeasureOptions, type PointMeasurement } from './measure.js';
-import { planPoints, type BenchOptions, type PlannedPoint } from './plan.js';
+import { planPoints, unavailableBackend, type BenchOptions, type PlannedPoint } from './plan.js';
 import { renderBenchSvg } from './svg.js';
 import { makeFolders } from '../base/files.js';
 
@@ -32,21 +35,30 @@ export interface BenchIo {
 
 export interface BenchResult {
   rows: BenchRow[];
+  /** The single-thread dgemm reference of this run, or why there is none. */
+  dgemm: DgemmReference;
   files: string[];
   /** Points that failed (their rows carry the message). */
   failures: number;
 }
 
-/** A failure to write the output folder (exit code 1 at the CLI). */
+/** A backend this runtime lacks (exit code 2), or a failure to write the output folder (exit code 1). */
 export class BenchError extends EofdError {}
 
 export const BENCH_FILES = ['bench.csv', 'bench.svg'] as const;
 
 const CHILD_SCRIPT = fileURLToPath(new URL('./child.js', import.meta.url));
 
-/** Runs the grid, writes `outDir`/bench.csv and bench.svg, and reports progress and the table on io.stderr. */
-export async function runBench(options: BenchOptions, outDir: string, io: BenchIo): Promise<BenchResult> {
+/**
+ * Runs the grid, writes `outDir`/bench.csv and bench.svg, and reports progress and the table on
+ * io.stderr. `dgemm` measures the reference (replaced in tests).
+ */
+export async function runBench(options: BenchOptions, outDir: string, io: BenchIo, dgemm: () => Promise<DgemmReference> = measureDgemm): Promise<BenchResult> {
   if (outDir.trim() === '') throw new BenchError('--out: expected a folder, got an empty string', 2);
+  const backendProblem = unavailableBackend(options.backends);
+  if (backendProblem !== null) throw new BenchError(backendProblem, 2);
+  const reference: DgemmReference = options.dgemm ? await dgemm() : { ok: false, reason: 'skipped by --no-dgemm' };
+  io.stderr.write(`[eofd bench] ${describeDgemm(reference)}\n`);
   const planned = planPoints(options);
   const isolated = fs.existsSync(CHILD_SCRIPT);
   const markTimedRounds = process.execArgv.includes('--trace-gc');
@@ -68,7 +80,7 @@ export async function runBench(options: BenchOptions, outDir: string, io: BenchI
   }
   const slopes = fitSlopes(rows, options.fitFromD);
   const contents: Record<(typeof BENCH_FILES)[number], string> = {
-    'bench.csv': benchCsv(rows),
+    'bench.csv': benchCsv(rows, reference),
     'bench.svg': renderBenchSvg(rows, slopes, options),
   };
   const files: string[] = [];
@@ -83,9 +95,10 @@ export async function runBench(options: BenchOptions, outDir: string, io: BenchI
     const code = (err as { code?: string }).code;
     throw new BenchError(`cannot write the bench results to ${outDir}${code ? ` (${code})` : ''}`);
   }
-  io.stderr.write('\n' + benchTable(rows, slopes));
+  io.stderr.write('\n' + benchTable(rows, slopes, reference));
+  for (const line of backendDisagreements(rows)) io.stderr.write(`[eofd bench] warning: the backends made different decisions at ${line}\n`);
   io.stderr.write(`\nwrote ${files.join(', ')}\n`);
-  return { rows, files, failures: rows.filter((r) => r.note.startsWith('failed')).length };
+  return { rows, dgemm: reference, files, failures: rows.filter((r) => r.note.startsWith('failed')).length };
 }
 
 async function runPoint(plan: PlannedPoint, options: MeasureOptions, isolated: boolean): Promise<BenchRow> {

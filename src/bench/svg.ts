@@ -1,7 +1,8 @@
 /**
  * bench.svg: median per-round time (select + update, ms) against d on log-log axes, one line per series
- * (policy, K, m rule) with its fitted slope in the legend. Hand-written SVG, deterministic (two-decimal
- * coordinates, no timestamps). One colour per policy; a policy's series (K, m, warm-up) differ by dash.
+ * (policy, K, m rule, warm-up, backend) with its fitted slope in the legend. Hand-written SVG,
+ * deterministic (two-decimal coordinates, no timestamps). One colour per policy; a policy's series (K,
+ * m, warm-up, backend) differ by dash.
  */
 import { policyStyles, type PolicyStyle } from '../report/palette.js';
 import { decadeLabel, escapeXml } from '../report/svg.js';
@@ -15,7 +16,7 @@ const MARGIN = { left: 70, right: 250, top: 56, bottom: 52 };
 const PLOT_WIDTH = WIDTH - MARGIN.left - MARGIN.right;
 /** Vertical space of one legend entry (key and slope lines). */
 const LEGEND_ROW = 34;
-/** A policy's series (K, m, warm-up) in turn: its colour is the report's (palette.ts), the dash tells them apart. */
+/** A policy's series (K, m, warm-up, backend) in turn: its colour is the report's (palette.ts), the dash tells them apart. */
 const DASHES = ['', '6 4', '2 3', '10 3 2 3', '1 5'];
 const GRID = '#e4e4e4';
 const INK = '#222222';

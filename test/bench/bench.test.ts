@@ -9,10 +9,12 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { Command, CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { BENCH_COLUMNS, DEFAULT_BENCH_OPTIONS, fitSlopes, leastSquaresSlope, planPoints, quantiles, type BenchOptions, type BenchRow } from '../../src/bench/index.js';
+import { backendDisagreements, BENCH_COLUMNS, DEFAULT_BENCH_OPTIONS, fitSlopes, runBench, type DgemmReference, leastSquaresSlope, planPoints, quantiles, type BenchOptions, type BenchRow } from '../../src/bench/index.js';
 import { benchReward, benchSpec } from '../../src/bench/measure.js';
+import { unavailableBackend } from '../../src/bench/plan.js';
+import type { Backend } from '../../src/linalg/simd.js';
 import { seriesKey } from '../../src/bench/output.js';
-import { POLICIES, POLICY_NAMES } from '../../src/policies/registry.js';
+import { POLICIES, POLICY_NAMES, policyDescriptor } from '../../src/policies/registry.js';
 import { BenchWorkload } from '../../src/bench/workload.js';
 import { registerBench, runBenchCommand, type BenchCommandOptions } from '../../src/cli/commands/bench.js';
 import { descendants, parseXml } from '../report/xml.js';
@@ -56,6 +58,9 @@ describe('eofd bench: bad usage is exit code 2 with one line on stderr', () => {
     ['--policy', 'Nope'],
     ['--warmup', '10,x'],
     ['--max-state-mb', '-1'],
+    ['--backend', 'native'],
+    ['--backend', 'js,'],
+    ['--backend', 'WASM'],
     ['--nope'],
     ['extra-argument'],
   ]) {
@@ -67,6 +72,20 @@ describe('eofd bench: bad usage is exit code 2 with one line on stderr', () => {
     });
   }
 
+  it('a bad --backend names the option and the allowed values', async () => {
+    const { error, stderr } = await parseBench(['--backend', 'js,native']);
+    expect(error!.exitCode).toBe(2);
+    expect(stderr).toContain('--backend');
+    expect(stderr).toContain('expected backends from js, wasm, comma-separated, got "native"');
+  });
+
+  it('a backend this runtime lacks is a one-line error naming it (exit 2)', () => {
+    expect(unavailableBackend(['js', 'wasm'], false)).toBe('--backend wasm: this runtime lacks WebAssembly SIMD and shared memory (use --backend js)');
+    expect(unavailableBackend(['js'], false)).toBeNull();
+    expect(unavailableBackend(['js', 'wasm'], true)).toBeNull();
+    expect(unavailableBackend(['gpu' as Backend], true)).toBe('--backend: expected js, wasm, got "gpu"');
+  });
+
   it('--help exits 0, and the help leads with an example', async () => {
     const { error } = await parseBench(['--help']);
     expect(error!.exitCode).toBe(0);
@@ -75,13 +94,19 @@ describe('eofd bench: bad usage is exit code 2 with one line on stderr', () => {
     const bench = program.commands.find((c) => c.name() === 'bench')!;
     const help = bench.helpInformation();
     expect(help.split('\n').slice(0, 4).join('\n')).toContain('Example: eofd bench --d');
+    expect(help).toContain('--backend <list>');
+    expect(help).toContain('--no-dgemm');
+    let full = '';
+    bench.configureOutput({ writeOut: (text) => (full += text) });
+    bench.outputHelp();
+    expect(full).toContain('eofd bench --d 785 --K 1 --m auto --policy EOFD-MLogB --backend js,wasm');
   });
 
   it('an unwritable --out is exit code 1 with one line on stderr', async () => {
     const blocker = path.join(tempDir(), 'file');
     fs.writeFileSync(blocker, '');
     let stderr = '';
-    const parsed = (await parseBench(['--d', '8', '--K', '1', '--m', '2', '--rounds', '1', '--warmup', '1', '--policy', 'EOFD-MLogB'])).options!;
+    const parsed = (await parseBench(['--d', '8', '--K', '1', '--m', '2', '--rounds', '1', '--warmup', '1', '--policy', 'EOFD-MLogB', '--no-dgemm'])).options!;
     const code = await runBenchCommand({ ...parsed, out: path.join(blocker, 'out') }, { stdout: { write: () => true }, stderr: { write: (s: string) => (stderr += s) }, env: {} });
     expect(code).toBe(1);
     expect(stderr.split('\n').filter((l) => l.startsWith('eofd bench:'))).toEqual([expect.stringMatching(/cannot write the bench results to .* \(E[A-Z]+\)$/)]);
@@ -98,10 +123,35 @@ describe('eofd bench: options', () => {
     expect(defaults.K).toEqual([1, 4]);
     // Every registered policy by default.
     expect(defaults.policy).toEqual([...POLICY_NAMES]);
+    expect(defaults.backend).toEqual(['wasm']);
+    expect(defaults.dgemm).toBe(true);
+  });
+
+  it('parses --backend as a list without repeats, and --no-dgemm', async () => {
+    const { error, options: parsed } = await parseBench(['--backend', 'js, wasm,js', '--no-dgemm']);
+    expect(error).toBeNull();
+    expect(parsed).toMatchObject({ backend: ['js', 'wasm'], dgemm: false });
   });
 });
 
 describe('bench plan', () => {
+  it('every point once per backend, adjacent, the same in all else', () => {
+    const plan = planPoints(options({ d: [20, 40], K: [1], m: ['auto'], policies: ['EOFD-MLogB', 'OFUL-MLogB'], backends: ['js', 'wasm'] }));
+    expect(plan.map((p) => `${p.point.policy} ${p.point.d} ${p.point.backend}`)).toEqual([
+      'EOFD-MLogB 20 js',
+      'EOFD-MLogB 20 wasm',
+      'OFUL-MLogB 20 js',
+      'OFUL-MLogB 20 wasm',
+      'EOFD-MLogB 40 js',
+      'EOFD-MLogB 40 wasm',
+      'OFUL-MLogB 40 js',
+      'OFUL-MLogB 40 wasm',
+    ]);
+    for (let i = 0; i < plan.length; i += 2) {
+      expect({ ...plan[i + 1], point: { ...plan[i + 1].point, backend: 'js' } }).toEqual(plan[i]);
+    }
+  });
+
   it('one OFUL-MLogB point and one EOFD-MLogB point per m per (d, K); m = auto is ⌊Kd/10⌋, capped at Kd', () => {
     const plan = planPoints(options({ d: [20, 785], K: [1], m: ['auto', 50], policies: ['EOFD-MLogB', 'OFUL-MLogB'] }));
     expect(plan.map((p) => [p.point.policy, p.point.d, p.point.sketchSize, p.point.sketchRequest])).toEqual([
@@ -139,7 +189,7 @@ describe('bench plan', () => {
     const oful = plan.filter((p) => p.point.policy === 'OFUL-MLogB' && p.point.K === 1);
     expect(oful.map((p) => [p.point.warmup, p.point.warmupRequest])).toEqual([[10, 'auto'], [100, 100]]);
     const row = (p: (typeof plan)[number]) => ({ plan: p, measurement: null, peakRssBytes: null, rssScope: null, note: '' }) as BenchRow;
-    expect(oful.map((p) => seriesKey(row(p)))).toEqual(['OFUL-MLogB K=1', 'OFUL-MLogB K=1 t=101']);
+    expect(oful.map((p) => seriesKey(row(p)))).toEqual(['OFUL-MLogB K=1 [wasm]', 'OFUL-MLogB K=1 t=101 [wasm]']);
   });
 
   it('a policy that draws gets its own seeded stream; one that does not gets none', () => {
@@ -169,7 +219,7 @@ describe('bench statistics and workload', () => {
       note: '',
     })) as unknown as BenchRow[];
     const [slope] = fitSlopes(rows, 400);
-    expect(slope.series).toBe('EOFD-MLogB K=1 m=50');
+    expect(slope.series).toBe('EOFD-MLogB K=1 m=50 [wasm]');
     expect(slope.slope).toBeCloseTo(1.5, 12);
     expect([slope.fromD, slope.toD]).toEqual([400, 6400]);
   });
@@ -197,7 +247,7 @@ describe('eofd bench: a tiny grid end to end', () => {
     const out = tempDir();
     let stderr = '';
     const parsed = (
-      await parseBench(['--d', '20,40', '--K', '1,2', '--m', 'auto,8', '--rounds', '5', '--projection-rounds', '1', '--max-state-mb', '0.1', '--policy', 'EOFD-MLogB,OFUL-MLogB', '--out', out])
+      await parseBench(['--d', '20,40', '--K', '1,2', '--m', 'auto,8', '--rounds', '5', '--projection-rounds', '1', '--max-state-mb', '0.1', '--policy', 'EOFD-MLogB,OFUL-MLogB', '--no-dgemm', '--out', out])
     ).options!;
     const code = await runBenchCommand(parsed, { stdout: { write: () => true }, stderr: { write: (s: string) => (stderr += s) }, env: {} });
     expect(code).toBe(0);
@@ -232,11 +282,11 @@ describe('eofd bench: a tiny grid end to end', () => {
     const series = descendants(svg).filter((e) => e.name === 'path' && e.attributes.has('data-series'));
     // Every series with a measured point is drawn; OFUL-MLogB at K = 2 (Kd ≥ 40) is over the 0.1 MB cap.
     expect(series.map((e) => e.attributes.get('data-series'))).toEqual([
-      'EOFD-MLogB K=1 m=Kd/10',
-      'EOFD-MLogB K=1 m=8',
-      'OFUL-MLogB K=1',
-      'EOFD-MLogB K=2 m=Kd/10',
-      'EOFD-MLogB K=2 m=8',
+      'EOFD-MLogB K=1 m=Kd/10 [wasm]',
+      'EOFD-MLogB K=1 m=8 [wasm]',
+      'OFUL-MLogB K=1 [wasm]',
+      'EOFD-MLogB K=2 m=Kd/10 [wasm]',
+      'EOFD-MLogB K=2 m=8 [wasm]',
     ]);
     const legend = descendants(svg).filter((e) => e.name === 'text').map((e) => e.text);
     expect(legend.filter((t) => /^slope -?\d+\.\d\d \(d 20–40\)$/.test(t)).length).toBeGreaterThan(0);
@@ -246,9 +296,74 @@ describe('eofd bench: a tiny grid end to end', () => {
     expect(stderr).toContain(`wrote ${path.join(out, 'bench.csv')}`);
   });
 
+  it('--backend js,wasm: two rows per point, js then wasm, with the same decisions; throughput against the dgemm reference', async () => {
+    const out = tempDir();
+    let stderr = '';
+    const reference: DgemmReference = { ok: true, gflopPerS: 8, order: 1024, repeats: 5, seconds: 2 * 1024 ** 3 / 8e9, numpy: '2.x', blas: 'test' };
+    const benchOptions = options({ d: [20], K: [1], m: ['auto'], policies: ['EOFD-MLogB'], rounds: 2, warmup: [2], backends: ['js', 'wasm'] });
+    const result = await runBench(benchOptions, out, { stderr: { write: (s: string) => (stderr += s) } }, async () => reference);
+    expect(result.failures).toBe(0);
+    expect(result.dgemm).toBe(reference);
+
+    const rows = parse(fs.readFileSync(path.join(out, 'bench.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
+    expect(BENCH_COLUMNS.indexOf('backend')).toBe(BENCH_COLUMNS.indexOf('policy') + 1);
+    expect(rows.map((r) => [r.policy, r.backend, r.d, r.m, r.warmup_rounds, r.timed_rounds])).toEqual([
+      ['EOFD-MLogB', 'js', '20', '2', '2', '2'],
+      ['EOFD-MLogB', 'wasm', '20', '2', '2', '2'],
+    ]);
+    // The kernels compute the same bits: the same actions chosen and the same final estimate.
+    expect(rows[0].decisions).toMatch(/^[0-9a-f]{16}$/);
+    expect(rows[1].decisions).toBe(rows[0].decisions);
+    expect(stderr).not.toContain('different decisions');
+
+    // gflop_per_s = the policy's flops at the middle timed round (t = 2 + 1) / the median round, in s.
+    const flops = policyDescriptor('EOFD-MLogB').cost.flops({ d: 20, K: 1, m: 2, actions: 20, t: 3 });
+    for (const [i, row] of result.rows.entries()) {
+      const gflop = flops / (row.measurement!.round.median / 1000) / 1e9;
+      expect(rows[i].gflop_per_s).toBe(gflop.toFixed(4));
+      expect(rows[i].dgemm_gflop_per_s).toBe('8.00');
+      expect(rows[i].fraction_of_dgemm).toBe((gflop / 8).toFixed(5));
+    }
+    expect(stderr).toContain('[eofd bench] dgemm reference: 8.0 GFLOP/s single-thread (numpy 2.x dot, test, 1024×1024 float64, best of 5)');
+    expect(stderr).toMatch(/^\[eofd bench\] 1\/2 EOFD-MLogB d=20 K=1 m=2 \[js\]: /m);
+    expect(stderr).toMatch(/^\[eofd bench\] 2\/2 EOFD-MLogB d=20 K=1 m=2 \[wasm\]: /m);
+    const table = stderr.split('\n').filter((line) => line.startsWith('EOFD-MLogB'));
+    expect(table.map((line) => line.split(/\s+/).slice(0, 3))).toEqual([
+      ['EOFD-MLogB', 'js', '20'],
+      ['EOFD-MLogB', 'wasm', '20'],
+    ]);
+    expect(stderr).toContain('EOFD-MLogB K=1 m=Kd/10 t=3 [js]: ');
+    expect(stderr).toContain('EOFD-MLogB K=1 m=Kd/10 t=3 [wasm]: ');
+
+    const svg = parseXml(fs.readFileSync(path.join(out, 'bench.svg'), 'utf8'));
+    const series = descendants(svg).filter((e) => e.name === 'path' && e.attributes.has('data-series'));
+    expect(series.map((e) => e.attributes.get('data-series'))).toEqual(['EOFD-MLogB K=1 m=Kd/10 t=3 [js]', 'EOFD-MLogB K=1 m=Kd/10 t=3 [wasm]']);
+  });
+
+  it('--no-dgemm leaves the dgemm columns empty and says why in one line', async () => {
+    const out = tempDir();
+    let stderr = '';
+    const parsed = (await parseBench(['--d', '8', '--K', '1', '--m', '2', '--rounds', '2', '--warmup', '2', '--policy', 'EOFD-MLogB', '--backend', 'js', '--no-dgemm', '--out', out])).options!;
+    const code = await runBenchCommand(parsed, { stdout: { write: () => true }, stderr: { write: (s: string) => (stderr += s) }, env: {} });
+    expect(code).toBe(0);
+    const rows = parse(fs.readFileSync(path.join(out, 'bench.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => [r.backend, r.dgemm_gflop_per_s, r.fraction_of_dgemm])).toEqual([['js', '', '']]);
+    expect(Number(rows[0].gflop_per_s)).toBeGreaterThan(0);
+    expect(stderr.split('\n').filter((line) => line.includes('dgemm reference'))).toEqual([
+      '[eofd bench] dgemm reference: none (skipped by --no-dgemm); the dgemm columns are empty',
+    ]);
+  });
+
+  it('names the points whose backends made different decisions', () => {
+    const [js, wasm] = planPoints(options({ d: [20], K: [1], m: [2], policies: ['EOFD-MLogB'], backends: ['js', 'wasm'] }));
+    const row = (plan: typeof js, decisions: string) => ({ plan, measurement: { decisions }, peakRssBytes: null, rssScope: null, note: '' }) as unknown as BenchRow;
+    expect(backendDisagreements([row(js, 'aa'), row(wasm, 'aa')])).toEqual([]);
+    expect(backendDisagreements([row(js, 'aa'), row(wasm, 'bb')])).toEqual(['EOFD-MLogB d=20 K=1 m=2: js aa, wasm bb']);
+  });
+
   it('measures every registered policy on a tiny grid, none failing', async () => {
     const out = tempDir();
-    const parsed = (await parseBench(['--d', '6', '--K', '1,2', '--m', '3', '--rounds', '3', '--warmup', '4', '--projection-rounds', '1', '--out', out])).options!;
+    const parsed = (await parseBench(['--d', '6', '--K', '1,2', '--m', '3', '--rounds', '3', '--warmup', '4', '--projection-rounds', '1', '--no-dgemm', '--out', out])).options!;
     const code = await runBenchCommand(parsed, { stdout: { write: () => true }, stderr: { write: () => true }, env: {} });
     expect(code).toBe(0);
     const rows = parse(fs.readFileSync(path.join(out, 'bench.csv'), 'utf8'), { columns: true }) as Record<string, string>[];

@@ -1,10 +1,11 @@
 /**
- * `eofd bench [--d list] [--K list] [--m auto|list] [--actions n] [--rounds n] [--warmup auto|list] [--policy list] [--out dir] …`:
+ * `eofd bench [--d list] [--K list] [--m auto|list] [--actions n] [--rounds n] [--warmup auto|list] [--policy list] [--backend js,wasm] [--no-dgemm] [--out dir] …`:
  * argv and exit codes only; the work is in src/bench/. Exit codes: 0 done; 2 bad usage; 1 anything
  * else (an unwritable --out, a point that failed).
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { DEFAULT_BENCH_OPTIONS, runBench, type BenchOptions, type SketchChoice, type WarmupChoice } from '../../bench/index.js';
+import { DEFAULT_BENCH_OPTIONS, runBench, unavailableBackend, type BenchOptions, type SketchChoice, type WarmupChoice } from '../../bench/index.js';
+import { BACKENDS, type Backend } from '../../linalg/simd.js';
 import { isPolicyName, POLICY_NAMES } from '../../policies/registry.js';
 import { failureExitCode, processIo, type CliIo } from '../io.js';
 
@@ -20,6 +21,8 @@ export interface BenchCommandOptions {
   rounds: number;
   warmup: WarmupChoice[];
   policy: string[];
+  backend: Backend[];
+  dgemm: boolean;
   out: string;
   maxStateMb: number;
   maxGflop: number;
@@ -91,6 +94,17 @@ function policyList(value: string): string[] {
   return [...new Set(items)];
 }
 
+function backendList(value: string): Backend[] {
+  const items = value.split(',').map((item) => {
+    const name = item.trim();
+    if (!(BACKENDS as readonly string[]).includes(name)) throw usage(`expected backends from ${BACKENDS.join(', ')}, comma-separated, got "${name}"`);
+    return name as Backend;
+  });
+  const problem = unavailableBackend(items);
+  if (problem !== null) throw usage(problem.replace(/^--backend /, ''));
+  return [...new Set(items)];
+}
+
 /** Runs the bench; returns the exit code. Errors are one line on stderr, never a stack trace. */
 export async function runBenchCommand(options: BenchCommandOptions, io: CliIo): Promise<number> {
   const benchOptions: BenchOptions = {
@@ -101,6 +115,8 @@ export async function runBenchCommand(options: BenchCommandOptions, io: CliIo): 
     rounds: options.rounds,
     warmup: options.warmup,
     policies: options.policy,
+    backends: options.backend,
+    dgemm: options.dgemm,
     maxStateMb: options.maxStateMb,
     maxGflop: options.maxGflop,
     projectionRounds: options.projectionRounds,
@@ -135,6 +151,11 @@ export function registerBench(program: Command, io: CliIo = processIo()): void {
         'play a K are left out at that K; several --warmup values time rounds after that much history (for ' +
         'policies whose cost grows with t). Writes ' +
         'bench.csv and bench.svg (log-log time against d with fitted slopes) to --out and a table to stderr. ' +
+        'Each point runs once per --backend (wasm: the kernels as WebAssembly SIMD; js: TypeScript) on the same ' +
+        'workload and seed; the backends compute the same bits, so their rows carry the same decisions digest. ' +
+        "Throughput (gflop_per_s) is the policy's nominal flops per round over the median round; it is compared " +
+        "with this machine's single-thread dgemm rate, measured in the same run by numpy (python3) on two " +
+        '1024×1024 matrices with one BLAS thread (--no-dgemm skips it). ' +
         'A benchmark is not a test: nothing here asserts a time.',
     )
     .addOption(new Option('--d <list>', 'feature dimensions d').argParser(integerList(1)).default(defaults.d, list(defaults.d)))
@@ -150,6 +171,12 @@ export function registerBench(program: Command, io: CliIo = processIo()): void {
         .default(defaults.warmup, list(defaults.warmup)),
     )
     .addOption(new Option('--policy <list>', 'policies to measure').argParser(policyList).default(defaults.policies, list(defaults.policies)))
+    .addOption(
+      new Option('--backend <list>', `where the kernels run, one point per backend: ${BACKENDS.join(', ')} (comma-separated)`)
+        .argParser(backendList)
+        .default(defaults.backends, list(defaults.backends)),
+    )
+    .addOption(new Option('--no-dgemm', "skip the single-thread dgemm reference (numpy's dot, 1024×1024) and leave its columns empty"))
     .addOption(new Option('--out <dir>', 'folder for bench.csv and bench.svg').default(DEFAULT_OUT))
     .addOption(
       new Option('--max-state-mb <n>', "skip points whose policy state would exceed n MB (OFUL-MLogB's Kd×Kd matrices at large d)").argParser(positiveNumber).default(defaults.maxStateMb),
@@ -167,7 +194,7 @@ export function registerBench(program: Command, io: CliIo = processIo()): void {
     .addOption(new Option('--seed <n>', 'seed of the synthetic workload').argParser(integer(0)).default(defaults.seed))
     .addHelpText(
       'after',
-      `\nExamples:\n  $ ${EXAMPLE}\n  $ eofd bench --d 100000 --K 1 --m 50 --policy EOFD-MLogB --rounds 20\n  $ eofd bench --d 100 --K 4 --policy MNL-UCB --warmup 100,1000,3000   # per-round time against t\n  $ node --trace-gc bin/eofd.js bench --d 785 --K 1 --m auto   # GC lines vs the timed-round markers\n\n` +
+      `\nExamples:\n  $ ${EXAMPLE}\n  $ eofd bench --d 100000 --K 1 --m 50 --policy EOFD-MLogB --rounds 20\n  $ eofd bench --d 100 --K 4 --policy MNL-UCB --warmup 100,1000,3000   # per-round time against t\n  $ eofd bench --d 785 --K 1 --m auto --policy EOFD-MLogB --backend js,wasm   # TypeScript vs WebAssembly kernels\n  $ node --trace-gc bin/eofd.js bench --d 785 --K 1 --m auto   # GC lines vs the timed-round markers\n\n` +
         'Exit codes: 0 done, 2 bad usage, 1 other errors (an unwritable --out, a point that failed).',
     )
     .exitOverride((err) => {

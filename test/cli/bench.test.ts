@@ -1,0 +1,47 @@
+/**
+ * `eofd bench --backend` from the command line: a bad value is exit 2 with one line naming the option
+ * and the allowed values; `--backend js,wasm` through the compiled CLI, each point in its own child
+ * process (the backend crosses the IPC), writes a js row and a wasm row per point with the same
+ * decisions. Nothing asserts a time.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { afterAll, describe, expect, it } from 'vitest';
+import { exitOf, REPO, runCli, spawnCli, tempDir } from '../experiment/fixtures.js';
+
+const root = tempDir('eofd-bench-cli-');
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+describe('eofd bench --backend: bad values', () => {
+  for (const value of ['native', 'js,gpu', 'Wasm', '']) {
+    it(`--backend "${value}" is exit 2, one line naming --backend and js, wasm`, async () => {
+      const { code, stderr } = await runCli(['bench', '--backend', value, '--out', path.join(root, 'never')]);
+      expect(code).toBe(2);
+      const lines = stderr.trimEnd().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain("'--backend <list>'");
+      expect(lines[0]).toContain('expected backends from js, wasm');
+      expect(fs.existsSync(path.join(root, 'never'))).toBe(false);
+    });
+  }
+});
+
+describe('eofd bench --backend js,wasm', () => {
+  it('two rows per point, js and wasm, measured in child processes, with the same decisions', async () => {
+    const out = path.join(root, 'both');
+    const args = ['bench', '--d', '20', '--K', '1', '--m', 'auto', '--policy', 'EOFD-MLogB', '--rounds', '2', '--warmup', '2', '--backend', 'js,wasm', '--no-dgemm', '--out', out];
+    const child = spawnCli(args, REPO);
+    const { code } = await exitOf(child);
+    expect(code, child.output.stderr).toBe(0);
+    const rows = parse(fs.readFileSync(path.join(out, 'bench.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => [r.policy, r.backend, r.d, r.K, r.m, r.rss_scope, r.note])).toEqual([
+      ['EOFD-MLogB', 'js', '20', '1', '2', 'child', ''],
+      ['EOFD-MLogB', 'wasm', '20', '1', '2', 'child', ''],
+    ]);
+    expect(rows[1].decisions).toBe(rows[0].decisions);
+    expect(rows.map((r) => r.dgemm_gflop_per_s)).toEqual(['', '']);
+    expect(child.output.stderr).toContain('EOFD-MLogB d=20 K=1 m=2 [js]: ');
+    expect(child.output.stderr).toContain('EOFD-MLogB d=20 K=1 m=2 [wasm]: ');
+  });
+});
