@@ -113,11 +113,13 @@ export class AdaOfuEcolog implements Policy {
     this.spec = spec;
     this.design = new DesignMatrix(spec.d, spec.regularization, spec.refreshInterval ?? DEFAULT_REFRESH_INTERVAL);
     this.selector = new BonusSelector(1, spec.d, spec.reward);
-    this.current = new Float64Array(spec.d);
-    this.next = new Float64Array(spec.d);
-    this.thetaBar = new Float64Array(spec.d);
-    this.direction = new Float64Array(spec.d);
-    this.scratch = new Float64Array(spec.d);
+    // θ, θ̄ and the products over Ṽ and Ṽ⁻¹ they enter live beside them (the design matrix's workspace).
+    const space = this.design.workspace;
+    this.current = space.float64(spec.d);
+    this.next = space.float64(spec.d);
+    this.thetaBar = space.float64(spec.d);
+    this.direction = space.float64(spec.d);
+    this.scratch = space.float64(spec.d);
   }
 
   /** β_t = γ_t² (ecolog.py's radius, which has no hidden constants) in 'theory' and 'order', or the constant; times beta_scale. */
