@@ -21,6 +21,8 @@ export interface BenchRow {
   rssScope: 'child' | 'process' | null;
   /** Why the point has no measurement ('skipped: …', 'failed: …'), or ''. */
   note: string;
+  /** Median round (ms) of every process that measured the point (the row's measurement is the lowest). */
+  processMedians: number[];
 }
 
 export const BENCH_COLUMNS = [
@@ -40,6 +42,8 @@ export const BENCH_COLUMNS = [
   'update_p90_ms',
   'round_median_ms',
   'round_p90_ms',
+  'processes',
+  'round_median_worst_ms',
   'gflop_per_s',
   'dgemm_gflop_per_s',
   'fraction_of_dgemm',
@@ -172,6 +176,8 @@ export function benchCsv(rows: readonly BenchRow[], dgemm: DgemmReference): stri
       num(m?.update.p90, 4),
       num(m?.round.median, 4),
       num(m?.round.p90, 4),
+      String(row.processMedians.length),
+      num(row.processMedians.length > 0 ? Math.max(...row.processMedians) : null, 4),
       num(gflop, 4),
       num(reference, 2),
       num(gflop !== null && reference !== null ? gflop / reference : null, 5),
@@ -255,6 +261,8 @@ export function benchTable(rows: readonly BenchRow[], slopes: readonly SeriesSlo
   const align = TABLE_HEADERS.map((h) => (h === 'policy' || h === 'note' ? 'left' : 'right') as 'left' | 'right');
   let text = formatTable([...TABLE_HEADERS], body, { align });
   if (rows.some((r) => r.rssScope === 'process')) text += '* peak RSS of the whole bench process (no fresh child per point)\n';
+  const processes = Math.max(0, ...rows.map((r) => r.processMedians.length));
+  if (processes > 1) text += `times: the fastest of ${processes} processes per point (the slowest median round is bench.csv's round_median_worst_ms)\n`;
   text += dgemm.ok
     ? `GFLOP/s: the policy's nominal flops per round over the median round (in parentheses: of the dgemm reference, ${dgemm.gflopPerS.toFixed(1)} GFLOP/s)\n`
     : "GFLOP/s: the policy's nominal flops per round over the median round\n";

@@ -48,6 +48,11 @@ export interface BenchOptions {
   maxProjectionKd: number;
   /** Seed of the workload (W*, actions, outcomes). */
   seed: number;
+  /**
+   * Fresh processes per point (each point measured this many times, interleaved across points and
+   * backends; the row reports the process with the lowest median round).
+   */
+  processes: number;
   /** The fitted log-log slopes use the points with d ≥ this (smaller d is dominated by O((m+K)³) work). */
   fitFromD: number;
 }
@@ -67,6 +72,7 @@ export const DEFAULT_BENCH_OPTIONS: BenchOptions = {
   projectionRounds: 2,
   maxProjectionKd: 1600,
   seed: 1,
+  processes: 1,
   fitFromD: 400,
 };
 

@@ -340,6 +340,31 @@ describe('eofd bench: a tiny grid end to end', () => {
     expect(series.map((e) => e.attributes.get('data-series'))).toEqual(['EOFD-MLogB K=1 m=Kd/10 t=3 [js]', 'EOFD-MLogB K=1 m=Kd/10 t=3 [wasm]']);
   });
 
+  it('--processes 3: each point measured three times in passes over the grid; the row keeps the fastest', async () => {
+    const out = tempDir();
+    let stderr = '';
+    const benchOptions = options({ d: [20], K: [1], m: ['auto'], policies: ['EOFD-MLogB', 'Random'], rounds: 2, warmup: [2], processes: 3, dgemm: false });
+    const result = await runBench(benchOptions, out, { stderr: { write: (s: string) => (stderr += s) } });
+    expect(result.failures).toBe(0);
+    // Passes: EOFD-MLogB, Random, EOFD-MLogB, Random, … (a slow spell of the machine spreads over both).
+    const progress = stderr.split('\n').filter((line) => /^\[eofd bench\] \d\/6 /.test(line)).map((line) => line.split(' ')[3]);
+    expect(progress).toEqual(['EOFD-MLogB', 'Random', 'EOFD-MLogB', 'Random', 'EOFD-MLogB', 'Random']);
+    const rows = parse(fs.readFileSync(path.join(out, 'bench.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
+    for (const [i, row] of result.rows.entries()) {
+      expect(row.processMedians).toHaveLength(3);
+      expect(row.measurement!.round.median).toBe(Math.min(...row.processMedians));
+      expect(rows[i]!.processes).toBe('3');
+      expect(rows[i]!.round_median_worst_ms).toBe(Math.max(...row.processMedians).toFixed(4));
+      expect(rows[i]!.round_median_ms).toBe(Math.min(...row.processMedians).toFixed(4));
+    }
+  });
+
+  it('--processes must be an integer ≥ 1', async () => {
+    const { error, stderr } = await parseBench(['--processes', '0']);
+    expect(error?.exitCode).toBe(2);
+    expect(stderr).toMatch(/--processes <n>.*expected an integer ≥ 1/);
+  });
+
   it('--no-dgemm leaves the dgemm columns empty and says why in one line', async () => {
     const out = tempDir();
     let stderr = '';

@@ -30,6 +30,7 @@ export interface BenchCommandOptions {
   maxProjectionKd: number;
   fitFrom: number;
   seed: number;
+  processes: number;
 }
 
 /** A usage error: exit code 2 (commander's own default would be 1). */
@@ -122,6 +123,7 @@ export async function runBenchCommand(options: BenchCommandOptions, io: CliIo): 
     projectionRounds: options.projectionRounds,
     maxProjectionKd: options.maxProjectionKd,
     seed: options.seed,
+    processes: options.processes,
     fitFromD: options.fitFrom,
   };
   try {
@@ -147,7 +149,8 @@ export function registerBench(program: Command, io: CliIo = processIo()): void {
         'Drives each policy directly on a synthetic problem (unit-sphere actions, a hidden W* with ‖W*‖ = S = 1, ' +
         'Section 4 hyperparameters, β "theory") and times select and update apart after a warm-up: median and p90 ' +
         'per point, the update in rounds that take a dense projection (eq. (9); a probe with a tiny S makes every ' +
-        'update project), state bytes and peak RSS (each point in a fresh child process). Policies that do not ' +
+        'update project), state bytes and peak RSS (each point in a fresh child process; with --processes n, in n of them, ' +
+        'in passes over the grid, keeping the fastest: for machines whose speed differs between processes). Policies that do not ' +
         'play a K are left out at that K; several --warmup values time rounds after that much history (for ' +
         'policies whose cost grows with t). Writes ' +
         'bench.csv and bench.svg (log-log time against d with fitted slopes) to --out and a table to stderr. ' +
@@ -192,9 +195,14 @@ export function registerBench(program: Command, io: CliIo = processIo()): void {
     )
     .addOption(new Option('--fit-from <d>', 'fit the log-log slopes on points with d ≥ this').argParser(integer(1)).default(defaults.fitFromD))
     .addOption(new Option('--seed <n>', 'seed of the synthetic workload').argParser(integer(0)).default(defaults.seed))
+    .addOption(
+      new Option('--processes <n>', 'measure each point in n fresh processes, in passes over the grid, and keep the one with the lowest median round')
+        .argParser(integer(1))
+        .default(defaults.processes),
+    )
     .addHelpText(
       'after',
-      `\nExamples:\n  $ ${EXAMPLE}\n  $ eofd bench --d 100000 --K 1 --m 50 --policy EOFD-MLogB --rounds 20\n  $ eofd bench --d 100 --K 4 --policy MNL-UCB --warmup 100,1000,3000   # per-round time against t\n  $ eofd bench --d 785 --K 1 --m auto --policy EOFD-MLogB --backend js,wasm   # TypeScript vs WebAssembly kernels\n  $ node --trace-gc bin/eofd.js bench --d 785 --K 1 --m auto   # GC lines vs the timed-round markers\n\n` +
+      `\nExamples:\n  $ ${EXAMPLE}\n  $ eofd bench --d 100000 --K 1 --m 50 --policy EOFD-MLogB --rounds 20\n  $ eofd bench --d 100 --K 4 --policy MNL-UCB --warmup 100,1000,3000   # per-round time against t\n  $ eofd bench --d 785 --K 1 --m auto --policy EOFD-MLogB --backend js,wasm   # TypeScript vs WebAssembly kernels\n  $ eofd bench --d 785 --K 1 --m 78 --policy EOFD-MLogB --backend js,wasm --processes 5   # best of 5 processes each\n  $ node --trace-gc bin/eofd.js bench --d 785 --K 1 --m auto   # GC lines vs the timed-round markers\n\n` +
         'Exit codes: 0 done, 2 bad usage, 1 other errors (an unwritable --out, a point that failed).',
     )
     .exitOverride((err) => {
