@@ -382,6 +382,92 @@ function rotateRowsKernel() {
   )`;
 }
 
+/**
+ * eigen.ts `accumulate` (EISPACK tred2's second half: the reflections of `reduce` accumulated into W, then
+ * d, e set up for the QL iteration) with the same operations per element: the two dot products of a row
+ * pair as the lanes of one vector (each a sum in order), the updates and the division by h across k.
+ * w: n×n (ld = n); d, e: length n.
+ */
+function accumulateKernel() {
+  const at = (array, index) => add(get(array), `(i32.shl ${index} (i32.const 3))`);
+  const f64 = (address) => `(f64.load ${address})`;
+  const row = (r) => `(i32.mul ${r} ${get('rowBytes')})`;
+  /** for (k = 0; k < len; k++) body, with pairs of k as vectors then the odd k (bodies get a byte offset local `o`). */
+  const acrossK = (label, vectorBody, scalarBody) => [
+    ...loop('o', `(i32.shl (i32.and ${get('len')} (i32.const -2)) (i32.const 3))`, 16, vectorBody, `${label}_v`),
+    `(if (i32.and ${get('len')} (i32.const 1)) (then`,
+    `  ${set('o', `(i32.shl (i32.sub ${get('len')} (i32.const 1)) (i32.const 3))`)}`,
+    ...scalarBody.map((l) => `  ${l}`),
+    `))`,
+  ];
+  return `
+  (func (export "accumulate") (param $n i32) (param $w i32) (param $d i32) (param $e i32)
+    ${locals('i32', ['i', 'j', 'k', 'o', 'oEnd', 'len', 'ri', 'ri1', 'r0', 'r1', 'rowBytes'])}
+    ${locals('f64', ['h', 'g0', 'g1'])} ${locals('v128', ['hv', 'g', 'g0v', 'g1v'])}
+    ${set('rowBytes', bytes('n'))}
+    ${whileLoop('steps', `(i32.ge_s ${get('i')} (i32.sub ${get('n')} (i32.const 1)))`, [
+      set('ri', add(get('w'), row(get('i')))),
+      set('ri1', add(get('ri'), get('rowBytes'))),
+      `(f64.store ${at('ri', `(i32.sub ${get('n')} (i32.const 1))`)} ${f64(at('ri', get('i')))})`,
+      `(f64.store ${at('ri', get('i'))} (f64.const 1))`,
+      set('h', f64(at('d', add(get('i'), '(i32.const 1)')))),
+      `(if (f64.ne ${get('h')} (f64.const 0)) (then`,
+      `  ${set('len', add(get('i'), '(i32.const 1)'))}`,
+      `  ${set('hv', `(f64x2.splat ${get('h')})`)}`,
+      ...acrossK('divide', [
+        `(v128.store ${add(get('d'), get('o'))} (f64x2.div (v128.load ${add(get('ri1'), get('o'))}) ${get('hv')}))`,
+      ], [`(f64.store ${add(get('d'), get('o'))} (f64.div (f64.load ${add(get('ri1'), get('o'))}) ${get('h')}))`]).map((l) => `  ${l}`),
+      `  ${set('j', '(i32.const 0)')}`,
+      ...whileLoop('pairs', `(i32.ge_s ${add(get('j'), '(i32.const 1)')} ${get('len')})`, [
+        set('r0', add(get('w'), row(get('j')))),
+        set('r1', add(get('r0'), get('rowBytes'))),
+        set('g', '(v128.const f64x2 0 0)'),
+        ...loop('o', `(i32.shl ${get('len')} (i32.const 3))`, 8, [
+          set('g', vadd(get('g'), vmul(splat(add(get('ri1'), get('o'))), pair(add(get('r0'), get('o')), add(get('r1'), get('o')))))),
+        ], 'dots'),
+        set('g0v', `(f64x2.splat (f64x2.extract_lane 0 ${get('g')}))`),
+        set('g1v', `(f64x2.splat (f64x2.extract_lane 1 ${get('g')}))`),
+        set('g0', `(f64x2.extract_lane 0 ${get('g')})`),
+        set('g1', `(f64x2.extract_lane 1 ${get('g')})`),
+        ...acrossK('update2', [
+          `(v128.store ${add(get('r0'), get('o'))} (f64x2.sub (v128.load ${add(get('r0'), get('o'))}) ${vmul(get('g0v'), `(v128.load ${add(get('d'), get('o'))})`)}))`,
+          `(v128.store ${add(get('r1'), get('o'))} (f64x2.sub (v128.load ${add(get('r1'), get('o'))}) ${vmul(get('g1v'), `(v128.load ${add(get('d'), get('o'))})`)}))`,
+        ], [
+          `(f64.store ${add(get('r0'), get('o'))} (f64.sub (f64.load ${add(get('r0'), get('o'))}) (f64.mul ${get('g0')} (f64.load ${add(get('d'), get('o'))}))))`,
+          `(f64.store ${add(get('r1'), get('o'))} (f64.sub (f64.load ${add(get('r1'), get('o'))}) (f64.mul ${get('g1')} (f64.load ${add(get('d'), get('o'))}))))`,
+        ]),
+        set('j', add(get('j'), '(i32.const 2)')),
+      ]).map((l) => `  ${l}`),
+      `  (if (i32.lt_s ${get('j')} ${get('len')}) (then`,
+      `    ${set('r0', add(get('w'), row(get('j'))))}`,
+      `    ${set('g0', '(f64.const 0)')}`,
+      ...loop('o', `(i32.shl ${get('len')} (i32.const 3))`, 8, [
+        set('g0', `(f64.add ${get('g0')} (f64.mul (f64.load ${add(get('ri1'), get('o'))}) (f64.load ${add(get('r0'), get('o'))})))`),
+      ], 'dot1').map((l) => `    ${l}`),
+      `    ${set('g0v', `(f64x2.splat ${get('g0')})`)}`,
+      ...acrossK('update1', [
+        `(v128.store ${add(get('r0'), get('o'))} (f64x2.sub (v128.load ${add(get('r0'), get('o'))}) ${vmul(get('g0v'), `(v128.load ${add(get('d'), get('o'))})`)}))`,
+      ], [
+        `(f64.store ${add(get('r0'), get('o'))} (f64.sub (f64.load ${add(get('r0'), get('o'))}) (f64.mul ${get('g0')} (f64.load ${add(get('d'), get('o'))}))))`,
+      ]).map((l) => `    ${l}`),
+      `  ))`,
+      `))`,
+      // for (k = 0; k <= i; k++) w[ri1 + k] = 0
+      `(memory.fill ${get('ri1')} (i32.const 0) (i32.shl ${add(get('i'), '(i32.const 1)')} (i32.const 3)))`,
+      set('i', add(get('i'), '(i32.const 1)')),
+    ]).join('\n    ')}
+    ${set('j', '(i32.const 0)')}
+    ${whileLoop('last', `(i32.ge_s ${get('j')} ${get('n')})`, [
+      set('r0', add(add(get('w'), row(get('j'))), `(i32.shl (i32.sub ${get('n')} (i32.const 1)) (i32.const 3))`)),
+      `(f64.store ${at('d', get('j'))} (f64.load ${get('r0')}))`,
+      `(f64.store ${get('r0')} (f64.const 0))`,
+      set('j', add(get('j'), '(i32.const 1)')),
+    ]).join('\n    ')}
+    (f64.store ${add(add(get('w'), row(`(i32.sub ${get('n')} (i32.const 1))`)), `(i32.shl (i32.sub ${get('n')} (i32.const 1)) (i32.const 3))`)} (f64.const 1))
+    (f64.store ${get('e')} (f64.const 0))
+  )`;
+}
+
 /** Rows of C per sweep in gemmNNUpdate: 1 measured fastest (78×785×78: 10.5 GFLOP/s against 9.0 for 2 rows and 6.8 for 4). */
 export const NN_ROWS = 1;
 
@@ -390,7 +476,7 @@ export function kernelsWat() {
   return `;; Generated by scripts/gen-simd.mjs from scripts/simd-kernels.mjs. Do not edit.
 (module
   (import "env" "memory" (memory 1 ${MAX_PAGES} shared))
-${[dotKernel(), gemvKernel(), gemvTKernel(), axpyKernel(), gerKernel(), gemmNNUpdateKernel(NN_ROWS), gemmNTKernel(), rotateRowsKernel()].join('\n')}
+${[dotKernel(), gemvKernel(), gemvTKernel(), axpyKernel(), gerKernel(), gemmNNUpdateKernel(NN_ROWS), gemmNTKernel(), rotateRowsKernel(), accumulateKernel()].join('\n')}
 )
 `;
 }

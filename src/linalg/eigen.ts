@@ -14,7 +14,7 @@
  * runs along a row of W (contiguous memory). W is transposed into the caller's `vectors` at the end.
  */
 import { gemmNN, gemmNNUpdate, gemv, gemvT } from './blas.js';
-import { kernelHome, type Workspace } from './simd.js';
+import { homeOf, kernelHome, type Workspace } from './simd.js';
 import { TridiagonalEigen } from './tridiagonal.js';
 
 const EPS = 2 ** -52;
@@ -61,8 +61,8 @@ export class SymmetricEigen {
     }
     this.maxN = maxN;
     this.w = space?.float64(maxN * maxN) ?? new Float64Array(maxN * maxN);
-    this.d = new Float64Array(maxN);
-    this.e = new Float64Array(maxN);
+    this.d = space?.float64(maxN) ?? new Float64Array(maxN);
+    this.e = space?.float64(maxN) ?? new Float64Array(maxN);
     this.rotC = space?.float64(maxN) ?? new Float64Array(maxN);
     this.rotS = space?.float64(maxN) ?? new Float64Array(maxN);
     this.order = new Int32Array(maxN);
@@ -331,6 +331,12 @@ export class SymmetricEigen {
     const w = this.w;
     const d = this.d;
     const e = this.e;
+    // The WebAssembly twin writes d and e too: it runs only when all three live in one workspace.
+    const home = kernelHome(w, (n * n * n) / 3);
+    if (home !== null && homeOf(d) === home && homeOf(e) === home) {
+      home.kernels.accumulate(n, home.address(w, 0), home.address(d, 0), home.address(e, 0));
+      return;
+    }
     const last = (n - 1) * n;
     for (let i = 0; i < n - 1; i++) {
       const ri = i * n;

@@ -41,6 +41,7 @@ interface Kernels {
   gemmNNUpdate(m: number, n: number, k: number, alpha: number, a: number, lda: number, b: number, ldb: number, c: number, ldc: number): void;
   gemmNTPanel(m: number, n: number, len: number, a: number, lda: number, b: number, ldb: number, c: number, ldc: number, accumulate: number): void;
   rotateRows(n: number, w: number, l: number, m: number, rc: number, rs: number): void;
+  accumulate(n: number, w: number, d: number, e: number): void;
 }
 
 const PAGE_BYTES = 65536;
