@@ -446,7 +446,9 @@ export function gemmNN(
   cOff: number,
   ldc: number,
 ): void {
-  for (let i = 0; i < m; i++) c.fill(0, cOff + i * ldc, cOff + i * ldc + n);
+  const home = kernelHome(c, m * n);
+  if (home !== null) home.kernels.zero(m, n, home.address(c, cOff), ldc);
+  else for (let i = 0; i < m; i++) c.fill(0, cOff + i * ldc, cOff + i * ldc + n);
   gemmNNUpdate(m, n, k, 1, a, aOff, lda, b, bOff, ldb, c, cOff, ldc);
 }
 

@@ -42,6 +42,7 @@ interface Kernels {
   gemmNTPanel(m: number, n: number, len: number, a: number, lda: number, b: number, ldb: number, c: number, ldc: number, accumulate: number): void;
   rotateRows(n: number, w: number, l: number, m: number, rc: number, rs: number): void;
   accumulate(n: number, w: number, d: number, e: number): void;
+  zero(m: number, n: number, c: number, ldc: number): void;
 }
 
 const PAGE_BYTES = 65536;

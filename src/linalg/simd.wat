@@ -579,4 +579,15 @@
     (f64.store (i32.add (i32.add (local.get $w) (i32.mul (i32.sub (local.get $n) (i32.const 1)) (local.get $rowBytes))) (i32.shl (i32.sub (local.get $n) (i32.const 1)) (i32.const 3))) (f64.const 1))
     (f64.store (local.get $e) (f64.const 0))
   )
+
+  (func (export "zero") (param $m i32) (param $n i32) (param $c i32) (param $ldc i32)
+    (local $i i32) (local $ldcBytes i32)
+    (local.set $ldcBytes (i32.shl (local.get $ldc) (i32.const 3)))
+    (block $rows_done (loop $rows
+      (br_if $rows_done (i32.ge_s (local.get $i) (local.get $m)))
+      (memory.fill (local.get $c) (i32.const 0) (i32.shl (local.get $n) (i32.const 3)))
+      (local.set $c (i32.add (local.get $c) (local.get $ldcBytes)))
+      (local.set $i (i32.add (local.get $i) (i32.const 1)))
+      (br $rows)))
+  )
 )

@@ -396,7 +396,8 @@ export class ActionCurvature {
     if (this.normsSq.length < count) this.normsSq = new Float64Array(count);
     if (this.features.length < count * d) this.features = this.sketch.workspace.float64(count * d);
     const x = this.features;
-    for (let j = 0; j < count * d; j++) x[j] = features[j];
+    if (features.length === count * d) x.set(features);
+    else for (let j = 0; j < count * d; j++) x[j] = features[j];
     // Block i of every v_k against every x (Lemma 1's ⟨x, u_ki⟩).
     for (let i = 0; i < K && r > 0; i++) gemmNT(count, r, d, x, 0, d, this.sketch.basis, i * d, dimension, this.projections, i * r, K * r);
     for (let a = 0; a < count; a++) this.normsSq[a] = dot(d, x, a * d, x, a * d);
