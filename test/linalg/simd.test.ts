@@ -187,6 +187,13 @@ describe('simd: every kernel gives the TypeScript kernel’s bits', () => {
     }
   });
 
+  it('gemmNNUpdate over more columns than one panel (1024): each column panel gives the same bits', () => {
+    for (const [m, n, k] of [[3, 2500, 6], [5, 1025, 9], [1, 3000, 4]] as const) {
+      const r = bothBackends([m * k, k * (n + 1), m * (n + 2)], ([a, b, c]) => gemmNNUpdate(m, n, k, 1.25, a!, 0, k, b!, 0, n + 1, c!, 0, n + 2), [false, false, false], random);
+      expect(bits(r.home[2]!), `gemmNNUpdate ${m}×${n}×${k}`).toEqual(bits(r.plain[2]!));
+    }
+  });
+
   it('a product reading an array of another workspace stages a copy and leaves the source alone', () => {
     const other = new Workspace(1024, 'wasm');
     const a = other.float64(40);
