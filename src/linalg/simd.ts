@@ -72,7 +72,7 @@ export function wasmAvailable(): boolean {
 let selected: Backend | undefined;
 
 /** The environment variable that picks the backend of a whole process and its worker threads. */
-export const BACKEND_VARIABLE = 'EOFD_BACKEND';
+const BACKEND_VARIABLE = 'EOFD_BACKEND';
 
 /** The backend new workspaces use: setBackend's choice, else $EOFD_BACKEND, else wasm where available. */
 export function backend(): Backend {
@@ -85,9 +85,14 @@ export function backend(): Backend {
   return selected!;
 }
 
+/** Throws if `choice` is 'wasm' and this runtime cannot run it. */
+function checkAvailable(choice: Backend): void {
+  if (choice === 'wasm' && !wasmAvailable()) throw new Error('the wasm backend needs WebAssembly SIMD and shared memory, which this runtime lacks');
+}
+
 /** Chooses the backend of workspaces made from now on (existing ones keep theirs). */
 export function setBackend(choice: Backend): void {
-  if (choice === 'wasm' && !wasmAvailable()) throw new Error('the wasm backend needs WebAssembly SIMD and shared memory, which this runtime lacks');
+  checkAvailable(choice);
   selected = choice;
 }
 
@@ -123,11 +128,6 @@ export class Home {
     this.memory = new WebAssembly.Memory({ initial: pages, maximum: MAX_PAGES, shared: true });
     const instance = new WebAssembly.Instance(simdModule()!, { env: { memory: this.memory } });
     this.kernels = instance.exports as unknown as Kernels;
-  }
-
-  /** Bytes of the memory. */
-  get byteLength(): number {
-    return this.memory.buffer.byteLength;
   }
 
   /** A zeroed array of `length` doubles in this memory, 16-byte aligned; grows the memory if needed. */
@@ -208,11 +208,9 @@ export function extent(rows: number, cols: number, ld: number): number {
  */
 export class Workspace {
   readonly home: Home | null;
-  readonly backend: Backend;
 
   constructor(bytesHint: number, choice: Backend = backend()) {
-    if (choice === 'wasm' && !wasmAvailable()) throw new Error('the wasm backend needs WebAssembly SIMD and shared memory, which this runtime lacks');
-    this.backend = choice;
+    checkAvailable(choice);
     this.home = choice === 'wasm' ? new Home(bytesHint) : null;
   }
 

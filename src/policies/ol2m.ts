@@ -57,8 +57,9 @@ export class Ol2m implements Policy {
     this.curvature = ol2mCurvature(spec.normBound, spec.maxActionNorm);
     this.design = new DesignMatrix(spec.d, spec.regularization, spec.refreshInterval ?? DEFAULT_REFRESH_INTERVAL);
     this.selector = new BonusSelector(1, spec.d, spec.reward);
-    this.current = new Float64Array(spec.d);
-    this.direction = new Float64Array(spec.d);
+    // θ and A⁻¹∇ℓ live beside A⁻¹ (the design matrix's workspace), where products over it run.
+    this.current = this.design.workspace.float64(spec.d);
+    this.direction = this.design.workspace.float64(spec.d);
   }
 
   /** β_t = γ_t² (Theorem 1) in 'theory' and 'order' (it has no hidden constants), or the constant; times beta_scale. */
