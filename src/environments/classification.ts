@@ -15,6 +15,14 @@
  * is c. So ‖x‖ ≤ 1 (D = 1). 'none' keeps the values and, when some ‖(v, 1)‖ (or ‖v‖ without bias)
  * exceeds 1, divides every coordinate by the largest. Each value is scaled by one multiplication, so
  * a file and the `mnist` package's digits give bit-identical features (test/environments).
+ * 'standardize' z-scores every feature column over all N rows of the file first (columnStatistics:
+ * μ_j = Σ_i v_ij / N, s_j = √(Σ_i (v_ij − μ_j)² / (N − 1)), a value a row does not store being 0):
+ * z_ij = (v_ij − μ_j) / s_j, and z_ij = 0 in a column with s_j = 0 (a constant column); then, with
+ * M = max_i ‖z_i‖ over the rows (feature columns only), x_ij = z_ij · (c / M) (0 when M = 0), and the
+ * bias c is appended after standardising (it is not a column of the file and is never centred).
+ * Zeros stop being special, so every row is dense: stored values hold their x_ij and a value a row
+ * does not store takes its column's x for v = 0 (FeatureTable.columnBase), bit for bit what a dense
+ * file of the same rows gives.
  *
  * Random numbers per round, from the environment's stream: one class at a time, `integer(0, n_c − 1)`
  * picking its example, then a Fisher–Yates shuffle of the C classes (C − 1 uniforms) — with 10
@@ -24,11 +32,13 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { ConfigError } from '../base/errors.js';
 import { integer, listAllowed, positive, rewardVector, strictObject } from '../base/fields.js';
 import type { RandomStream } from '../random/stream.js';
 import { defineEnvironment, ENVIRONMENT_LIMITS, type ActionSet, type Environment, type Feedback } from './environment.js';
 import {
   canonicalLabel,
+  columnStatistics,
   DATA_FORMATS,
   formatFromExtension,
   KNOWN_EXTENSIONS,
@@ -40,7 +50,7 @@ import {
 /** The bias coordinate with feature vectors of norm ≤ 1: (v/‖v‖, 1)/√2 has norm 1. */
 export const SCALED_BIAS = 1 / Math.SQRT2;
 
-export const FEATURE_NORMALIZATIONS = ['global', 'per-row', 'none'] as const;
+export const FEATURE_NORMALIZATIONS = ['global', 'per-row', 'none', 'standardize'] as const;
 export type FeatureNormalization = (typeof FEATURE_NORMALIZATIONS)[number];
 
 /** The resolved config (what the manifest records under `config.environment`). */
@@ -67,6 +77,13 @@ export interface ClassificationConfig {
   max_file_mb: number;
 }
 
+/**
+ * 'standardize' visits every (row, column) cell three times (two for the moments, one for the
+ * norms): a file with more cells than this (rows × feature columns) is refused rather than left to
+ * run for minutes; sparse, very wide data wants 'global' or 'per-row' (standardising makes it dense).
+ */
+export const STANDARDIZE_MAX_CELLS = 2_000_000_000;
+
 /** A data set with its values scaled (module comment) and its bias coordinate. */
 export interface FeatureTable {
   readonly data: LabelledData;
@@ -74,10 +91,71 @@ export interface FeatureTable {
   readonly d: number;
   /** The bias coordinate's value (0 without a bias). */
   readonly biasValue: number;
+  /**
+   * The feature value of a column in a row that stores no value there (length: feature columns);
+   * null: 0. Only 'standardize' has one: x_j for v = 0, i.e. (−μ_j / s_j) · c / M.
+   */
+  readonly columnBase: Float64Array | null;
+  /** What the manifest records about the scaling (plain JSON; empty except for 'standardize'). */
+  readonly facts: Readonly<Record<string, unknown>>;
+}
+
+/** Writes row `row`'s d features (bias last) into `target[at .. at + d)`. */
+export function writeFeatures(table: FeatureTable, row: number, target: Float64Array, at: number): void {
+  const { data, d, biasValue, columnBase } = table;
+  if (columnBase === null) target.fill(0, at, at + d);
+  else target.set(columnBase, at);
+  for (let k = data.rowStart[row]; k < data.rowStart[row + 1]; k++) target[at + data.indices.at(k)] = data.values.at(k);
+  if (biasValue !== 0) target[at + d - 1] = biasValue;
+}
+
+/** 'standardize' (module comment): z-scores, then c / max ‖z‖; stored values rewritten in place. */
+function standardizeFeatures(data: LabelledData, bias: boolean): FeatureTable {
+  const { rows, features, rowStart, indices, values } = data;
+  if (rows * features > STANDARDIZE_MAX_CELLS) {
+    throw new ConfigError({
+      file: data.file,
+      detail: `normalize: standardize needs every value of the ${rows} rows × ${features} feature columns (${rows * features} cells, more than ${STANDARDIZE_MAX_CELLS}); use normalize: global or per-row, or a sample of the rows`,
+    });
+  }
+  const { mean, sd } = columnStatistics(data);
+  /** 1 / s_j is not used: (v − μ_j) / s_j is one correctly rounded division. */
+  const zOf = (v: number, j: number): number => (sd[j] > 0 ? (v - mean[j]) / sd[j] : 0);
+  let largest = 0;
+  for (let i = 0; i < rows; i++) {
+    let k = rowStart[i];
+    const end = rowStart[i + 1];
+    let sum = 0;
+    for (let j = 0; j < features; j++) {
+      let v = 0;
+      if (k < end && indices.at(k) === j) v = values.at(k++);
+      const z = zOf(v, j);
+      sum += z * z;
+    }
+    if (sum > largest) largest = sum;
+  }
+  const c = bias ? SCALED_BIAS : 1;
+  const norm = Math.sqrt(largest);
+  const scale = norm > 0 ? c / norm : 0;
+  const columnBase = new Float64Array(features);
+  for (let j = 0; j < features; j++) columnBase[j] = zOf(0, j) * scale;
+  for (let i = 0; i < rows; i++) {
+    for (let k = rowStart[i]; k < rowStart[i + 1]; k++) values.set(k, zOf(values.at(k), indices.at(k)) * scale);
+  }
+  let constantColumns = 0;
+  for (let j = 0; j < features; j++) if (!(sd[j] > 0)) constantColumns++;
+  return {
+    data,
+    d: features + (bias ? 1 : 0),
+    biasValue: bias ? c : 0,
+    columnBase,
+    facts: { standardize: { constant_columns: constantColumns, largest_z_norm: norm, scale } },
+  };
 }
 
 /** Scales `data`'s stored values in place (module comment) and returns the table. */
 export function scaleFeatures(data: LabelledData, normalize: FeatureNormalization, bias: boolean): FeatureTable {
+  if (normalize === 'standardize') return standardizeFeatures(data, bias);
   const { rows, rowStart, values } = data;
   const squaredNorms = new Float64Array(rows);
   let largest = 0;
@@ -107,7 +185,7 @@ export function scaleFeatures(data: LabelledData, normalize: FeatureNormalizatio
     const scale = normalize === 'per-row' ? (norm > 0 ? c / norm : 0) : shared;
     for (let k = rowStart[i]; k < rowStart[i + 1]; k++) values.set(k, values.at(k) * scale);
   }
-  return { data, d: data.features + (bias ? 1 : 0), biasValue };
+  return { data, d: data.features + (bias ? 1 : 0), biasValue, columnBase: null, facts: {} };
 }
 
 const cache = new Map<string, FeatureTable>();
@@ -172,8 +250,8 @@ class ClassificationEnvironmentImpl implements ClassificationEnvironment {
   readonly roundExamples: Int32Array;
   readonly roundClasses: Int32Array;
 
+  private readonly table: FeatureTable;
   private readonly data: LabelledData;
-  private readonly biasValue: number;
   /** Reward of each class's outcome: r_y, 0 for the null outcome. */
   private readonly classReward: Float64Array;
   /** Outcome y of each class. */
@@ -220,8 +298,8 @@ class ClassificationEnvironmentImpl implements ClassificationEnvironment {
     if (candidates !== null && (!Number.isSafeInteger(candidates) || candidates < 1 || candidates > data.rows)) {
       throw new RangeError(`classification: candidates must be an integer in [1, ${data.rows}] (the rows of ${data.file}), got ${candidates}`);
     }
+    this.table = table;
     this.data = data;
-    this.biasValue = table.biasValue;
     this.d = table.d;
     this.K = outcomes.length;
     this.reward = Float64Array.from(reward);
@@ -236,6 +314,7 @@ class ClassificationEnvironmentImpl implements ClassificationEnvironment {
       examples: data.rows,
       feature_columns: data.features,
       class_counts: data.classes.map((label, c) => ({ label, count: data.counts[c] })),
+      ...table.facts,
     };
   }
 
@@ -264,13 +343,9 @@ class ClassificationEnvironmentImpl implements ClassificationEnvironment {
     }
 
     const { features, d } = this.actionSet;
-    features.fill(0);
     let best = 0;
     for (let i = 0; i < count; i++) {
-      const row = roundExamples[i];
-      const base = i * d;
-      for (let k = data.rowStart[row]; k < data.rowStart[row + 1]; k++) features[base + data.indices.at(k)] = data.values.at(k);
-      if (this.biasValue !== 0) features[base + d - 1] = this.biasValue;
+      writeFeatures(this.table, roundExamples[i], features, i * d);
       if (this.classReward[roundClasses[i]] > best) best = this.classReward[roundClasses[i]];
     }
     this.bestReward = best;
@@ -317,9 +392,16 @@ const classificationSchema = strictObject(
     reward: rewardVector().optional(),
     /** Examples per round (default: one of each class). */
     candidates: integer(1, ENVIRONMENT_LIMITS.maxActions).optional(),
+    /** How feature values are scaled to ‖x‖ ≤ 1 (module comment). */
     normalize: z
       .enum(FEATURE_NORMALIZATIONS, { error: `expected ${listAllowed(FEATURE_NORMALIZATIONS)}` })
-      .default('global'),
+      .default('global')
+      .describe(
+        "feature scaling, always ending with ‖x‖ ≤ 1 (bias included): 'global' (every value by the largest row norm of the file), " +
+          "'per-row' (each row to unit norm), 'none' (as read, shrunk only if some row exceeds norm 1), 'standardize' (each column " +
+          'to mean 0, sample sd 1 over all rows of the file, a constant column to 0, then divided by the largest resulting row norm; ' +
+          'the bias is appended afterwards): use standardize when columns have very different scales',
+      ),
     /** Append a bias coordinate. */
     bias: z.boolean({ error: 'expected true or false' }).default(true),
     /** The labels rows may carry (a row with another one is an error). */

@@ -124,7 +124,7 @@ export interface LabelledData {
   readonly rowStart: Float64Array;
   /** 0-based feature index of each stored entry (increasing within a row). */
   readonly indices: BlockColumn<Int32Array>;
-  /** Value of each stored entry (non-zero). */
+  /** Value of each stored entry (non-zero as read; `normalize: standardize` may rewrite one to 0). */
   readonly values: BlockColumn<Float64Array>;
 }
 
@@ -382,4 +382,73 @@ export function readLabelledData(file: string, options: ReadOptions): LabelledDa
     indices,
     values,
   };
+}
+
+/** Per-column moments of a data set (see columnStatistics). */
+export interface ColumnStatistics {
+  /** μ_j, j = 0..features − 1. */
+  readonly mean: Float64Array;
+  /** s_j, the sample standard deviation (divisor N − 1); exactly 0 for a constant column. */
+  readonly sd: Float64Array;
+  /** 1 where every row holds the same value in column j (then μ_j is that value and s_j = 0). */
+  readonly constant: Uint8Array;
+}
+
+/** Every cell of the data as if dense (a value a row does not store is 0): rows in file order, columns in index order. */
+function forEachCell(data: LabelledData, visit: (column: number, value: number) => void): void {
+  const { rows, features, rowStart, indices, values } = data;
+  for (let i = 0; i < rows; i++) {
+    let k = rowStart[i] as number;
+    const end = rowStart[i + 1] as number;
+    for (let j = 0; j < features; j++) {
+      let v = 0;
+      if (k < end && indices.at(k) === j) v = values.at(k++) as number;
+      visit(j, v);
+    }
+  }
+}
+
+/**
+ * The mean and sample standard deviation of every feature column over all `rows` of `data`, as if
+ * the rows were dense (a value a row does not store is 0), in one fixed order so the bits are the
+ * same on every run and machine: rows in file order, columns in index order.
+ *   μ_j = (Σ_i v_ij) / N,   s_j = √( Σ_i (v_ij − μ_j)² / (N − 1) )   (two passes; N = 1 gives s_j = 0).
+ * A column whose rows all hold the same value (its smallest and largest value are equal) is
+ * constant: μ_j is that value exactly and s_j = 0 exactly (summing N copies of 0.1 would not give
+ * back 0.1, and a rounding residue must not become a standard deviation). The sum of squares is taken
+ * over (v_ij − μ_j) / r_j with r_j = max_i v_ij − min_i v_ij, and s_j = r_j · √(that sum / (N − 1)):
+ * the same number, without overflow or underflow for values near 1e±154. Cost O(N · features) time,
+ * O(features) memory.
+ */
+export function columnStatistics(data: LabelledData): ColumnStatistics {
+  const { rows, features } = data;
+  const sum = new Float64Array(features);
+  const low = new Float64Array(features).fill(Number.POSITIVE_INFINITY);
+  const high = new Float64Array(features).fill(Number.NEGATIVE_INFINITY);
+  forEachCell(data, (j, v) => {
+    sum[j] += v;
+    if (v < low[j]) low[j] = v;
+    if (v > high[j]) high[j] = v;
+  });
+  const mean = new Float64Array(features);
+  const constant = new Uint8Array(features);
+  for (let j = 0; j < features; j++) {
+    if (low[j] === high[j]) {
+      constant[j] = 1;
+      mean[j] = low[j];
+    } else {
+      mean[j] = sum[j] / rows;
+    }
+  }
+  // r_j (1 for a constant column, whose squares are never used).
+  const range = new Float64Array(features);
+  for (let j = 0; j < features; j++) range[j] = constant[j] === 1 ? 1 : high[j] - low[j];
+  const squares = new Float64Array(features);
+  forEachCell(data, (j, v) => {
+    const centred = (v - mean[j]) / range[j];
+    squares[j] += centred * centred;
+  });
+  const sd = new Float64Array(features);
+  for (let j = 0; j < features; j++) sd[j] = constant[j] === 1 ? 0 : range[j] * Math.sqrt(squares[j] / (rows - 1));
+  return { mean, sd, constant };
 }

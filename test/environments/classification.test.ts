@@ -9,8 +9,11 @@ import {
   loadFeatureTable,
   SCALED_BIAS,
   scaleFeatures,
+  STANDARDIZE_MAX_CELLS,
+  writeFeatures,
   type ClassificationConfig,
   type FeatureNormalization,
+  type FeatureTable,
 } from '../../src/environments/classification.js';
 import { readLabelledData } from '../../src/environments/labelled-data.js';
 import { createMnistEnvironment, defaultMnistRoot, MNIST_DIGITS, MNIST_PIXELS } from '../../src/environments/mnist.js';
@@ -91,7 +94,7 @@ describe('classification: bad configs (exit 2, naming the field)', () => {
     expect(configError('{type: classification, file: small.csv, outcomes: [[a], [c]], reward: [0, 1]}').message).toMatch(/environment\.reward: expected K \+ 1 = 3 entries/);
     expect(configError('{type: classification, file: small.csv, outcomes: [[a]], reward: [1, 1]}').message).toMatch(/environment\.reward\.0: r_0/);
     expect(configError('{type: classification, file: small.csv, target: z, classes: [a, b]}').message).toMatch(/environment\.target: label "z" is not one of classes/);
-    expect(configError('{type: classification, file: small.csv, target: a, normalize: zscore}').message).toMatch(/environment\.normalize: expected 'global', 'per-row' or 'none'/);
+    expect(configError('{type: classification, file: small.csv, target: a, normalize: zscore}').message).toMatch(/environment\.normalize: expected 'global', 'per-row', 'none' or 'standardize'/);
   });
 
   it('refuses a file it cannot read or whose format it cannot tell, and labels not in the data', () => {
@@ -188,6 +191,137 @@ describe('classification: features', () => {
     const table = scaleFeatures(readLabelledData(fits, { format: 'csv' }), 'none', false);
     expect([table.data.values.at(0), table.data.values.at(1)]).toEqual([0.25, -0.5]);
     expect(table.d).toBe(1);
+  });
+});
+
+describe('classification: standardize', () => {
+  /** Every row of a table as dense features (what the environment hands a policy). */
+  function features(table: FeatureTable): number[][] {
+    return Array.from({ length: table.data.rows }, (_, i) => {
+      const x = new Float64Array(table.d);
+      writeFeatures(table, i, x, 0);
+      return Array.from(x);
+    });
+  }
+  const standardized = (file: string, bias: boolean, format: 'csv' | 'libsvm' = 'csv'): FeatureTable =>
+    scaleFeatures(readLabelledData(file, { format }), 'standardize', bias);
+  const norm = (x: number[]): number => Math.hypot(...x);
+
+  // Columns u = 1, 2, 3, 6 (μ 3, s = √(14/3)); w = 5 (constant); v = 0, 0, 4, 0 (μ 1, s = 2).
+  // z_u = (−2, −1, 0, 3)·√(3/14), z_w = 0, z_v = (−½, −½, 3/2, −½); ‖z_i‖² = 31/28, 13/28, 63/28, 61/28,
+  // so M = √(63/28) = 3/2 (row 2) and x = z · c / (3/2).
+  const HAND = 'u,w,v,label\n1,5,0,a\n2,5,0,a\n3,5,4,b\n6,5,0,b\n';
+  const r = Math.sqrt(3 / 14);
+  const expected = [
+    [-2 * r, 0, -0.5],
+    [-r, 0, -0.5],
+    [0, 0, 1.5],
+    [3 * r, 0, -0.5],
+  ].map((z) => z.map((v) => v / 1.5));
+
+  it('z-scores each column over all rows (a constant column to 0), divides by the largest norm, then appends the bias', () => {
+    const file = write('hand.csv', HAND);
+    const plain = standardized(file, false);
+    expect(plain.d).toBe(3);
+    expect(plain.biasValue).toBe(0);
+    features(plain).forEach((x, i) => {
+      expect(x).toHaveLength(3);
+      x.forEach((v, j) => expect(v, `row ${i} column ${j}`).toBeCloseTo(expected[i][j], 15));
+      expect(x[1]).toBe(0);
+    });
+    expect(norm(features(plain)[2])).toBeCloseTo(1, 15);
+    // With the bias: c = 1/√2 on every feature, the bias c appended (not centred: it is no column of the file).
+    const withBias = standardized(write('hand-bias.csv', HAND), true);
+    expect(withBias.d).toBe(4);
+    features(withBias).forEach((x, i) => {
+      x.slice(0, 3).forEach((v, j) => expect(v, `row ${i} column ${j}`).toBeCloseTo(expected[i][j] * SCALED_BIAS, 15));
+      expect(x[3]).toBe(SCALED_BIAS);
+    });
+    expect(norm(features(withBias)[2])).toBeCloseTo(1, 15);
+    expect(withBias.facts).toEqual({ standardize: { constant_columns: 1, largest_z_norm: 1.5, scale: SCALED_BIAS / 1.5 } });
+  });
+
+  it('the same rows as CSV and as sparse LIBSVM give the same bits, run after run', () => {
+    const csv = features(standardized(write('hand2.csv', HAND), true));
+    const libsvm = features(standardized(write('hand2.libsvm', 'a 1:1 2:5\na 1:2 2:5\nb 1:3 2:5 3:4\nb 1:6 2:5\n'), true, 'libsvm'));
+    expect(libsvm).toEqual(csv);
+    expect(features(standardized(write('hand3.csv', HAND), true))).toEqual(csv);
+  });
+
+  it('keeps every ‖x‖ ≤ 1, the largest = 1, on iris, blobs and the hand set, with and without the bias', () => {
+    for (const file of [IRIS_CSV, path.join(REPO, 'data', 'blobs.csv'), write('hand4.csv', HAND)]) {
+      for (const bias of [true, false]) {
+        const norms = features(standardized(file, bias)).map(norm);
+        for (const n of norms) expect(n).toBeLessThanOrEqual(1 + 1e-15);
+        expect(Math.max(...norms), `${file} bias ${bias}`).toBeCloseTo(1, 14);
+      }
+    }
+  });
+
+  it('on data already z-scored and scaled to largest norm 1 it is the identity (with the bias: times 1/√2)', () => {
+    // 40 rows × 4 columns of a fixed pseudo-random sequence, z-scored (sample sd), divided by the largest norm.
+    const N = 40;
+    const p = 4;
+    let seed = 12345;
+    const next = (): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const raw = Array.from({ length: N }, () => Array.from({ length: p }, (_, j) => (next() - 0.5) * 10 ** j));
+    for (let j = 0; j < p; j++) {
+      const mean = raw.reduce((sum, row) => sum + row[j], 0) / N;
+      const sd = Math.sqrt(raw.reduce((sum, row) => sum + (row[j] - mean) ** 2, 0) / (N - 1));
+      for (const row of raw) row[j] = (row[j] - mean) / sd;
+    }
+    const largest = Math.max(...raw.map(norm));
+    const input = raw.map((row) => row.map((v) => v / largest));
+    const text = ['a,b,c,e,label', ...input.map((row, i) => `${row.map(String).join(',')},${i % 2}`)].join('\n') + '\n';
+    const file = write('zscored.csv', text);
+    for (const [bias, c] of [[false, 1], [true, SCALED_BIAS]] as const) {
+      features(standardized(file, bias)).forEach((x, i) => {
+        for (let j = 0; j < p; j++) expect(Math.abs(x[j] - c * input[i][j]), `row ${i} column ${j}`).toBeLessThan(1e-14);
+      });
+    }
+  });
+
+  it('the environment plays the standardised rows, and the manifest records the mode and its scale', async () => {
+    const file = write('hand5.csv', HAND);
+    const config = { ...smallConfig(), file, normalize: 'standardize' as const, outcomes: [['b']] };
+    const table = loadFeatureTable(config);
+    const env = createEnvironment(config, { horizon: 10, stream: new RandomStream('standardize') });
+    expect(env.d).toBe(4);
+    expect(env.facts).toMatchObject({ examples: 4, feature_columns: 3, standardize: { constant_columns: 1, largest_z_norm: 1.5 } });
+    for (let t = 1; t <= 10; t++) {
+      const set = env.actions(t);
+      const rowsPlayed = Array.from((env as unknown as { roundExamples: Int32Array }).roundExamples);
+      rowsPlayed.forEach((row, i) => {
+        const x = new Float64Array(4);
+        writeFeatures(table, row, x, 0);
+        expect(set.features.subarray(i * 4, i * 4 + 4)).toEqual(x);
+      });
+      env.play(0);
+    }
+    const configFile = write('standardize.yaml', configText('standardize', `{type: classification, file: ${file}, target: b, normalize: standardize}`));
+    await runExperiments(loadConfigs(configFile), { out: path.join(root, 'standardize-out'), jobs: 1 });
+    const manifest = JSON.parse(fs.readFileSync(path.join(root, 'standardize-out', 'standardize', 'manifest.json'), 'utf8'));
+    expect(manifest.config.environment).toMatchObject({
+      normalize: 'standardize',
+      d: 4,
+      standardize: { constant_columns: 1, largest_z_norm: 1.5, scale: SCALED_BIAS / 1.5 },
+    });
+  });
+
+  it('refuses a data set with more cells than it will visit (exit 2), before reading any of them', () => {
+    const rows = Math.floor(STANDARDIZE_MAX_CELLS / 999_999) + 1;
+    const file = write('wide.libsvm', 'a 999999:1\n'.repeat(rows));
+    try {
+      standardized(file, true, 'libsvm');
+      throw new Error('expected a refusal');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).exitCode).toBe(2);
+      expect((error as ConfigError).message).toMatch(/wide\.libsvm: normalize: standardize needs every value .* use normalize: global or per-row/);
+    }
   });
 });
 

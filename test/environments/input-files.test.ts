@@ -70,7 +70,7 @@ describe('--resume refuses a run whose input file changed', () => {
     it(`${type}: the manifest records the file's size and SHA-256; a changed file stops --resume (exit 2)`, async () => {
       const input = write(`input-${type}${path.extname(source)}`, fs.readFileSync(source));
       const environment = type === 'trace' ? `{type: trace, file: ${input}}` : `{type: classification, file: ${input}, target: virginica}`;
-      const text = [`name: ${type}`, `environment: ${environment}`, 'horizon: 10', 'trials: 1', 'seed: 0', 'policies: [Random]', 'params: {S: 2, beta: order}', ''].join('\n');
+      const text = [`name: ${type}`, `environment: ${environment}`, 'horizon: 10', 'trials: 1', 'seed: 0', 'policies: [Random]', 'params: {S: 2}', ''].join('\n');
       const configs = loadConfigs(write(`${type}.yaml`, text));
       const out = path.join(root, `out-${type}`);
       await runExperiments(configs, { out, jobs: 1 });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/base/errors.js';
 import {
   canonicalLabel,
+  columnStatistics,
   compareLabels,
   formatFromExtension,
   parseDecimal,
@@ -191,5 +192,35 @@ describe('data/: the shipped files', () => {
       for (const [j, v] of entries) dense[j] = v;
       expect(dense).toEqual(numbers[i]);
     });
+  });
+});
+
+describe('columnStatistics', () => {
+  it('mean and sample sd over all rows, absent values counting as 0; a constant column has exactly its value and sd 0', () => {
+    // u = 1, 2, 3, 6 (μ 3, Σ(v − μ)² 14); w = 0.1 four times (constant; 0.1 summed 4 times is not 0.4);
+    // v = 0, 0, 4, 0 (stored once; μ 1, Σ(v − μ)² 12, s = 2).
+    const csv = write('moments.csv', 'u,w,v,label\n1,0.1,0,a\n2,0.1,0,a\n3,0.1,4,b\n6,0.1,0,b\n');
+    const libsvm = write('moments.libsvm', 'a 1:1 2:0.1\na 1:2 2:0.1\nb 1:3 2:0.1 3:4\nb 1:6 2:0.1\n');
+    const a = columnStatistics(readLabelledData(csv, { format: 'csv' }));
+    const b = columnStatistics(readLabelledData(libsvm, { format: 'libsvm' }));
+    expect(Array.from(a.mean)).toEqual([3, 0.1, 1]);
+    expect(a.sd[0]).toBeCloseTo(Math.sqrt(14 / 3), 14);
+    expect(a.sd[1]).toBe(0);
+    expect(a.sd[2]).toBe(2);
+    expect(Array.from(a.constant)).toEqual([0, 1, 0]);
+    // The same rows as CSV and LIBSVM: the same bits.
+    expect(b).toEqual(a);
+  });
+
+  it('an all-zero column and a single row are constant; values near 1e±154 neither underflow nor overflow', () => {
+    const zero = columnStatistics(readLabelledData(write('zero.libsvm', 'a 1:2\nb 1:4\n'), { format: 'libsvm', features: 2 }));
+    expect(Array.from(zero.mean)).toEqual([3, 0]);
+    expect(Array.from(zero.sd)).toEqual([Math.SQRT2, 0]);
+    const one = columnStatistics(readLabelledData(write('one.csv', 'x,y,label\n7,-2,a\n'), { format: 'csv' }));
+    expect(Array.from(one.mean)).toEqual([7, -2]);
+    expect(Array.from(one.sd)).toEqual([0, 0]);
+    const tiny = columnStatistics(readLabelledData(write('tiny.csv', 'x,y,label\n1e-170,1e170,a\n-1e-170,-1e170,b\n'), { format: 'csv' }));
+    expect(tiny.sd[0] / (Math.SQRT2 * 1e-170)).toBeCloseTo(1, 14);
+    expect(tiny.sd[1] / (Math.SQRT2 * 1e170)).toBeCloseTo(1, 14);
   });
 });
