@@ -11,25 +11,31 @@
  * | synthetic binary (K = 1)         | >80% less time, comparable regret  | reduction > 80%, overhead in ±20%   |
  *
  * "Comparable regret" is two-sided: a regret 30% lower is as far from the paper as 30% higher.
- * Both numbers are judged by their paired 95% Student-t intervals (summarize.ts), not by means:
+ * Both numbers are ratios, judged by their paired 95% intervals on the log scale (per-trial log ratios
+ * of EOFD-MLogB to OFUL-MLogB, Student-t interval of their mean, back-transformed: summarize.ts), not by
+ * means. Each claim is one prespecified comparison and `holds` needs both of its intervals inside (an
+ * intersection–union test), so the intervals are not adjusted for multiplicity:
  *
  * - `holds`: both intervals lie entirely inside their regions;
  * - `does not hold`: an interval lies entirely outside its region;
  * - `inconclusive`: otherwise (an interval straddles a threshold; the reason names it);
  * - `not judged`: the run is still in progress (partial data is never judged as if complete); fewer
- *   than 3 trials; a learner (EOFD-MLogB, OFUL-MLogB) whose regret is not below
- *   Random's (paired interval not entirely below 0) when Random ran; or timings taken with more than
- *   one unit at once, or not recorded (manifest `timing`). The numbers are still given;
- * - `not measured`: no experiment of that setting, EOFD-MLogB or OFUL-MLogB absent, or a percentage
- *   undefined (OFUL-MLogB's mean is 0).
+ *   than 3 trials; a learner (EOFD-MLogB, OFUL-MLogB) whose regret is not shown below Random's (the
+ *   report's Random check: Holm-adjusted paired interval not entirely below 0) when Random ran; or
+ *   timings taken with more than one unit at once, or not recorded (manifest `timing`). The numbers
+ *   are still given;
+ * - `not measured`: no experiment of that setting, EOFD-MLogB or OFUL-MLogB absent, or a log ratio
+ *   undefined (a final regret or time that is not > 0 in some trial).
  *
+ * Claims are evaluated only when some experiment is in one of the paper's settings: a report on other
+ * experiments has no claims rows at all.
  * Settings are recognised from the manifest (environment type and K), never from folder names; the
  * paper's d (785, 100, 400) is not required, but a different d is said in the row's `note`.
  * A claim is evaluated once per matching experiment.
  */
 import type { Setting } from '../results/read.js';
-import { describeRegretOverhead, describeTimeReduction, formatInterval } from './format.js';
-import { EOFD, OFUL, RANDOM, findComparison, type ExperimentSummary, type PairedComparison, type PairedInterval } from './summarize.js';
+import { describeRandomCheck, describeRegretOverhead, describeTimeReduction, formatInterval } from './format.js';
+import { EOFD, OFUL, type Comparison, type Estimate, type ExperimentSummary } from './summarize.js';
 
 export type Verdict = 'holds' | 'does not hold' | 'inconclusive' | 'not judged' | 'not measured';
 
@@ -94,10 +100,10 @@ export interface ClaimRow {
   rule: string;
   /** Trials paired (EOFD-MLogB vs OFUL-MLogB); null when not measured. */
   trials: number | null;
-  /** EOFD-MLogB's regret overhead over OFUL-MLogB in %, paired 95% interval. */
-  regretOverheadPct: PairedInterval | null;
-  /** EOFD-MLogB's per-round time reduction against OFUL-MLogB in %, paired 95% interval. */
-  timeReductionPct: PairedInterval | null;
+  /** EOFD-MLogB's regret overhead over OFUL-MLogB in %, paired 95% interval (log scale, back-transformed). */
+  regretOverheadPct: Estimate | null;
+  /** EOFD-MLogB's per-round time reduction against OFUL-MLogB in %, paired 95% interval (log scale, back-transformed). */
+  timeReductionPct: Estimate | null;
   /** The means in words, e.g. "78.2% less time, 12.3% more regret"; "–" when not measured. */
   measured: string;
   /** Set when the experiment's d differs from the paper's, e.g. "d = 20; the paper used d = 100". */
@@ -124,9 +130,18 @@ function ruleOf(claim: PaperClaim): string {
   return `time reduction ${op} ${claim.minTimeReductionPct}% and regret overhead within ±${claim.maxAbsRegretOverheadPct}%, both 95% CIs`;
 }
 
-/** Evaluates every claim on every experiment whose setting it is about. */
+/** Some experiment is in one of the paper's settings (then the report has the claims section). */
+export function hasPaperExperiment(experiments: readonly ExperimentSummary[]): boolean {
+  return experiments.some((e) => PAPER_CLAIMS.some((claim) => matchesClaim(claim, e.setting)));
+}
+
+/**
+ * Evaluates every claim on every experiment whose setting it is about; a claim whose setting no
+ * experiment has is "not measured". No rows at all when no experiment is in a paper setting.
+ */
 export function evaluateClaims(experiments: readonly ExperimentSummary[]): ClaimRow[] {
   const rows: ClaimRow[] = [];
+  if (!hasPaperExperiment(experiments)) return rows;
   for (const claim of PAPER_CLAIMS) {
     const base = { id: claim.id, claim: claim.text, setting: claim.setting.label, paper: claim.paper, rule: ruleOf(claim) };
     const matching = experiments.filter((e) => matchesClaim(claim, e.setting));
@@ -147,9 +162,9 @@ function notMeasured(reason: string): Evaluation {
 
 function evaluate(claim: PaperClaim, experiment: ExperimentSummary): Evaluation {
   const missing = [EOFD, OFUL].filter((p) => !experiment.setting.policies.includes(p));
-  const pair = findComparison(experiment.comparisons, EOFD, OFUL);
+  const pair = experiment.comparison;
   if (missing.length > 0) return notMeasured(`${missing.join(' and ')} did not run in this experiment`);
-  if (pair === undefined) {
+  if (pair === null) {
     const p = experiment.progress;
     return notMeasured(
       p.complete
@@ -157,26 +172,23 @@ function evaluate(claim: PaperClaim, experiment: ExperimentSummary): Evaluation 
         : `run in progress (${p.finishedUnits} of ${p.plannedUnits} units finished): no trial has finished for both ${EOFD} and ${OFUL} yet`,
     );
   }
-  const { regretPct: regret, timeReductionPct: time } = pair;
-  if (!Number.isFinite(time.mean) || !Number.isFinite(regret.mean)) {
-    const what = Number.isFinite(time.mean) ? 'final regret' : 'per-round time';
-    return notMeasured(`OFUL-MLogB's mean ${what} is 0, so the percentage is undefined`);
-  }
+  const { regretOverhead: regret, timeReduction: time } = pair;
+  if (time === null || regret === null) return notMeasured(`${pair.timeRatioNote ?? pair.regretRatioNote}, so the percentage is undefined`);
   const d = experiment.setting.d;
   const unjudged = notJudgedReasons(experiment, pair);
-  const judged = unjudged.length > 0 ? { verdict: 'not judged' as const, reason: unjudged.join('; ') } : judge(claim, pair);
+  const judged = unjudged.length > 0 ? { verdict: 'not judged' as const, reason: unjudged.join('; ') } : judge(claim, time, regret);
   return {
     trials: pair.trials,
     regretOverheadPct: regret,
     timeReductionPct: time,
-    measured: `${describeTimeReduction(time.mean)}, ${describeRegretOverhead(regret.mean)}`,
+    measured: `${describeTimeReduction(time.estimate)}, ${describeRegretOverhead(regret.estimate)}`,
     note: d === claim.setting.paperD ? null : `d = ${d}; the paper used d = ${claim.setting.paperD}`,
     ...judged,
   };
 }
 
 /** Why the experiment cannot support a verdict, if it cannot: every applicable reason, in order. */
-function notJudgedReasons(experiment: ExperimentSummary, pair: PairedComparison): string[] {
+function notJudgedReasons(experiment: ExperimentSummary, pair: Comparison): string[] {
   const reasons: string[] = [];
   const progress = experiment.progress;
   if (!progress.complete) {
@@ -184,11 +196,9 @@ function notJudgedReasons(experiment: ExperimentSummary, pair: PairedComparison)
   }
   if (pair.trials < MIN_TRIALS) reasons.push(`only ${pair.trials} trial${pair.trials === 1 ? '' : 's'}, at least ${MIN_TRIALS} are needed`);
   for (const learner of [EOFD, OFUL]) {
-    const versus = findComparison(experiment.comparisons, learner, RANDOM);
+    const check = experiment.randomCheck.find((c) => c.policy === learner);
     // With one trial there is no interval; the trial count above already says why.
-    if (versus !== undefined && Number.isFinite(versus.regret.high) && !(versus.regret.high < 0)) {
-      reasons.push(`${learner}'s regret is not below Random's (paired 95% CI ${formatInterval(versus.regret.low, versus.regret.high)})`);
-    }
+    if (check !== undefined && check.regret.n >= 2 && check.flagged) reasons.push(`${learner}'s regret is not shown below ${check.random}'s (${describeRandomCheck(check)})`);
   }
   const jobs = experiment.timing.jobs;
   if (jobs === null) reasons.push('how the timings were taken is not recorded, so time is not judged');
@@ -204,7 +214,7 @@ interface Check {
   text: string;
 }
 
-function timeCheck(claim: PaperClaim, ci: PairedInterval): Check {
+function timeCheck(claim: PaperClaim, ci: Estimate): Check {
   const threshold = claim.minTimeReductionPct;
   const above = (x: number) => (claim.strictTimeReduction ? x > threshold : x >= threshold);
   const subject = `time reduction 95% CI ${formatInterval(ci.low, ci.high)}`;
@@ -214,7 +224,7 @@ function timeCheck(claim: PaperClaim, ci: PairedInterval): Check {
   return { position: 'straddles', text: `${subject} straddles the ${threshold}% threshold` };
 }
 
-function regretCheck(claim: PaperClaim, ci: PairedInterval): Check {
+function regretCheck(claim: PaperClaim, ci: Estimate): Check {
   const bound = claim.maxAbsRegretOverheadPct;
   const subject = `regret overhead 95% CI ${formatInterval(ci.low, ci.high)}`;
   if (ci.low >= -bound && ci.high <= bound) return { position: 'inside', text: `${subject} lies within ±${bound}%` };
@@ -232,8 +242,8 @@ const VERDICT_OF: readonly (readonly [Position, Verdict])[] = [
 ];
 
 /** The verdict from both intervals: outside anywhere beats straddling, which beats inside. */
-function judge(claim: PaperClaim, pair: PairedComparison): Pick<ClaimRow, 'verdict' | 'reason'> {
-  const checks = [timeCheck(claim, pair.timeReductionPct), regretCheck(claim, pair.regretPct)];
+function judge(claim: PaperClaim, time: Estimate, regret: Estimate): Pick<ClaimRow, 'verdict' | 'reason'> {
+  const checks = [timeCheck(claim, time), regretCheck(claim, regret)];
   const [position, verdict] = VERDICT_OF.find(([p]) => checks.some((c) => c.position === p)) as (typeof VERDICT_OF)[number];
   return { verdict, reason: checks.filter((c) => c.position === position).map((c) => c.text).join(' and ') };
 }

@@ -1,4 +1,5 @@
 /** Number formatting shared by the tables, the claims, the SVGs and the HTML (fixed, locale-free). */
+import type { RandomCheck } from './summarize.js';
 
 /** `x` with `digits` significant digits, without exponent between 1e-4 and 1e6; "–" for null/NaN. */
 export function formatSig(x: number | null, digits = 4): string {
@@ -80,8 +81,60 @@ export function decimalsFor(x: number, digits: number): number {
   return Math.min(20, Math.max(0, digits - 1 - Math.floor(Math.log10(Math.abs(x)))));
 }
 
+/** An interval and its point: a mean (differences) or a back-transformed estimate (ratios). */
+export type WithInterval = { low: number; high: number } & ({ mean: number } | { estimate: number });
+
+/** The point of an interval: its mean, or its back-transformed estimate. */
+function pointOf(x: WithInterval): number {
+  return 'estimate' in x ? x.estimate : x.mean;
+}
+
 /** "mean [low, high]" with `decimals` decimals and `unit` after the mean: "66.7% [46.0, 87.4]". */
-export function formatWithInterval(x: { mean: number; low: number; high: number }, decimals: number, unit = ''): string {
-  if (!Number.isFinite(x.mean)) return '–';
-  return `${signedFixed(x.mean, decimals)}${unit} ${formatInterval(x.low, x.high, decimals)}`;
+export function formatWithInterval(x: WithInterval, decimals: number, unit = ''): string {
+  const value = pointOf(x);
+  if (!Number.isFinite(value)) return '–';
+  return `${signedFixed(value, decimals)}${unit} ${formatInterval(x.low, x.high, decimals)}`;
+}
+
+/** Decimals that show 3 significant digits of an interval's largest end (or mean). */
+export function differenceDecimals(x: WithInterval): number {
+  const scale = Math.max(...[pointOf(x), x.low, x.high].filter(Number.isFinite).map(Math.abs), 0);
+  return decimalsFor(scale, 3);
+}
+
+/** An absolute difference with 3 significant digits of its largest end: "−16.5 [−20.2, −12.8]". */
+export function formatDifference(x: { mean: number; low: number; high: number }): string {
+  return formatWithInterval(x, differenceDecimals(x));
+}
+
+/** A confidence level in %: "95%", "98.3%". */
+export function formatLevel(level: number): string {
+  return `${formatShort(100 * level, 3)}%`;
+}
+
+/** A p-value: two significant digits, "<0.0001" below that; "–" when undefined. */
+export function formatP(p: number): string {
+  if (!Number.isFinite(p)) return '–';
+  return p < 1e-4 ? '<0.0001' : formatShort(p, 2);
+}
+
+/** An adjusted interval with its level: "[−2.91, −0.08] (98.3%)"; "–" without one. */
+export function formatAdjusted(x: { low: number; high: number; level: number }, decimals: number): string {
+  if (!Number.isFinite(x.low) || !Number.isFinite(x.high)) return '–';
+  return `${formatInterval(x.low, x.high, decimals)} (${formatLevel(x.level)})`;
+}
+
+/**
+ * A learner's final regret against Random, e.g. "difference 3.00, 95% CI [3.00, 3.00]; Holm-adjusted
+ * over 2 learners [3.00, 3.00] (97.5%)"; with one trial "difference 3.00 (1 trial: no interval)".
+ */
+export function describeRandomCheck(c: RandomCheck): string {
+  const decimals = differenceDecimals(c.regret);
+  const difference = `difference ${signedFixed(c.regret.mean, decimals)}`;
+  if (!Number.isFinite(c.regret.low)) return `${difference} (${c.regret.n} trial: no interval)`;
+  const learners = `${c.test.family} learner${c.test.family === 1 ? '' : 's'}`;
+  return (
+    `${difference}, 95% CI ${formatInterval(c.regret.low, c.regret.high, decimals)}; ` +
+    `Holm-adjusted over ${learners} ${formatAdjusted(c.test.adjusted, decimals)}`
+  );
 }

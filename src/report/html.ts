@@ -14,16 +14,20 @@ import { BAND_TEXT, escapeXml, legendSwatch, panelSvg, regretFigure, timeFigure,
 import {
   CLAIM_HEADERS,
   CLAIMS_RULE,
+  MULTIPLICITY_RULE,
+  PAIRED_ALIGN,
   PAIRED_HEADERS,
-  PAIRED_TITLE,
   POLICY_HEADERS,
   VERDICT_COLUMN,
   claimRows,
   comparisonLine,
+  comparisonNotes,
+  comparisonsTitle,
   describeExperiment,
   pairedRows,
   policyRows,
   progressLine,
+  randomFlags,
 } from './table.js';
 
 const CSS = `
@@ -45,7 +49,7 @@ figure { margin: 1em 0; } figcaption { color: #555; font-size: 0.9em; }
 .legend li { display: flex; align-items: center; gap: 0.4em; white-space: nowrap; }
 .panels { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 340px), 1fr)); gap: 0.5em; }
 .panels > svg { display: block; width: 100%; max-width: 100%; }
-.in-progress { background: #fff4e0; border-left: 4px solid #d08000; padding: 0.4em 0.8em; }
+.in-progress, .warning { background: #fff4e0; border-left: 4px solid #d08000; padding: 0.4em 0.8em; }
 `;
 
 function table(headers: readonly string[], rows: readonly (readonly string[])[], cellClass: (row: number, column: number) => string): string {
@@ -87,14 +91,15 @@ export function renderHtml(report: Report): string {
     '<head>',
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<title>eofd report: EOFD-MLogB vs OFUL-MLogB</title>',
+    `<title>${escapeXml(report.title)}</title>`,
     `<style>${CSS}</style>`,
     '</head>',
     '<body>',
-    '<h1>EOFD-MLogB vs OFUL-MLogB: reproduction report</h1>',
+    `<h1>${escapeXml(report.title)}</h1>`,
     `<p class="meta">Results read from ${escapeXml(report.sources.join(', '))}. Means over trials; ± is one sample ` +
-      'standard deviation (n − 1); [low, high] is a 95% Student-t interval of the mean per-trial difference ' +
-      '(every trial gives all policies the same actions and outcome uniforms).</p>',
+      'standard deviation (n − 1); [low, high] is a 95% Student-t interval of the mean per-trial difference, or ' +
+      'for a ratio of the mean per-trial log ratio, back-transformed (every trial gives all policies the same ' +
+      'actions and outcome uniforms).</p>',
   ];
   const running = report.experiments.filter((e) => !e.progress.complete);
   if (running.length > 0) {
@@ -104,13 +109,16 @@ export function renderHtml(report: Report): string {
         'finished trials only, and their claims are not judged until the run completes.</p>',
     );
   }
-  out.push("<h2>The paper's claims (Section 4)</h2>", `<p class="meta">${escapeXml(CLAIMS_RULE)}</p>`);
-  out.push(
-    table(CLAIM_HEADERS, claimRows(report.claims), (row, column) =>
-      column === VERDICT_COLUMN ? (report.claims[row]?.verdict ?? '').replace(/ /g, '-') : '',
-    ),
-  );
+  if (report.claims.length > 0) {
+    out.push("<h2>The paper's claims (Section 4)</h2>", `<p class="meta">${escapeXml(CLAIMS_RULE)}</p>`);
+    out.push(
+      table(CLAIM_HEADERS, claimRows(report.claims), (row, column) =>
+        column === VERDICT_COLUMN ? (report.claims[row]?.verdict ?? '').replace(/ /g, '-') : '',
+      ),
+    );
+  }
   out.push('<h2>Per experiment and policy</h2>');
+  if (report.experiments.some((e) => e.comparisons.length > 0)) out.push(`<p class="meta">${escapeXml(MULTIPLICITY_RULE)}</p>`);
   for (const e of report.experiments) {
     const progress = progressLine(e);
     out.push(`<h3>${escapeXml(e.name)}${progress === null ? '' : ' (in progress)'}</h3>`);
@@ -126,12 +134,14 @@ export function renderHtml(report: Report): string {
     ].filter((x): x is string => x !== null);
     out.push(`<p class="meta">${escapeXml(meta.join(' · '))}</p>`);
     out.push(table(POLICY_HEADERS, policyRows(e), (_, column) => (column === 0 ? '' : 'num')));
+    for (const flag of randomFlags(e)) out.push(`<p class="warning">${escapeXml(flag)}</p>`);
     const line = comparisonLine(e);
     if (line !== null) out.push(`<p>${escapeXml(line)}</p>`);
     const paired = pairedRows(e);
     if (paired.length > 0) {
-      out.push(`<p class="meta">${escapeXml(PAIRED_TITLE)}</p>`);
-      out.push(table(PAIRED_HEADERS, paired, (_, column) => (column < 2 ? '' : 'num')));
+      out.push(`<p class="meta">${escapeXml(comparisonsTitle(e))}</p>`);
+      out.push(table(PAIRED_HEADERS, paired, (_, column) => (PAIRED_ALIGN[column] === 'right' ? 'num' : '')));
+      for (const note of comparisonNotes(e)) out.push(`<p class="meta">${escapeXml(note)}</p>`);
     }
   }
   out.push('<h2>Figures</h2>');

@@ -1,6 +1,7 @@
 /**
  * `eofd report` as a library: read and validate results folders, compute the numbers (paired
- * comparisons included), judge the paper's claims on 95% intervals, and write the report files.
+ * comparisons against a reference, Holm-adjusted), judge the paper's claims on 95% intervals when the
+ * experiments are the paper's, and write the report files.
  *
  *   const report = buildReport(['results/mnist', 'results/synthetic-k4'], { band: 'ci95' });
  *   writeReport(report, 'results/report');
@@ -17,7 +18,7 @@ import { svgToPng } from './png.js';
 import { renderRegretFigure, renderTimeFigure, type Band, type TimeAxis } from './svg.js';
 import { REPORT_FORMAT, type Report } from './report.js';
 import { makeFolders } from '../base/files.js';
-import { inPaperOrder, summarizeExperiment } from './summarize.js';
+import { EOFD, OFUL, inPaperOrder, summarizeExperiment, type ExperimentSummary } from './summarize.js';
 
 export { ResultsError, readExperiment, readResults, type ExperimentData, type Setting } from '../results/read.js';
 export {
@@ -28,14 +29,20 @@ export {
   paperRank,
   summarizeExperiment,
   type Comparison,
+  type ComparisonVerdict,
+  type Estimate,
   type ExperimentSummary,
+  type HolmTest,
   type MeanStd,
   type PairedComparison,
   type PairedInterval,
   type PolicySummary,
+  type RandomCheck,
   type RegretCurve,
+  type SummaryOptions,
+  type TestedComparison,
 } from './summarize.js';
-export { MIN_TRIALS, PAPER_CLAIMS, claimLabel, evaluateClaims, type ClaimRow, type PaperClaim, type Verdict } from './claims.js';
+export { MIN_TRIALS, PAPER_CLAIMS, claimLabel, evaluateClaims, hasPaperExperiment, type ClaimRow, type PaperClaim, type Verdict } from './claims.js';
 export { BANDS, TIME_AXES, bandHalfWidths, renderRegretFigure, renderTimeFigure, type Band, type TimeAxis } from './svg.js';
 export { POLICY_COLOURS, POLICY_STYLES, policyStyles, type PolicyStyle } from './palette.js';
 export { PNG_SCALE, svgToPng } from './png.js';
@@ -51,6 +58,18 @@ export interface BuildOptions {
   band?: Band;
   /** Fig. 2's time axis: linear (default) or log. */
   timeAxis?: TimeAxis;
+  /**
+   * Compare each policy with this label (default: each experiment's first learner); an experiment
+   * where it did not run uses its default and says so. ResultsError (exit 2) when no experiment ran it.
+   */
+  reference?: string;
+  /** Compare every pair of policies instead of each with the reference. */
+  allPairs?: boolean;
+}
+
+/** "EOFD-MLogB vs OFUL-MLogB: reproduction report" with the paper's claims, else "eofd report: <experiments>". */
+export function reportTitle(experiments: readonly ExperimentSummary[], hasClaims: boolean): string {
+  return hasClaims ? `${EOFD} vs ${OFUL}: reproduction report` : `eofd report: ${experiments.map((e) => e.name).join(', ')}`;
 }
 
 /**
@@ -60,14 +79,22 @@ export interface BuildOptions {
  */
 export function buildReport(dirs: readonly string[], options: BuildOptions = {}): Report {
   const data = readResults(dirs, { exclude: options.out === undefined ? [] : [options.out], inProgress: true });
-  const experiments = inPaperOrder(data.map(summarizeExperiment));
+  const reference = options.allPairs === true ? undefined : options.reference;
+  if (reference !== undefined && !data.some((d) => d.summary.some((r) => r.policy === reference))) {
+    const labels = [...new Set(data.flatMap((d) => d.setting.policies))].join(', ');
+    throw new ResultsError(`--reference ${reference}: no experiment ran a policy labelled so (labels: ${labels})`);
+  }
+  const experiments = inPaperOrder(data.map((d) => summarizeExperiment(d, { reference, allPairs: options.allPairs })));
+  const claims = evaluateClaims(experiments);
   return {
     format: REPORT_FORMAT,
+    title: reportTitle(experiments, claims.length > 0),
     sources: [...dirs],
+    comparisons: { reference: reference ?? null, allPairs: options.allPairs === true },
     band: options.band ?? 'std',
     timeAxis: options.timeAxis ?? 'linear',
     experiments,
-    claims: evaluateClaims(experiments),
+    claims,
   };
 }
 
@@ -109,7 +136,7 @@ export function reportCsv(report: Report): string {
   for (const e of report.experiments) {
     const s = e.setting;
     for (const p of e.policies) {
-      const versus = p.policy === 'EOFD-MLogB' && e.comparison !== null ? e.comparison : null;
+      const versus = p.policy === EOFD && e.comparison !== null ? e.comparison : null;
       rows.push(
         [
           e.name, s.environment, s.d, s.K, s.horizon, s.trials, p.policy,
@@ -124,7 +151,7 @@ export function reportCsv(report: Report): string {
   return stringify(rows);
 }
 
-/** The columns of claims.csv (EOFD-MLogB vs OFUL-MLogB, paired 95% intervals). */
+/** The columns of claims.csv (EOFD-MLogB vs OFUL-MLogB, paired 95% intervals from per-trial log ratios). */
 export const CLAIMS_CSV_COLUMNS = [
   'claim', 'paper', 'trials',
   'regret_overhead_pct', 'regret_overhead_ci_low', 'regret_overhead_ci_high',
@@ -140,8 +167,8 @@ export function claimsCsv(report: Report): string {
     rows.push(
       [
         claimLabel(c), c.paper, c.trials,
-        r?.mean ?? null, r?.low ?? null, r?.high ?? null,
-        t?.mean ?? null, t?.low ?? null, t?.high ?? null,
+        r?.estimate ?? null, r?.low ?? null, r?.high ?? null,
+        t?.estimate ?? null, t?.low ?? null, t?.high ?? null,
         c.verdict, c.reason,
       ].map(cell),
     );

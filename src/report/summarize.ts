@@ -7,32 +7,51 @@
  *   DESIGN §4), then mean ± sample std over trials;
  * - state bytes, ρ_{1:T} (sketch_error) and projections taken: means over trials; Δ_T and β_T
  *   (eq. (27)/(36)) mean ± std;
- * - paired comparisons: every trial gives all policies the same actions and outcome uniforms, so
- *   policy A and reference B are compared trial by trial (A − B per trial, 95% Student-t interval of
- *   the mean difference, src/stats/paired.ts), in absolute terms and as % of B's mean;
- * - EOFD-MLogB against OFUL-MLogB (`comparison`): the means of that paired comparison;
+ * - paired comparisons (DESIGN §4 "Statistics"): every trial gives all policies the same actions and
+ *   outcome uniforms, so policy A and reference B are compared trial by trial. Final regret as the
+ *   difference A − B (95% Student-t interval of the mean difference); ratios — regret as % of B, the
+ *   per-round time reduction — as per-trial log ratios ln(A/B), Student-t interval of their mean,
+ *   back-transformed (src/stats/ratio.ts), so a reduction stays below 100%. A log ratio needs every
+ *   value > 0: regret can be 0, so the regret ratio may be undefined (then the comparison says why);
+ * - the comparisons reported: each policy against ONE reference (default the first learner of the
+ *   experiment's policy list), or every pair; per quantity (final regret, per-round time) they form
+ *   one family, adjusted by Holm (src/stats/holm.ts), and the verdict lower / higher / inconclusive
+ *   is read from the adjusted interval. Time is not compared with Random (no model: a time ratio
+ *   against it says nothing);
+ * - the Random check: every learner (any policy but Random) against Random, final regret difference,
+ *   Holm over the learners; flagged when the adjusted interval does not lie below 0;
+ * - EOFD-MLogB against OFUL-MLogB (`comparison`, the paper's claims): that pair's raw 95% intervals;
  * - Fig. 1's curves: mean cumulative regret, its sample std and the half-width of the 95% interval
  *   of the mean at each round, over trials, downsampled to at most 500 evenly spaced rounds that
  *   include the first and the last.
+ *
+ * Policy strings are labels (several variants of one policy may run under their own labels);
+ * policies are listed in the experiment's configured order (the manifest's config.policies).
  */
-import type { ExperimentData, Progress, Provenance, Setting, Timing } from '../results/read.js';
+import { readManifest, type ExperimentData, type Progress, type Provenance, type Setting, type Timing } from '../results/read.js';
 import type { SummaryRow } from '../results/records.js';
 import { mean, sampleStd } from '../stats/descriptive.js';
-import { pairedDifference, pairedRelativeDifference, type PairedInterval } from '../stats/paired.js';
+import { holm, type HolmResult } from '../stats/holm.js';
+import { pairedDifference, pairedLogRatio, type PairedInterval } from '../stats/paired.js';
+import { percentChange, percentReduction, type Estimate } from '../stats/ratio.js';
 
 export type { PairedInterval } from '../stats/paired.js';
+export type { Estimate } from '../stats/ratio.js';
 
-/** Policy names as the paper spells them; reports list policies in this order, then others by name. */
+/** Policy labels as the paper spells them. */
 export const EOFD = 'EOFD-MLogB';
 export const OFUL = 'OFUL-MLogB';
 export const RANDOM = 'Random';
+/** Figures that span experiments (svg.ts, sweep-figure.ts) list these first; one experiment uses its configured order. */
 const POLICY_ORDER: readonly string[] = [EOFD, OFUL, RANDOM];
 
 /** Most points a curve keeps (Fig. 1). */
 export const MAX_CURVE_POINTS = 500;
 
-/** Confidence level of every interval in the report. */
+/** Confidence level of every interval in the report (before Holm's adjustment). */
 export const CONFIDENCE = 0.95;
+/** Family-wise error rate of Holm's adjustment. */
+export const ALPHA = 1 - CONFIDENCE;
 
 export interface MeanStd {
   mean: number;
@@ -67,8 +86,8 @@ export interface PolicySummary {
 }
 
 /**
- * Policy A against reference B over the trials both ran, paired by trial index. Every interval is
- * the 95% Student-t interval of the mean per-trial difference (ends NaN for fewer than 2 trials).
+ * Policy A against reference B over the trials both ran, paired by trial index, with raw 95%
+ * Student-t intervals (ends NaN for fewer than 2 trials).
  */
 export interface PairedComparison {
   policy: string;
@@ -77,19 +96,56 @@ export interface PairedComparison {
   trials: number;
   /** Final regret A − B. */
   regret: PairedInterval;
-  /** 100·(A − B)/mean(B), final regret (NaN when mean(B) = 0). */
-  regretPct: PairedInterval;
-  /** Per-round time A − B, ms. */
-  timeMs: PairedInterval;
-  /** −100·(t_A − t_B)/mean(t_B): positive when A is faster (NaN when mean(t_B) = 0). */
-  timeReductionPct: PairedInterval;
+  /** ln(regret_A/regret_B) per trial, interval of the mean on the log scale; null when a final regret is not > 0. */
+  regretLogRatio: PairedInterval | null;
+  /** 100·(exp(·) − 1) of `regretLogRatio`: A's regret overhead in % of B's (> −100%); null with it. */
+  regretOverhead: Estimate | null;
+  /** Why `regretLogRatio` is null (which trial's regret is not > 0); null when it is defined. */
+  regretRatioNote: string | null;
+  /** ln(t_A/t_B) per trial, t the per-round time; null when a time is not > 0. */
+  timeLogRatio: PairedInterval | null;
+  /** 100·(1 − exp(·)) of `timeLogRatio`: A's per-round time reduction in % of B's (< 100%: positive when A is faster). */
+  timeReduction: Estimate | null;
+  /** Why `timeLogRatio` is null; null when it is defined. */
+  timeRatioNote: string | null;
 }
 
-/** EOFD-MLogB measured against OFUL-MLogB in one experiment; a field is null when undefined (÷0). */
-export interface Comparison {
-  /** (mean_EOFD − mean_OFUL)/mean_OFUL·100, final regret. */
+/** lower / higher: the adjusted interval lies below / above 0 (ratio 1); inconclusive: it does not (or there is none). */
+export type ComparisonVerdict = 'lower' | 'higher' | 'inconclusive';
+
+/** One quantity of a comparison within its family: raw p, Holm's adjustment (src/stats/holm.ts) and the verdict. */
+export interface HolmTest extends HolmResult {
+  verdict: ComparisonVerdict;
+}
+
+/** A reported comparison: the paired one, each quantity tested within its family. */
+export interface TestedComparison extends PairedComparison {
+  /** Final regret A − B; family: every reported comparison of the experiment. */
+  regretTest: HolmTest;
+  /**
+   * ln(t_A/t_B); family: the reported comparisons that compare time (neither side Random, times > 0).
+   * null when this one does not.
+   */
+  timeTest: HolmTest | null;
+}
+
+/** A learner against Random: final regret difference, Holm over the experiment's learners. */
+export interface RandomCheck {
+  policy: string;
+  /** The Random label compared with. */
+  random: string;
+  /** Final regret learner − Random, raw 95% interval. */
+  regret: PairedInterval;
+  test: HolmTest;
+  /** Not shown below Random's regret: the adjusted interval's upper end is ≥ 0, or there is no interval. */
+  flagged: boolean;
+}
+
+/** EOFD-MLogB against OFUL-MLogB (raw 95% intervals), with the two point estimates the figures and report.csv print. */
+export interface Comparison extends PairedComparison {
+  /** `regretOverhead.estimate`: 100·(geometric mean ratio − 1); null when undefined. */
   regretOverheadPct: number | null;
-  /** (1 − t_EOFD/t_OFUL)·100, mean per-round time. */
+  /** `timeReduction.estimate`: 100·(1 − geometric mean ratio); null when undefined. */
   timeReductionPct: number | null;
 }
 
@@ -103,6 +159,14 @@ export interface RegretCurve {
   ci95: number[] | null;
 }
 
+/** Which comparisons are reported (`eofd report --reference LABEL`, `--all-pairs`). */
+export interface SummaryOptions {
+  /** Compare each policy with this label; default, and where it did not run, the first learner that ran. */
+  reference?: string;
+  /** Compare every pair of policies instead. */
+  allPairs?: boolean;
+}
+
 export interface ExperimentSummary {
   name: string;
   dir: string;
@@ -113,12 +177,23 @@ export interface ExperimentSummary {
   timing: Timing;
   /** Finished units of the planned ones; a run in progress is summarised on its finished units. */
   progress: Progress;
-  /** The policies with at least one finished trial (all of them once the run is complete). */
+  /** The policies with at least one finished trial (all of them once the run is complete), in configured order. */
   policies: PolicySummary[];
+  /** The labels whose policy is Random (the manifest's config.variants, else the label "Random"). */
+  randomLabels: string[];
   /** null when EOFD-MLogB or OFUL-MLogB did not run in this experiment. */
   comparison: Comparison | null;
-  /** Every ordered pair of distinct policies, in policy order (A, then B). */
-  comparisons: PairedComparison[];
+  /** The reference of `comparisons`; null with all pairs, or when no policy ran. */
+  reference: string | null;
+  /** Why `reference` is not the one asked for (it did not run here); null otherwise. */
+  referenceNote: string | null;
+  /**
+   * Each other policy against `reference` (policy order), or with all pairs every pair (A, B), A after
+   * B in policy order. Holm over these, per quantity.
+   */
+  comparisons: TestedComparison[];
+  /** Every learner against Random (empty when Random did not run). */
+  randomCheck: RandomCheck[];
   curves: RegretCurve[];
 }
 
@@ -144,7 +219,10 @@ export function downsampleIndices(length: number, maxPoints: number = MAX_CURVE_
   return out;
 }
 
-/** Compares policy names: the paper's three first, in a fixed order, then the rest by name. */
+/**
+ * Compares policy labels for lists that span experiments (the figures' legends): the paper's three
+ * first, then the rest by name. Within one experiment policies keep its configured order.
+ */
 export function comparePolicies(a: string, b: string): number {
   const ia = POLICY_ORDER.indexOf(a);
   const ib = POLICY_ORDER.indexOf(b);
@@ -175,9 +253,15 @@ function summarizePolicy(policy: string, rows: SummaryRow[]): PolicySummary {
   };
 }
 
-/** −x: a reduction from a relative difference (mean and ends negated, ends swapped so low ≤ high). */
-function negated(x: PairedInterval): PairedInterval {
-  return { ...x, mean: -x.mean, low: -x.high, high: -x.low };
+type Pair = readonly [SummaryRow, SummaryRow];
+
+/** Why the log ratio of `what` is undefined on these pairs (the first value not > 0), or null. */
+function ratioNote(pairs: readonly Pair[], value: (r: SummaryRow) => number, what: string): string | null {
+  for (const r of pairs.flat()) {
+    const v = value(r);
+    if (!(v > 0 && v < Infinity)) return `${r.policy}'s ${what} is ${v} in trial ${r.trial}; a log ratio needs values > 0`;
+  }
+  return null;
 }
 
 /**
@@ -186,51 +270,71 @@ function negated(x: PairedInterval): PairedInterval {
  */
 export function pairedComparison(rowsA: readonly SummaryRow[], rowsB: readonly SummaryRow[]): PairedComparison | null {
   const byTrial = new Map(rowsB.map((r) => [r.trial, r]));
-  const pairs = rowsA.flatMap((a) => {
+  const pairs = rowsA.flatMap((a): Pair[] => {
     const b = byTrial.get(a.trial);
-    return b === undefined ? [] : [[a, b] as const];
+    return b === undefined ? [] : [[a, b]];
   });
   const first = pairs[0];
   if (first === undefined) return null;
   const column = (side: 0 | 1, f: (r: SummaryRow) => number) => pairs.map((p) => f(p[side]));
-  const regretA = column(0, (r) => r.finalRegret);
-  const regretB = column(1, (r) => r.finalRegret);
-  const timeA = column(0, roundMsOf);
-  const timeB = column(1, roundMsOf);
+  const finalRegret = (r: SummaryRow) => r.finalRegret;
+  const regretLogRatio = pairedLogRatio(column(0, finalRegret), column(1, finalRegret), CONFIDENCE);
+  const timeLogRatio = pairedLogRatio(column(0, roundMsOf), column(1, roundMsOf), CONFIDENCE);
   return {
     policy: first[0].policy,
     reference: first[1].policy,
     trials: pairs.length,
-    regret: pairedDifference(regretA, regretB, CONFIDENCE),
-    regretPct: pairedRelativeDifference(regretA, regretB, CONFIDENCE),
-    timeMs: pairedDifference(timeA, timeB, CONFIDENCE),
-    timeReductionPct: negated(pairedRelativeDifference(timeA, timeB, CONFIDENCE)),
+    regret: pairedDifference(column(0, finalRegret), column(1, finalRegret), CONFIDENCE),
+    regretLogRatio,
+    regretOverhead: regretLogRatio === null ? null : percentChange(regretLogRatio),
+    regretRatioNote: regretLogRatio === null ? ratioNote(pairs, finalRegret, 'final regret') : null,
+    timeLogRatio,
+    timeReduction: timeLogRatio === null ? null : percentReduction(timeLogRatio),
+    timeRatioNote: timeLogRatio === null ? ratioNote(pairs, roundMsOf, 'per-round time') : null,
   };
 }
 
-/** Every ordered pair (A, B) of distinct policies, A in `policies` order, then B. */
-function allComparisons(policies: readonly string[], rows: readonly SummaryRow[]): PairedComparison[] {
-  const of = (p: string) => rows.filter((r) => r.policy === p);
-  return policies.flatMap((a) =>
-    policies.filter((b) => b !== a).flatMap((b) => pairedComparison(of(a), of(b)) ?? []),
-  );
+/** The verdict an adjusted interval gives (of a difference, or of a log ratio: 0 is ratio 1). */
+export function verdictOf(x: PairedInterval): ComparisonVerdict {
+  return x.high < 0 ? 'lower' : x.low > 0 ? 'higher' : 'inconclusive';
 }
 
-/** The comparison of `policy` against `reference`, if both ran. */
-export function findComparison(
-  comparisons: readonly PairedComparison[],
-  policy: string,
-  reference: string,
-): PairedComparison | undefined {
+/** Holm over one family (one quantity), each result with its verdict. */
+function holmTests(intervals: readonly PairedInterval[]): HolmTest[] {
+  return holm(intervals, ALPHA).map((r) => ({ ...r, verdict: verdictOf(r.adjusted) }));
+}
+
+/** Tests each comparison's quantities within their families: final regret over all, time over those that compare time. */
+function testComparisons(pairs: readonly PairedComparison[], isRandom: (label: string) => boolean): TestedComparison[] {
+  const regret = holmTests(pairs.map((c) => c.regret));
+  const timed = pairs.filter((c) => c.timeLogRatio !== null && !isRandom(c.policy) && !isRandom(c.reference));
+  const time = holmTests(timed.map((c) => c.timeLogRatio as PairedInterval));
+  return pairs.map((c, i) => {
+    const t = timed.indexOf(c);
+    return { ...c, regretTest: regret[i] as HolmTest, timeTest: t < 0 ? null : (time[t] as HolmTest) };
+  });
+}
+
+/** The comparison of `policy` against `reference`, if reported. */
+export function findComparison<C extends PairedComparison>(comparisons: readonly C[], policy: string, reference: string): C | undefined {
   return comparisons.find((c) => c.policy === policy && c.reference === reference);
 }
 
-/** EOFD-MLogB vs OFUL-MLogB as the means of their paired comparison (null percentages: ÷0). */
-function headline(comparisons: readonly PairedComparison[]): Comparison | null {
-  const c = findComparison(comparisons, EOFD, OFUL);
-  if (c === undefined) return null;
-  const finite = (x: number) => (Number.isFinite(x) ? x : null);
-  return { regretOverheadPct: finite(c.regretPct.mean), timeReductionPct: finite(c.timeReductionPct.mean) };
+/** label → policy from the manifest's `config.variants` ({label: {policy, …}}); empty when it has none. */
+export function variantPolicies(dir: string): Map<string, string> {
+  const variants = (readManifest(dir).config as { variants?: unknown }).variants;
+  const out = new Map<string, string>();
+  if (typeof variants !== 'object' || variants === null) return out;
+  for (const [label, spec] of Object.entries(variants)) {
+    const policy = (spec as { policy?: unknown } | null)?.policy;
+    if (typeof policy === 'string') out.set(label, policy);
+  }
+  return out;
+}
+
+/** The default reference: the first learner (a policy other than Random) among `policies`, else the first. */
+export function defaultReference(policies: readonly string[], isRandom: (label: string) => boolean): string | null {
+  return policies.find((p) => !isRandom(p)) ?? policies[0] ?? null;
 }
 
 /**
@@ -268,18 +372,42 @@ export function inPaperOrder<E extends { setting: Setting }>(experiments: readon
   return [...experiments].sort((a, b) => paperRank(a.setting) - paperRank(b.setting));
 }
 
-export function summarizeExperiment(data: ExperimentData): ExperimentSummary {
+/**
+ * The numbers of one experiment. Policies in the configured order (config.policies); labels whose
+ * policy is Random per the manifest's config.variants (else the label "Random") count as Random.
+ */
+export function summarizeExperiment(data: ExperimentData, options: SummaryOptions = {}): ExperimentSummary {
   const ran = new Set(data.summary.map((r) => r.policy));
-  const policies = data.setting.policies.filter((p) => ran.has(p)).sort(comparePolicies);
-  const summaries = policies.map((p) => summarizePolicy(p, data.summary.filter((r) => r.policy === p)));
-  const comparisons = allComparisons(policies, data.summary);
-  const curves = policies.map((p) =>
-    regretCurve(
-      p,
-      data.trials.filter((s) => s.policy === p).map((s) => s.cumRegret),
-      data.setting.horizon,
-    ),
-  );
+  const policies = data.setting.policies.filter((p) => ran.has(p));
+  const rowsOf = (p: string) => data.summary.filter((r) => r.policy === p);
+  const variants = variantPolicies(data.dir);
+  const isRandom = (label: string) => (variants.get(label) ?? label) === RANDOM;
+  const compare = (a: string, b: string) => pairedComparison(rowsOf(a), rowsOf(b)) ?? [];
+
+  let reference: string | null = null;
+  let referenceNote: string | null = null;
+  let pairs: PairedComparison[];
+  if (options.allPairs === true) {
+    pairs = policies.flatMap((b, i) => policies.slice(i + 1).flatMap((a) => compare(a, b)));
+  } else {
+    const asked = options.reference;
+    reference = asked !== undefined && policies.includes(asked) ? asked : defaultReference(policies, isRandom);
+    if (asked !== undefined && reference !== asked) {
+      referenceNote = `${asked} did not run in this experiment: compared with its default reference instead`;
+    }
+    const ref = reference;
+    pairs = policies.filter((p) => p !== ref).flatMap((p) => (ref === null ? [] : compare(p, ref)));
+  }
+
+  const random = policies.find(isRandom);
+  const versusRandom = random === undefined ? [] : policies.filter((p) => !isRandom(p)).flatMap((p) => compare(p, random));
+  const randomTests = holmTests(versusRandom.map((c) => c.regret));
+  const randomCheck = versusRandom.map((c, i): RandomCheck => {
+    const test = randomTests[i] as HolmTest;
+    return { policy: c.policy, random: c.reference, regret: c.regret, test, flagged: !(test.adjusted.high < 0) };
+  });
+
+  const headline = ran.has(EOFD) && ran.has(OFUL) ? pairedComparison(rowsOf(EOFD), rowsOf(OFUL)) : null;
   return {
     name: data.name,
     dir: data.dir,
@@ -288,9 +416,22 @@ export function summarizeExperiment(data: ExperimentData): ExperimentSummary {
     provenance: data.provenance,
     timing: data.timing,
     progress: data.progress,
-    policies: summaries,
-    comparison: headline(comparisons),
-    comparisons,
-    curves,
+    policies: policies.map((p) => summarizePolicy(p, rowsOf(p))),
+    randomLabels: policies.filter(isRandom),
+    comparison:
+      headline === null
+        ? null
+        : { ...headline, regretOverheadPct: headline.regretOverhead?.estimate ?? null, timeReductionPct: headline.timeReduction?.estimate ?? null },
+    reference,
+    referenceNote,
+    comparisons: testComparisons(pairs, isRandom),
+    randomCheck,
+    curves: policies.map((p) =>
+      regretCurve(
+        p,
+        data.trials.filter((s) => s.policy === p).map((s) => s.cumRegret),
+        data.setting.horizon,
+      ),
+    ),
   };
 }

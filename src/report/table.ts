@@ -5,9 +5,10 @@
  * value disables colour).
  */
 import { claimLabel, type ClaimRow, type Verdict } from './claims.js';
-import { decimalsFor, formatBytes, formatMeanStd, formatPct, formatShort, formatSig, formatWithInterval } from './format.js';
+import { describeRandomCheck, differenceDecimals, formatAdjusted, formatBytes, formatDifference, formatMeanStd, formatP, formatShort, formatWithInterval } from './format.js';
 import type { Report } from './report.js';
-import { RANDOM, type ExperimentSummary, type PairedInterval } from './summarize.js';
+import { ratioEstimate, type Estimate } from '../stats/ratio.js';
+import { EOFD, OFUL, type ExperimentSummary, type HolmTest } from './summarize.js';
 
 export interface TableOptions {
   /** Per column: 'left' (default) or 'right'. */
@@ -109,41 +110,107 @@ export const PAIRED_HEADERS = [
   'vs',
   'n',
   'regret difference [95% CI]',
-  'as % of vs [95% CI]',
-  'time reduction % [95% CI]',
+  'Holm-adjusted CI',
+  'p (Holm)',
+  'regret',
+  'regret as % of vs [95% CI]',
+  'time ratio to vs [95% CI]',
+  'Holm-adjusted CI',
+  'p (Holm)',
+  'time',
 ] as const;
 
-/** An absolute difference with 3 significant digits of its largest end. */
-function formatDifference(x: PairedInterval): string {
-  const scale = Math.max(...[x.mean, x.low, x.high].filter(Number.isFinite).map(Math.abs), 0);
-  return formatWithInterval(x, decimalsFor(scale, 3));
+/** Alignment of PAIRED_HEADERS' columns: labels and verdicts left, numbers right. */
+export const PAIRED_ALIGN = PAIRED_HEADERS.map((_, c) => (c < 2 || c === 6 || c === 11 ? ('left' as const) : ('right' as const)));
+
+/** "0.026 (0.052)": raw p and Holm's. */
+function pColumn(t: HolmTest): string {
+  return `${formatP(t.p)} (${formatP(t.adjustedP)})`;
 }
 
-/** Each learner (every policy but Random) against each other policy, paired by trial. */
+/** The reported comparisons of one experiment: raw 95% intervals, Holm-adjusted ones beside, verdicts. */
 export function pairedRows(e: ExperimentSummary): string[][] {
-  return e.comparisons
-    .filter((c) => c.policy !== RANDOM)
-    .map((c) => [
+  return e.comparisons.map((c) => {
+    const regret = c.regretTest;
+    const time = c.timeTest;
+    const regretDecimals = differenceDecimals(c.regret);
+    // The time quantities are log ratios, shown as ratios t_policy/t_vs (back-transformed).
+    const ratio = c.timeLogRatio === null ? null : ratioEstimate(c.timeLogRatio);
+    const adjustedTime = time === null ? null : ratioEstimate(time.adjusted);
+    const ratioDecimals = ratio === null ? 0 : differenceDecimals(ratio);
+    return [
       c.policy,
       c.reference,
       String(c.trials),
       formatDifference(c.regret),
-      formatWithInterval(c.regretPct, 1, '%'),
-      // Against Random (no model, microseconds a round) a time reduction says nothing.
-      c.reference === RANDOM ? '–' : formatWithInterval(c.timeReductionPct, 1, '%'),
-    ]);
+      formatAdjusted(regret.adjusted, regretDecimals),
+      pColumn(regret),
+      regret.verdict,
+      percentCell(c.regretOverhead),
+      time === null || ratio === null ? '–' : formatWithInterval(ratio, ratioDecimals, '×'),
+      adjustedTime === null ? '–' : formatAdjusted(adjustedTime, ratioDecimals),
+      time === null ? '–' : pColumn(time),
+      time === null ? '–' : time.verdict,
+    ];
+  });
 }
 
-/** The sentence above the paired table. */
-export const PAIRED_TITLE =
-  'Paired by trial (every trial gives all policies the same actions and outcome uniforms); 95% Student-t intervals:';
+function percentCell(x: Estimate | null): string {
+  return x === null ? '–' : formatWithInterval(x, 1, '%');
+}
 
-/** "EOFD-MLogB vs OFUL-MLogB: regret overhead +12.3%, per-round time reduction 78.2%", or null. */
+/** The sentence above an experiment's comparisons table: what is compared with what, and the families. */
+export function comparisonsTitle(e: ExperimentSummary): string {
+  const versus = e.reference === null ? 'every pair of policies' : `each policy against ${e.reference} (the reference)`;
+  const note = e.referenceNote === null ? '' : ` (${e.referenceNote})`;
+  return (
+    `Paired by trial, ${versus}${note}. Families for Holm: the ${e.comparisons.length} comparison` +
+    `${e.comparisons.length === 1 ? '' : 's'} of final regret, and those of per-round time (not against Random):`
+  );
+}
+
+/** Notes under the comparisons table: why a ratio is not shown (time only where it is compared: not with Random). */
+export function comparisonNotes(e: ExperimentSummary): string[] {
+  const random = new Set(e.randomLabels);
+  return e.comparisons.flatMap((c) => {
+    const timeCompared = !random.has(c.policy) && !random.has(c.reference);
+    return [c.regretRatioNote, timeCompared ? c.timeRatioNote : null]
+      .filter((note): note is string => note !== null)
+      .map((note) => `${c.policy} vs ${c.reference}: no ratio (${note})`);
+  });
+}
+
+/** How the comparisons control multiplicity and what the columns mean (terminal and report.html). */
+export const MULTIPLICITY_RULE =
+  'Each table compares every policy with one reference (eofd report --reference LABEL; default the first learner ' +
+  'of the experiment\'s policy list; --all-pairs for every pair). Multiplicity: within one experiment, the ' +
+  'comparisons of one quantity (final regret; per-round time) form one family, controlled by Holm. Sorted by ' +
+  'raw p (two-sided paired t test), the i-th smallest of m gets the interval at level 1 − 0.05/(m − i + 1), and ' +
+  'from the first one Holm does not reject on, later ones keep that level; p (Holm) is the adjusted p. A ' +
+  'Holm-adjusted interval excludes 0 exactly when Holm rejects at family-wise level 5%: the chance that a ' +
+  'family shows any lower/higher verdict between policies that do not differ is at most 5%. The adjusted ' +
+  'intervals are not simultaneous confidence intervals; the raw 95% intervals are beside them. The verdicts ' +
+  '(lower, higher, inconclusive: policy against vs) are read from the adjusted interval. Ratios (regret as % of ' +
+  'vs, time ratio) are per-trial log ratios, Student-t interval of their mean, back-transformed (exp).';
+
+/**
+ * "EOFD-MLogB vs OFUL-MLogB (paired, n = 3, 95% CIs from per-trial log ratios): per-round time reduction
+ * 67.1% [59.0, 73.5], regret overhead 10.1% [7.6, 12.6]" (raw intervals), or null.
+ */
 export function comparisonLine(e: ExperimentSummary): string | null {
   const c = e.comparison;
   if (c === null) return null;
-  const reduction = c.timeReductionPct === null ? '–' : `${formatSig(c.timeReductionPct, 3)}%`;
-  return `EOFD-MLogB vs OFUL-MLogB: regret overhead ${formatPct(c.regretOverheadPct)}, per-round time reduction ${reduction}`;
+  return (
+    `${EOFD} vs ${OFUL} (paired, n = ${c.trials}, 95% CIs from per-trial log ratios): per-round time reduction ` +
+    `${percentCell(c.timeReduction)}, regret overhead ${percentCell(c.regretOverhead)}`
+  );
+}
+
+/** One line per learner whose final regret is not shown below Random's. */
+export function randomFlags(e: ExperimentSummary): string[] {
+  return e.randomCheck
+    .filter((c) => c.flagged)
+    .map((c) => `warning: ${c.policy}'s final regret is not shown below ${c.random}'s: ${describeRandomCheck(c)}`);
 }
 
 export const CLAIM_HEADERS = [
@@ -161,13 +228,12 @@ export const VERDICT_COLUMN = CLAIM_HEADERS.indexOf('verdict');
 
 /** One row per claim and experiment: EOFD-MLogB vs OFUL-MLogB, paired. */
 export function claimRows(claims: readonly ClaimRow[]): string[][] {
-  const interval = (x: PairedInterval | null) => (x === null ? '–' : formatWithInterval(x, 1, '%'));
   return claims.map((c) => [
     claimLabel(c),
     c.paper,
     c.trials === null ? '–' : String(c.trials),
-    interval(c.regretOverheadPct),
-    interval(c.timeReductionPct),
+    percentCell(c.regretOverheadPct),
+    percentCell(c.timeReductionPct),
     c.verdict,
     c.reason,
   ]);
@@ -175,13 +241,15 @@ export function claimRows(claims: readonly ClaimRow[]): string[][] {
 
 /** What the report judges claims on, in one sentence (terminal and report.html). */
 export const CLAIMS_RULE =
-  'EOFD-MLogB vs OFUL-MLogB, paired by trial. holds: both 95% intervals inside the region; does not hold: ' +
+  'EOFD-MLogB vs OFUL-MLogB, paired by trial; both numbers are ratios, with 95% intervals from per-trial log ' +
+  'ratios (back-transformed). Each claim is one prespecified comparison and holds only when both intervals ' +
+  'do, so they are not adjusted for multiplicity. holds: both 95% intervals inside the region; does not hold: ' +
   'one entirely outside; inconclusive: one straddles a threshold; not judged: fewer than 3 trials, a learner ' +
-  'not below Random, or timings not taken one unit at a time.';
+  'not shown below Random, or timings not taken one unit at a time.';
 
 /** The whole report as terminal text. */
 export function renderTerminal(report: Report, options: { colour: boolean }): string {
-  const parts: string[] = [];
+  const parts: string[] = [report.title, ''];
   for (const e of report.experiments) {
     const progress = progressLine(e);
     parts.push(`${e.name}  (${e.dir})${progress === null ? '' : '  IN PROGRESS'}`);
@@ -189,20 +257,27 @@ export function renderTerminal(report: Report, options: { colour: boolean }): st
     if (progress !== null) parts.push(progress);
     parts.push('');
     parts.push(formatTable(POLICY_HEADERS, policyRows(e), { align: ['left', ...POLICY_HEADERS.slice(1).map(() => 'right' as const)] }));
+    const flags = randomFlags(e);
+    if (flags.length > 0) parts.push(...flags, '');
     const line = comparisonLine(e);
     if (line !== null) parts.push(line, '');
     const paired = pairedRows(e);
     if (paired.length > 0) {
-      parts.push(PAIRED_TITLE, '');
-      parts.push(formatTable(PAIRED_HEADERS, paired, { align: ['left', 'left', 'right', 'right', 'right', 'right'] }));
+      parts.push(comparisonsTitle(e), '');
+      parts.push(formatTable(PAIRED_HEADERS, paired, { align: PAIRED_ALIGN }));
+      const notes = comparisonNotes(e);
+      if (notes.length > 0) parts.push(...notes, '');
     }
   }
-  parts.push("The paper's claims (Section 4)");
-  parts.push(CLAIMS_RULE, '');
-  const paint = (text: string, row: number, column: number): string => {
-    const colour = column === VERDICT_COLUMN ? VERDICT_COLOUR[report.claims[row]?.verdict ?? 'not measured'] : undefined;
-    return colour === undefined ? text : colour + text + RESET;
-  };
-  parts.push(formatTable(CLAIM_HEADERS, claimRows(report.claims), { paint: options.colour ? paint : undefined }));
+  if (report.experiments.some((e) => e.comparisons.length > 0)) parts.push(MULTIPLICITY_RULE, '');
+  if (report.claims.length > 0) {
+    parts.push("The paper's claims (Section 4)");
+    parts.push(CLAIMS_RULE, '');
+    const paint = (text: string, row: number, column: number): string => {
+      const colour = column === VERDICT_COLUMN ? VERDICT_COLOUR[report.claims[row]?.verdict ?? 'not measured'] : undefined;
+      return colour === undefined ? text : colour + text + RESET;
+    };
+    parts.push(formatTable(CLAIM_HEADERS, claimRows(report.claims), { paint: options.colour ? paint : undefined }));
+  }
   return parts.join('\n');
 }

@@ -184,7 +184,9 @@ describe('eofd run', () => {
     expect(stderr).toMatch(/running 6 units \(policy × trial\) on 2 worker threads/);
     expect(stderr.match(/^\[\d\/6(, ETA [^\]]+)?\] tiny\/.* trial \d: final regret /gm)).toHaveLength(6);
     expect(stderr).toMatch(/experiment +setting +policy +trials +final regret \(mean ± std\) +ms\/round/);
-    expect(stderr).toMatch(/tiny: EOFD-MLogB\/OFUL-MLogB time per round [\d.]+×, EOFD-MLogB regret overhead [+−][\d.]+%/);
+    expect(stderr).toMatch(
+      /tiny: against EOFD-MLogB \(reference\), paired by trial, n = 2;.*\n  OFUL-MLogB: final regret \S+, Holm-adjusted CI \[[^\]]+\] \([\d.]+%\), (lower|higher|inconclusive); time per round ×[\d.]+ of EOFD-MLogB's/,
+    );
     expect(stderr).toMatch(/Per-round CSVs: .*e2e\/<experiment>\/<policy>\/trial-<i>\.csv/);
     const report = buildReport([out]);
     expect(report.experiments[0]?.policies.map((p) => p.policy)).toEqual(['EOFD-MLogB', 'OFUL-MLogB', 'Random']);

@@ -11,6 +11,23 @@ import { tempDir, writeExperiment, writeFixtureResults, type FixturePolicy } fro
  */
 const HALF_PER_STD = 0.95 / Math.sqrt(2 * 0.975 * 0.025) / Math.sqrt(3);
 
+/** [mean, low, high] of ln r over three trials, by hand: mean ∓ 2.4841377·std (log scale). */
+function logInterval(ratios: number[]): [number, number, number] {
+  const logs = ratios.map(Math.log);
+  const mean = logs.reduce((a, b) => a + b, 0) / logs.length;
+  const std = Math.sqrt(logs.reduce((a, x) => a + (x - mean) ** 2, 0) / (logs.length - 1));
+  return [mean, mean - HALF_PER_STD * std, mean + HALF_PER_STD * std];
+}
+
+/** A regret overhead in %, 100·(ratio − 1), and its interval: [estimate, low, high]. */
+const overhead = (ratios: number[]) => logInterval(ratios).map((x) => 100 * Math.expm1(x));
+
+/** A time reduction in %, 100·(1 − ratio), and its interval (ends swapped): [estimate, low, high]. */
+function reduction(ratios: number[]): number[] {
+  const [mean, low, high] = logInterval(ratios);
+  return [mean, high, low].map((x) => -100 * Math.expm1(x));
+}
+
 /** A policy with given final regrets and per-round times (select only), nothing else. */
 function policy(name: string, finals: number[], roundMs: number[]): FixturePolicy {
   const zeros = finals.map(() => 0);
@@ -29,9 +46,9 @@ interface Case {
 /**
  * A synthetic binary experiment (K = 1, d = 400: the "> 80% less time, comparable regret" claim),
  * written to disk and read back. By default OFUL-MLogB has regret 100 and 1 ms/round in every trial,
- * so EOFD-MLogB's per-trial differences are directly percentages; EOFD-MLogB has regret 105, 104, 106
- * (+5, +4, +6%: mean 5, std 1, 95% CI 5 ∓ 2.484 = [2.516, 7.484], within ±20%) and 0.1, 0.11, 0.09
- * ms/round (reductions 90, 89, 91%: [87.516, 92.484], above 80%); Random has regret 300.
+ * so EOFD-MLogB's values are directly its ratios; EOFD-MLogB has regret 105, 104, 106 (ratios 1.05,
+ * 1.04, 1.06: overhead 5.00% [2.54, 7.51] on the log scale, within ±20%) and 0.1, 0.11, 0.09 ms/round
+ * (reductions 90.03% [87.21, 92.23], above 80%); Random has regret 300.
  */
 function binary(c: Case = {}): ExperimentSummary {
   const eofd = c.eofd ?? { finals: [105, 104, 106], ms: [0.1, 0.11, 0.09] };
@@ -59,17 +76,18 @@ function only(rows: ClaimRow[], id: ClaimRow['id']): ClaimRow {
 const binaryRow = (c: Case = {}) => only(evaluateClaims([binary(c)]), 'synthetic-binary');
 
 describe('claims: settings and policies that are absent', () => {
-  it('every claim is "not measured" when no experiment matches', () => {
-    const rows = evaluateClaims([binary({ environment: { type: 'trace', d: 10, K: 4 } })]);
+  it('no claims at all when no experiment is in a paper setting; "not measured" for an absent setting otherwise', () => {
+    const trace = binary({ environment: { type: 'trace', d: 10, K: 4 } });
+    expect(evaluateClaims([trace])).toEqual([]);
+    const rows = evaluateClaims([trace, binary()]);
     expect(rows.map((r) => [r.id, r.verdict, r.experiment, r.trials, r.regretOverheadPct])).toEqual([
       ['mnist', 'not measured', null, null, null],
       ['synthetic-multinomial', 'not measured', null, null, null],
-      ['synthetic-binary', 'not measured', null, null, null],
+      ['synthetic-binary', 'holds', 'binary', 3, rows[2]!.regretOverheadPct],
     ]);
-    expect(rows.map((r) => r.reason)).toEqual([
+    expect(rows.slice(0, 2).map((r) => r.reason)).toEqual([
       'no MNIST experiment among the results',
       'no synthetic, K ≥ 2 experiment among the results',
-      'no synthetic, K = 1 experiment among the results',
     ]);
   });
 
@@ -80,10 +98,16 @@ describe('claims: settings and policies that are absent', () => {
       horizon: 10,
       policies: [policy('EOFD-MLogB', [1, 2, 3], [1, 1, 1]), policy('Random', [5, 5, 5], [0, 0, 0])],
     });
-    let row = only(evaluateClaims(readResults([dir]).map(summarizeExperiment)), 'mnist');
+    let row = only(evaluateClaims(readResults([dir]).map((d) => summarizeExperiment(d))), 'mnist');
     expect([row.verdict, row.reason]).toEqual(['not measured', 'OFUL-MLogB did not run in this experiment']);
-    row = binaryRow({ oful: { finals: [100, 100, 100], ms: [0, 0, 0] } });
-    expect([row.verdict, row.reason]).toEqual(['not measured', "OFUL-MLogB's mean per-round time is 0, so the percentage is undefined"]);
+    row = binaryRow({ oful: { finals: [100, 100, 100], ms: [1, 0, 1] } });
+    expect([row.verdict, row.reason]).toEqual([
+      'not measured',
+      "OFUL-MLogB's per-round time is 0 in trial 1; a log ratio needs values > 0, so the percentage is undefined",
+    ]);
+    // A final regret of 0 leaves the regret overhead undefined (log scale), with the same kind of reason.
+    row = binaryRow({ eofd: { finals: [105, 0, 106], ms: [0.1, 0.11, 0.09] } });
+    expect(row.reason).toBe("EOFD-MLogB's final regret is 0 in trial 1; a log ratio needs values > 0, so the percentage is undefined");
   });
 });
 
@@ -110,58 +134,64 @@ describe('claims', () => {
     const row = binaryRow();
     expect(row.verdict).toBe('holds');
     expect(row.trials).toBe(3);
-    // regret: +5, +4, +6% → 5 ∓ 2.4841377·1 = [2.5158623, 7.4841377]
-    expect(row.regretOverheadPct!.mean).toBeCloseTo(5, 9);
-    expect(row.regretOverheadPct!.low).toBeCloseTo(5 - HALF_PER_STD, 9);
-    expect(row.regretOverheadPct!.high).toBeCloseTo(7.4841377, 6);
-    // time: 90, 89, 91% less → 90 ∓ 2.4841377 = [87.5158623, 92.4841377]
-    expect(row.timeReductionPct!.mean).toBeCloseTo(90, 9);
-    expect(row.timeReductionPct!.low).toBeCloseTo(90 - HALF_PER_STD, 9);
+    // regret: ln 1.05, ln 1.04, ln 1.06 → mean 0.0487381, std 0.0096170, ∓ 2.4841377·std, back-transformed:
+    // 100·(exp(·) − 1) = 4.99683% [2.54183, 7.51059]
+    const [regret, regretLow, regretHigh] = overhead([1.05, 1.04, 1.06]);
+    expect(row.regretOverheadPct!.estimate).toBeCloseTo(regret!, 9);
+    expect(row.regretOverheadPct!.low).toBeCloseTo(regretLow!, 9);
+    expect(row.regretOverheadPct!.high).toBeCloseTo(regretHigh!, 9);
+    expect(row.regretOverheadPct!.high).toBeCloseTo(7.510592, 6);
+    // time: ln 0.1, ln 0.11, ln 0.09 → 100·(1 − exp(·)) = 90.0334% [87.2110, 92.2330]
+    const [time, timeLow, timeHigh] = reduction([0.1, 0.11, 0.09]);
+    expect(row.timeReductionPct!.estimate).toBeCloseTo(time!, 9);
+    expect(row.timeReductionPct!.low).toBeCloseTo(timeLow!, 9);
+    expect(row.timeReductionPct!.high).toBeCloseTo(timeHigh!, 9);
+    expect(row.timeReductionPct!.low).toBeCloseTo(87.210993, 6);
     expect(row.measured).toBe('90.0% less time, 5.0% more regret');
     expect(row.reason).toBe(
-      'time reduction 95% CI [87.5, 92.5] lies above the 80% threshold and regret overhead 95% CI [2.5, 7.5] lies within ±20%',
+      'time reduction 95% CI [87.2, 92.2] lies above the 80% threshold and regret overhead 95% CI [2.5, 7.5] lies within ±20%',
     );
   });
 
   it('does not hold: an interval entirely outside its region', () => {
-    // time 0.5, 0.51, 0.49 ms vs 1 ms: reductions 50, 49, 51% → [47.5, 52.5], at or below 80%
+    // time 0.5, 0.51, 0.49 ms vs 1 ms: reductions 50.0% [47.46, 52.43] (log scale), at or below 80%
     const row = binaryRow({ eofd: { finals: [105, 104, 106], ms: [0.5, 0.51, 0.49] } });
     expect(row.verdict).toBe('does not hold');
-    expect(row.reason).toBe('time reduction 95% CI [47.5, 52.5] lies at or below the 80% threshold');
+    expect(row.reason).toBe('time reduction 95% CI [47.5, 52.4] lies at or below the 80% threshold');
   });
 
   it('two-sided: a 30% LOWER regret does not hold (it is not "comparable")', () => {
-    // regret 70, 69, 71 vs 100: −30, −31, −29% → −30 ∓ 2.484 = [−32.5, −27.5], below −20%
+    // regret 70, 69, 71 vs 100: ratios 0.70, 0.69, 0.71 → −30.00% [−32.45, −27.48] (log scale), below −20%
     const row = binaryRow({ eofd: { finals: [70, 69, 71], ms: [0.1, 0.11, 0.09] } });
     expect(row.verdict).toBe('does not hold');
-    expect(row.regretOverheadPct!.high).toBeCloseTo(-30 + HALF_PER_STD, 9);
+    expect(row.regretOverheadPct!.high).toBeCloseTo(overhead([0.7, 0.69, 0.71])[2]!, 9);
     expect(row.measured).toBe('90.0% less time, 30.0% less regret');
-    expect(row.reason).toBe('regret overhead 95% CI [−32.5, −27.5] lies below −20%');
-    // and 30% more regret does not hold either: [27.5, 32.5] above +20%
+    expect(row.reason).toBe('regret overhead 95% CI [−32.4, −27.5] lies below −20%');
+    // and 30% more regret does not hold either: 1.30, 1.29, 1.31 → [27.54, 32.51] above +20%
     expect(binaryRow({ eofd: { finals: [130, 129, 131], ms: [0.1, 0.11, 0.09] } }).reason).toBe(
       'regret overhead 95% CI [27.5, 32.5] lies above +20%',
     );
   });
 
   it('inconclusive: an interval straddles a threshold, and the reason names it', () => {
-    // time 0.1, 0.15, 0.05 ms: reductions 90, 85, 95% → mean 90, std 5, 90 ∓ 4.3026527·5/√3 = 90 ∓ 12.42 = [77.6, 102.4]
+    // time 0.1, 0.15, 0.05 ms: ratios 0.1, 0.15, 0.05 → 90.91% [63.88, 97.71] (log scale; never above 100%)
     let row = binaryRow({ eofd: { finals: [105, 104, 106], ms: [0.1, 0.15, 0.05] } });
     expect(row.verdict).toBe('inconclusive');
-    expect(row.timeReductionPct!.low).toBeCloseTo(90 - 5 * HALF_PER_STD, 9);
-    expect(row.reason).toBe('time reduction 95% CI [77.6, 102.4] straddles the 80% threshold');
-    // regret 115, 110, 120: +15, +10, +20% → 15 ∓ 12.42 = [2.6, 27.4]
+    expect(row.timeReductionPct!.low).toBeCloseTo(reduction([0.1, 0.15, 0.05])[1]!, 9);
+    expect(row.reason).toBe('time reduction 95% CI [63.9, 97.7] straddles the 80% threshold');
+    // regret 115, 110, 120: ratios 1.15, 1.10, 1.20 → 14.93% [3.15, 28.05]
     row = binaryRow({ eofd: { finals: [115, 110, 120], ms: [0.1, 0.11, 0.09] } });
     expect(row.verdict).toBe('inconclusive');
-    expect(row.reason).toBe('regret overhead 95% CI [2.6, 27.4] straddles the +20% threshold');
-    // regret 100, 75, 125: 0, −25, +25% → 0 ∓ 4.3026527·25/√3 = 0 ∓ 62.1 = [−62.1, 62.1]: both thresholds
+    expect(row.reason).toBe('regret overhead 95% CI [3.2, 28.0] straddles the +20% threshold');
+    // regret 100, 75, 125: ratios 1, 0.75, 1.25 → −2.13% [−48.19, 84.90]: both thresholds
     row = binaryRow({ eofd: { finals: [100, 75, 125], ms: [0.1, 0.11, 0.09] } });
-    expect(row.reason).toBe('regret overhead 95% CI [−62.1, 62.1] straddles the −20% and +20% thresholds');
+    expect(row.reason).toBe('regret overhead 95% CI [−48.2, 84.9] straddles the −20% and +20% thresholds');
   });
 
   it('outside beats straddling: one interval outside and one straddling does not hold', () => {
     const row = binaryRow({ eofd: { finals: [70, 69, 71], ms: [0.1, 0.15, 0.05] } });
     expect(row.verdict).toBe('does not hold');
-    expect(row.reason).toBe('regret overhead 95% CI [−32.5, −27.5] lies below −20%');
+    expect(row.reason).toBe('regret overhead 95% CI [−32.4, −27.5] lies below −20%');
   });
 
   it('not judged with fewer than 3 trials (the numbers are still given)', () => {
@@ -169,22 +199,23 @@ describe('claims', () => {
     expect(row.verdict).toBe('not judged');
     expect(row.reason).toBe('only 2 trials, at least 3 are needed');
     expect(row.trials).toBe(2);
-    // +5, +4% → mean 4.5; t_{0.975,1} = 12.706 makes it 4.5 ∓ 12.706·0.7071/√2 = 4.5 ∓ 6.353
-    expect(row.regretOverheadPct!.mean).toBeCloseTo(4.5, 9);
+    // ratios 1.05, 1.04 → 100·(exp((ln 1.05 + ln 1.04)/2) − 1) = 100·(√(1.05·1.04) − 1) = 4.49880%
+    expect(row.regretOverheadPct!.estimate).toBeCloseTo(100 * (Math.sqrt(1.05 * 1.04) - 1), 9);
     // one trial: no interval at all, so only the trial count is given as the reason
     const one = binaryRow({ eofd: { finals: [105], ms: [0.1] } });
     expect([one.verdict, one.reason, one.trials]).toEqual(['not judged', 'only 1 trial, at least 3 are needed', 1]);
     expect(one.regretOverheadPct!.low).toBeNaN();
   });
 
-  it('not judged when a learner is not below Random', () => {
-    // Random 102, 101, 103: EOFD − Random = 3, 3, 3 → [3, 3], not below 0; OFUL − Random = −2, −1, −3
-    // → −2 ∓ 2.484 = [−4.5, 0.5], straddles 0: neither learner beats Random beyond doubt.
+  it('not judged when a learner is not shown below Random (Holm over the learners)', () => {
+    // Random 102, 101, 103: EOFD − Random = 3, 3, 3 (std 0, p = 0); OFUL − Random = −2, −1, −3 (t = 2√3,
+    // p = 1 − √(12/14) = 0.0742). Holm over the 2 learners: EOFD first, level 1 − 0.05/2: [3, 3], not below 0;
+    // OFUL: p̃ = 0.0742 ≥ 0.05, level 0.95: −2 ∓ 2.484 = [−4.48, 0.48], straddles 0.
     const row = binaryRow({ random: [102, 101, 103] });
     expect(row.verdict).toBe('not judged');
     expect(row.reason).toBe(
-      "EOFD-MLogB's regret is not below Random's (paired 95% CI [3.0, 3.0]); " +
-        "OFUL-MLogB's regret is not below Random's (paired 95% CI [−4.5, 0.5])",
+      "EOFD-MLogB's regret is not shown below Random's (difference 3.00, 95% CI [3.00, 3.00]; Holm-adjusted over 2 learners [3.00, 3.00] (97.5%)); " +
+        "OFUL-MLogB's regret is not shown below Random's (difference −2.00, 95% CI [−4.48, 0.48]; Holm-adjusted over 2 learners [−4.48, 0.48] (95%))",
     );
   });
 
@@ -196,7 +227,7 @@ describe('claims', () => {
     let row = binaryRow({ jobs: 2 });
     expect(row.verdict).toBe('not judged');
     expect(row.reason).toBe('timings were taken with 2 units at once (rerun with --timing), so time is not judged');
-    expect(row.timeReductionPct!.mean).toBeCloseTo(90, 9);
+    expect(row.timeReductionPct!.estimate).toBeCloseTo(reduction([0.1, 0.11, 0.09])[0]!, 9);
     row = binaryRow({ jobs: null });
     expect(row.verdict).toBe('not judged');
     expect(row.reason).toBe('how the timings were taken is not recorded, so time is not judged');
@@ -211,12 +242,12 @@ describe('claims', () => {
 
   it('MNIST: ≥ 70% (not strict); synthetic K ≥ 2: > 35% (strict)', () => {
     const oful = (ms: number) => ({ finals: [100, 100, 100], ms: [ms, ms, ms] });
-    // 3 ms vs 10 ms in every trial: −100·(3 − 10)/10 = 70% exactly, [70, 70] lies at or above 70 → holds
+    // 3 ms vs 10 ms in every trial: −100·expm1(ln 0.3) = 70% exactly, [70, 70] lies at or above 70 → holds
     const mnist = binary({ environment: { type: 'mnist', d: 785, K: 1 }, eofd: { finals: [105, 104, 106], ms: [3, 3, 3] }, oful: oful(10) });
     const m = only(evaluateClaims([mnist]), 'mnist');
     expect(m.verdict).toBe('holds');
     expect(m.reason).toContain('time reduction 95% CI [70.0, 70.0] lies at or above the 70% threshold');
-    // 13 ms vs 20 ms: −100·(13 − 20)/20 = 35% exactly, not above 35 → does not hold
+    // 13 ms vs 20 ms: −100·expm1(ln 0.65) = 35% exactly, not above 35 → does not hold
     const multi = binary({ environment: { type: 'synthetic', d: 100, K: 4 }, eofd: { finals: [105, 104, 106], ms: [13, 13, 13] }, oful: oful(20) });
     const s = only(evaluateClaims([multi]), 'synthetic-multinomial');
     expect(s.verdict).toBe('does not hold');
@@ -236,19 +267,24 @@ describe('claims', () => {
   });
 
   it('on the fixture: synthetic multinomial holds, MNIST is inconclusive, binary not measured', () => {
-    const rows = evaluateClaims(readResults([writeFixtureResults()]).map(summarizeExperiment));
+    const rows = evaluateClaims(readResults([writeFixtureResults()]).map((d) => summarizeExperiment(d)));
     expect(rows.map((r) => [r.id, r.experiment, r.verdict])).toEqual([
       ['mnist', 'mnist', 'inconclusive'],
       ['synthetic-multinomial', 'synthetic-k4', 'holds'],
       ['synthetic-binary', null, 'not measured'],
     ]);
-    // MNIST: times 2, 3, 4 vs 6, 6, 6 ms: differences −4, −3, −2 (mean −3, std 1) → reduction 50%, std 100/6,
-    // 50 ∓ 4.3026527·16.667/√3 = 50 ∓ 41.402 = [8.6, 91.4], which straddles 70%. Regret +1 each → 10% [10, 10].
-    expect(rows[0]!.measured).toBe('50.0% less time, 10.0% more regret');
-    expect(rows[0]!.reason).toBe('time reduction 95% CI [8.6, 91.4] straddles the 70% threshold');
-    // synthetic K = 4: 66.7% [46.0, 87.4] less time (summarize.test.ts), regret 10% [10, 10].
+    // MNIST: times 2, 3, 4 vs 6, 6, 6 ms: ratios 1/3, 1/2, 2/3 → reduction 100·(1 − 9^(−1/3)) = 51.9%
+    // [−14.2, 79.8] (log scale), which straddles 70%. Regret 10/9, 11/10, 12/11 → 100·((4/3)^(1/3) − 1) =
+    // 10.06% [7.58, 12.61].
+    const [mnistTime, mnistLow, mnistHigh] = reduction([1 / 3, 1 / 2, 2 / 3]);
+    expect(mnistTime).toBeCloseTo(100 * (1 - 9 ** (-1 / 3)), 12);
+    expect(rows[0]!.timeReductionPct!.low).toBeCloseTo(mnistLow!, 9);
+    expect(rows[0]!.timeReductionPct!.high).toBeCloseTo(mnistHigh!, 9);
+    expect(rows[0]!.measured).toBe('51.9% less time, 10.1% more regret');
+    expect(rows[0]!.reason).toBe('time reduction 95% CI [−14.2, 79.8] straddles the 70% threshold');
+    // synthetic K = 4: 67.1% [59.0, 73.5] less time (summarize.test.ts), regret 10.1% [7.6, 12.6].
     expect(rows[1]!.reason).toBe(
-      'time reduction 95% CI [46.0, 87.4] lies above the 35% threshold and regret overhead 95% CI [10.0, 10.0] lies within ±20%',
+      'time reduction 95% CI [59.0, 73.5] lies above the 35% threshold and regret overhead 95% CI [7.6, 12.6] lies within ±20%',
     );
     expect(rows[0]!.paper).toBe('≈80% less time, ≈10% more regret');
   });

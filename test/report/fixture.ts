@@ -35,6 +35,8 @@ export interface FixtureExperiment {
   policies: FixturePolicy[];
   /** Units timed at once, for the manifest's `timing` (default 1); null leaves `timing` out. */
   jobs?: number | null;
+  /** The manifest's config.variants (label → {policy}); absent by default. */
+  variants?: Record<string, { policy: string }>;
 }
 
 export function tempDir(): string {
@@ -60,6 +62,7 @@ export function writeExperiment(dir: string, e: FixtureExperiment): string {
       horizon: e.horizon,
       trials,
       policies: e.policies.map((p) => p.name),
+      ...(e.variants === undefined ? {} : { variants: e.variants }),
     },
     derived: { lambda: 12.5, eta: 3.25, m: Math.floor((e.environment.K * e.environment.d) / 10), delta: 1 / e.horizon, beta: 'order' },
     seeds: { base: 1 },

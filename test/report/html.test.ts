@@ -35,20 +35,25 @@ describe('report.html', () => {
     expect(html).toContain('<td class="holds">holds</td>');
     expect(html).toContain('<td class="inconclusive">inconclusive</td>');
     expect(html).toContain('<td class="not-measured">not measured</td>');
-    expect(html).toContain('<td>time reduction 95% CI [8.6, 91.4] straddles the 70% threshold</td>');
+    expect(html).toContain('<td>time reduction 95% CI [−14.2, 79.8] straddles the 70% threshold</td>');
+    expect(html).toContain('<title>EOFD-MLogB vs OFUL-MLogB: reproduction report</title>');
     expect(html).toContain('<h3>synthetic-k4</h3>');
     expect(html).toContain('5.500 ± 0.500');
     expect(html).toContain('<th>Δ_T</th><th>β_T</th>');
     expect(html).toContain('<td class="num">1.200 ± 0.100</td><td class="num">5.00 ± 1.00</td>');
-    expect(html).toContain('regret overhead +10.0%, per-round time reduction 66.7%');
+    expect(html).toContain('per-round time reduction 67.1% [59.0, 73.5], regret overhead 10.1% [7.6, 12.6]');
   });
 
   it('has a paired-comparison table per experiment and says which band Fig. 1 shows', () => {
-    expect(html).toContain('<th>policy</th><th>vs</th><th>n</th><th>regret difference [95% CI]</th>');
+    expect(html).toContain('<th>policy</th><th>vs</th><th>n</th><th>regret difference [95% CI]</th><th>Holm-adjusted CI</th>');
+    // table.test.ts has the numbers
     expect(html).toContain(
-      '<tr><td>EOFD-MLogB</td><td>OFUL-MLogB</td><td class="num">3</td><td class="num">0.500 [0.500, 0.500]</td>' +
-        '<td class="num">10.0% [10.0, 10.0]</td><td class="num">66.7% [46.0, 87.4]</td></tr>',
+      '<tr><td>OFUL-MLogB</td><td>EOFD-MLogB</td><td class="num">3</td><td class="num">−0.500 [−0.500, −0.500]</td>' +
+        '<td class="num">[−0.500, −0.500] (97.5%)</td><td class="num">&lt;0.0001 (&lt;0.0001)</td><td>lower</td>' +
+        '<td class="num">−9.1% [−11.2, −7.0]</td><td class="num">3.04× [2.44, 3.78]</td><td class="num">[2.44, 3.78] (95%)</td>' +
+        '<td class="num">0.0021 (0.0021)</td><td>higher</td></tr>',
     );
+    expect(html).toContain('Multiplicity: within one experiment');
     expect(html).toContain('band = ± 1 sample std.</figcaption>');
     const ci95 = renderHtml(buildReport([writeFixtureResults()], { band: 'ci95' }));
     expect(ci95).toContain('band = 95% Student-t interval of the mean.</figcaption>');

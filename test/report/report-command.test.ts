@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { registerReport, runReport } from '../../src/cli/commands/report.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
-import { editLine, makeInProgress, tempDir, writeFixtureResults } from './fixture.js';
+import { buildReport, renderHtml } from '../../src/report/index.js';
+import { SYNTHETIC_K4, editLine, makeInProgress, tempDir, writeExperiment, writeFixtureResults } from './fixture.js';
 import { parseXml, descendants } from './xml.js';
 
 function io(options: { isTTY?: boolean; env?: NodeJS.ProcessEnv } = {}) {
@@ -88,7 +89,7 @@ describe('eofd report', () => {
     const program = new Command('eofd');
     registerReport(program);
     const command = program.commands.find((c) => c.name() === 'report')!;
-    expect(command.options.map((o) => o.long)).toEqual(['--out', '--json', '--band', '--time-axis', '--png', '--check']);
+    expect(command.options.map((o) => o.long)).toEqual(['--out', '--json', '--band', '--time-axis', '--png', '--reference', '--all-pairs', '--check']);
     let help = '';
     command.configureOutput({ writeOut: (s) => (help += s) });
     command.outputHelp();
@@ -145,7 +146,7 @@ describe('eofd report', () => {
     }
     expect(process.exitCode).toBe(0);
     process.exitCode = previous;
-    expect(JSON.parse(stdout).format).toBe('eofd-report/3');
+    expect(JSON.parse(stdout).format).toBe('eofd-report/4');
   });
 });
 
@@ -200,5 +201,80 @@ describe('eofd report on a run in progress', () => {
     const { captured, streams } = io();
     expect(runReport([root], { check: path.join(import.meta.dirname, '..', 'baselines') }, streams)).toBe(2);
     expect(captured.stderr).toContain(`${path.join(root, 'synthetic-k4', 'summary.csv')}: not found`);
+  });
+});
+
+describe('eofd report: the reference, all pairs, experiments outside the paper', () => {
+  /** Two experiments in no paper setting (a labelled-data environment), with a variant label. */
+  function otherResults(): string {
+    const root = tempDir();
+    const [eofd, oful, random] = SYNTHETIC_K4.policies;
+    for (const name of ['iris-k3', 'blobs']) {
+      writeExperiment(path.join(root, name), {
+        ...SYNTHETIC_K4,
+        name,
+        environment: { type: 'classification', d: 4, K: 3 },
+        policies: [random!, { ...eofd!, name: 'TS-small' }, oful!],
+      });
+    }
+    return root;
+  }
+
+  it('a report on other experiments is titled from them and has no claims section', () => {
+    const root = otherResults();
+    const { captured, streams } = io();
+    expect(runReport([path.join(root, 'iris-k3'), path.join(root, 'blobs')], { out: path.join(tempDir(), 'r') }, streams)).toBe(0);
+    expect(captured.stdout.startsWith('eofd report: iris-k3, blobs\n')).toBe(true);
+    expect(captured.stdout).not.toContain("The paper's claims");
+    expect(captured.stdout).not.toContain('not measured');
+    // The default reference is the first learner of the configured order (Random first here, then TS-small).
+    expect(captured.stdout).toContain('each policy against TS-small (the reference)');
+    const html = renderHtml(buildReport([path.join(root, 'iris-k3'), path.join(root, 'blobs')]));
+    expect(html).toContain('<title>eofd report: iris-k3, blobs</title>');
+    expect(html).toContain('<h1>eofd report: iris-k3, blobs</h1>');
+    expect(html).not.toContain("The paper's claims");
+    const report = buildReport([root]);
+    expect([report.title, report.claims]).toEqual(['eofd report: blobs, iris-k3', []]);
+  });
+
+  it('--reference LABEL compares each policy with it; --all-pairs every pair; both at once is a usage error', async () => {
+    const root = writeFixtureResults();
+    let { captured, streams } = io();
+    expect(await main(['node', 'eofd', 'report', root, '--reference', 'OFUL-MLogB', '--json'], streams)).toBe(0);
+    let report = JSON.parse(captured.stdout);
+    expect(report.comparisons).toEqual({ reference: 'OFUL-MLogB', allPairs: false });
+    const names = (e: { comparisons: { policy: string; reference: string }[] }) => e.comparisons.map((c) => `${c.policy} vs ${c.reference}`);
+    expect(names(report.experiments[0])).toEqual(['EOFD-MLogB vs OFUL-MLogB', 'Random vs OFUL-MLogB']);
+    ({ captured, streams } = io());
+    expect(await main(['node', 'eofd', 'report', root, '--all-pairs', '--json'], streams)).toBe(0);
+    report = JSON.parse(captured.stdout);
+    expect(names(report.experiments[1])).toEqual(['OFUL-MLogB vs EOFD-MLogB', 'Random vs EOFD-MLogB', 'Random vs OFUL-MLogB']);
+    ({ captured, streams } = io());
+    expect(await main(['node', 'eofd', 'report', root, '--all-pairs', '--reference', 'Random'], streams)).toBe(2);
+    expect(captured.stderr).toMatch(/--all-pairs.*cannot be used with.*--reference/);
+  });
+
+  it('an unknown --reference is bad usage (exit 2), naming the labels', () => {
+    const { captured, streams } = io();
+    expect(runReport([writeFixtureResults()], { reference: 'TS-MLogB' }, streams)).toBe(2);
+    expect(captured.stderr).toBe(
+      'eofd report: --reference TS-MLogB: no experiment ran a policy labelled so (labels: EOFD-MLogB, OFUL-MLogB, Random)\n',
+    );
+  });
+
+  it('flags a learner not shown below Random, in the terminal and in report.html', () => {
+    const root = tempDir();
+    const [eofd, oful, random] = SYNTHETIC_K4.policies;
+    writeExperiment(path.join(root, 'close'), { ...SYNTHETIC_K4, name: 'close', policies: [eofd!, oful!, { ...random!, finals: [4, 6, 5] }] });
+    const { captured, streams } = io();
+    expect(runReport([root], {}, streams)).toBe(0);
+    // Numbers by hand in test/cli/report-run-summary.test.ts.
+    expect(captured.stdout).toContain(
+      "warning: EOFD-MLogB's final regret is not shown below Random's: difference 0.50, 95% CI [−1.65, 2.65]; " +
+        'Holm-adjusted over 2 learners [−2.60, 3.60] (97.5%)',
+    );
+    expect(fs.readFileSync(path.join(root, 'report', 'report.html'), 'utf8')).toContain(
+      '<p class="warning">warning: OFUL-MLogB&apos;s final regret is not shown below Random&apos;s',
+    );
   });
 });

@@ -1,6 +1,6 @@
-/** Paired-sample Student-t intervals, absolute and relative, on data worked out by hand. */
+/** Paired-sample Student-t intervals of differences and of log ratios, and the t test, on data worked out by hand. */
 import { describe, expect, it } from 'vitest';
-import { pairedDifference, pairedRelativeDifference } from '../../src/stats/paired.js';
+import { atLevel, pairedDifference, pairedLogRatio, tInterval, tTestP } from '../../src/stats/paired.js';
 
 /** |actual − expected| ≤ tolerance·|expected|. */
 function expectRelative(actual: number, expected: number, tolerance: number): void {
@@ -12,7 +12,7 @@ const B = [8, 11, 9, 9];
 
 describe('bad arguments', () => {
   it('rejects empty samples and samples of different lengths', () => {
-    for (const paired of [pairedDifference, pairedRelativeDifference]) {
+    for (const paired of [pairedDifference, pairedLogRatio]) {
       expect(() => paired([], [])).toThrow(RangeError);
       expect(() => paired([], [])).toThrow(/\ba\b/);
       expect(() => paired([1, 2], [1])).toThrow(RangeError);
@@ -22,7 +22,7 @@ describe('bad arguments', () => {
   });
 
   it('rejects a level outside (0, 1)', () => {
-    for (const paired of [pairedDifference, pairedRelativeDifference]) {
+    for (const paired of [pairedDifference, pairedLogRatio]) {
       for (const level of [0, 1, -0.5, 95, NaN]) {
         expect(() => paired(A, B, level)).toThrow(RangeError);
         expect(() => paired(A, B, level)).toThrow(/level/);
@@ -71,45 +71,67 @@ describe('pairedDifference', () => {
   });
 });
 
-describe('pairedRelativeDifference', () => {
-  // mean(b) = 37/4 = 9.25, scale 100/9.25 = 10.810810810810811 applied to the interval above:
-  // mean 1.25·scale = 13.513513513513514, std 0.95742710775633811·scale = 10.350563327095547,
-  // low −0.2734801808288126·scale = −2.9565424954466227, high 2.7734801808288126·scale = 29.983569522473650.
-  it('scales the absolute interval by 100/mean(b)', () => {
-    const interval = pairedRelativeDifference(A, B);
-    expect(interval.n).toBe(4);
-    expect(interval.level).toBe(0.95);
-    expectRelative(interval.mean, 13.513513513513514, 1e-12);
-    expectRelative(interval.std, 10.350563327095547, 1e-12);
-    expectRelative(interval.low, -2.9565424954466227, 1e-12);
-    expectRelative(interval.high, 29.98356952247365, 1e-12);
-  });
+/** t_{0.975, 2} in closed form (df = 2: t_p = (2p − 1)/√(2p(1 − p))): 0.95/√0.04875 = 4.302652729749464. */
+const T2 = 0.95 / Math.sqrt(2 * 0.975 * 0.025);
 
-  it('keeps low ≤ high when mean(b) is negative', () => {
-    // Negating both samples negates the differences and mean(b); the percentages are unchanged.
-    const interval = pairedRelativeDifference(
-      A.map((v) => -v),
-      B.map((v) => -v),
-    );
-    expectRelative(interval.mean, 13.513513513513514, 1e-12);
-    expectRelative(interval.std, 10.350563327095547, 1e-12);
-    expectRelative(interval.low, -2.9565424954466227, 1e-12);
-    expectRelative(interval.high, 29.98356952247365, 1e-12);
-  });
-
-  it('is NaN when mean(b) = 0', () => {
-    const interval = pairedRelativeDifference([1, 2, 3], [-1, 0, 1]);
+describe('pairedLogRatio', () => {
+  it('is the Student-t interval of the per-pair log ratios, by hand', () => {
+    // Reference times 10, 40, 100 ms, ratios 0.0117, 0.0084, 0.0100 (reductions 98.83%, 99.16%, 99.00%).
+    // ln r = −4.448166437178426, −4.779523573132869, −4.605170185988091: mean −4.610953398766462,
+    // std 0.16575425198019125, half-width T2·std/√3 = 0.4117563882269601.
+    const b = [10, 40, 100];
+    const r = [0.0117, 0.0084, 0.01];
+    const a = b.map((x, i) => x * (r[i] as number));
+    const logs = r.map(Math.log);
+    const mean = (logs[0]! + logs[1]! + logs[2]!) / 3;
+    const std = Math.sqrt(logs.reduce((s, x) => s + (x - mean) ** 2, 0) / 2);
+    const half = (T2 * std) / Math.sqrt(3);
+    const interval = pairedLogRatio(a, b)!;
     expect(interval.n).toBe(3);
-    expect(interval.mean).toBeNaN();
-    expect(interval.std).toBeNaN();
-    expect(interval.low).toBeNaN();
-    expect(interval.high).toBeNaN();
+    expectRelative(interval.mean, mean, 1e-12);
+    expectRelative(interval.mean, -4.610953398766462, 1e-12);
+    expectRelative(interval.std, 0.16575425198019125, 1e-9);
+    expectRelative(interval.low, mean - half, 1e-12);
+    expectRelative(interval.high, mean + half, 1e-12);
+    expectRelative(interval.high, -4.199197010539502, 1e-9);
+  });
+
+  it('is null when a value is not > 0 (a log ratio is undefined there)', () => {
+    expect(pairedLogRatio([1, 0, 2], [1, 1, 1])).toBeNull();
+    expect(pairedLogRatio([1, 2, 3], [1, -1, 1])).toBeNull();
+    expect(pairedLogRatio([1, Infinity], [1, 1])).toBeNull();
+    expect(pairedLogRatio([1, NaN], [1, 1])).toBeNull();
   });
 
   it('has no interval for a single pair', () => {
-    const interval = pairedRelativeDifference([5], [4]);
-    expect(interval.mean).toBe(25);
+    const interval = pairedLogRatio([5], [4])!;
+    expect(interval.mean).toBeCloseTo(Math.log(1.25), 15);
     expect(interval.low).toBeNaN();
-    expect(interval.high).toBeNaN();
+  });
+});
+
+describe('tInterval, atLevel and the t test', () => {
+  it('tInterval from n, mean and std equals pairedDifference on the data', () => {
+    const interval = pairedDifference(A, B);
+    expect(tInterval(interval.n, interval.mean, interval.std)).toEqual(interval);
+    expect(atLevel(interval, 0.9)).toEqual(pairedDifference(A, B, 0.9));
+    expect(() => tInterval(3, 1, 1, 1)).toThrow(RangeError);
+  });
+
+  it('two-sided p by hand (df = 2: P(|T| > t) = 1 − t/√(2 + t²))', () => {
+    // d = [5, 6, 7]: mean 6, std 1, t = 6√3, t² = 108: p = 1 − √(108/110) = 0.009133...
+    expectRelative(tTestP(pairedDifference([5, 6, 7], [0, 0, 0])), 1 - Math.sqrt(108 / 110), 1e-10);
+    // A − B = [2, 1, 0, 2]: t = 1.25/(√(11/12)/2) = 2.6111648, df = 3: p = 0.079596 (table: t_{0.95,3} = 2.353 < t < t_{0.975,3} = 3.182)
+    const p = tTestP(pairedDifference(A, B));
+    expect(p).toBeGreaterThan(0.05);
+    expect(p).toBeLessThan(0.1);
+    // The interval at level 1 − p has 0 at its end.
+    expect(Math.abs(atLevel(pairedDifference(A, B), 1 - p).low)).toBeLessThan(1e-9);
+  });
+
+  it('std 0: p is 0 for a non-zero mean and 1 for a zero one; NaN for one pair', () => {
+    expect(tTestP({ n: 3, mean: 2, std: 0 })).toBe(0);
+    expect(tTestP({ n: 3, mean: 0, std: 0 })).toBe(1);
+    expect(tTestP({ n: 1, mean: 2, std: 0 })).toBeNaN();
   });
 });

@@ -1,6 +1,6 @@
 /**
  * `eofd report <results-dir...> [--out dir] [--json] [--band std|ci95] [--time-axis linear|log] [--png]
- * [--check baseline-dir]`: argv
+ * [--reference label | --all-pairs] [--check baseline-dir]`: argv
  * and exit codes only; the work is in src/report/. Exit codes: 0 done; 2 bad usage (an unknown
  * `--band` included) or bad input data; 1 anything else; 3 `--check` found a regression against the
  * baseline.
@@ -26,6 +26,10 @@ export interface ReportCommandOptions {
   timeAxis?: TimeAxis;
   /** Also write fig1-regret.png and fig2-time.png. */
   png?: boolean;
+  /** Compare each policy with this label (default: each experiment's first learner, the first policy that is not Random). */
+  reference?: string;
+  /** Compare every pair of policies instead of each with the reference. */
+  allPairs?: boolean;
   /**
    * `--check <baseline-dir>`: compare the results with `<baseline-dir>/baseline.json` (mean regret
    * curves at 20 checkpoints, trace decisions exactly; src/report/check.ts) instead of writing a report.
@@ -55,7 +59,13 @@ export function runReport(dirs: string[], options: ReportCommandOptions, io: Cli
       return result.exitCode;
     }
     const out = options.out ?? path.join(first, 'report');
-    const report = buildReport(dirs, { out, band: options.band, timeAxis: options.timeAxis });
+    const report = buildReport(dirs, {
+      out,
+      band: options.band,
+      timeAxis: options.timeAxis,
+      reference: options.reference,
+      allPairs: options.allPairs,
+    });
     const files = writeReport(report, out, { png: options.png });
     if (options.json === true) {
       io.stdout.write(JSON.stringify(report, null, 2) + '\n');
@@ -74,9 +84,10 @@ export function registerReport(program: Command, io: CliIo = processIo()): void 
     .command('report')
     .summary("summarise results: tables, the paper's claims, Fig. 1 and Fig. 2, report.html")
     .description(
-      'Read and validate what `eofd run` wrote, print per-policy tables, paired comparisons (95% intervals of ' +
-        'the per-trial differences) and the paper\'s three claims judged on those intervals (holds, does not ' +
-        'hold, inconclusive, not judged, not measured), and write report.csv, claims.csv, fig1-regret.svg, ' +
+      'Read and validate what `eofd run` wrote, print per-policy tables, paired comparisons of each policy with ' +
+        'one reference (95% intervals of the per-trial differences, log ratios for ratios, Holm-adjusted intervals ' +
+        'beside them), flag learners not shown below Random, and, for the paper\'s settings, its three claims judged ' +
+        'on those intervals (holds, does not hold, inconclusive, not judged, not measured), and write report.csv, claims.csv, fig1-regret.svg, ' +
         'fig2-time.svg, report.html and report.json (with --png also fig1-regret.png and fig2-time.png). A run ' +
         'still in progress is reported on its finished trials, marked "in progress", and its claims are not judged.' +
         `\nExample: ${EXAMPLE}`,
@@ -96,6 +107,12 @@ export function registerReport(program: Command, io: CliIo = processIo()): void 
     )
     .option('--png', 'also write the figures as PNG (fig1-regret.png, fig2-time.png; rendered with resvg, no browser)')
     .option(
+      '--reference <label>',
+      'compare each policy with this one (a policy label; default: each experiment\'s first learner, i.e. the first ' +
+        'policy in its list that is not Random); Holm-adjusted over the comparisons of each quantity',
+    )
+    .addOption(new Option('--all-pairs', 'compare every pair of policies instead of each with the reference (Holm over all pairs)').conflicts('reference'))
+    .option(
       '--check <baseline-dir>',
       'compare with <baseline-dir>/baseline.json (regret curves, trace decisions) instead of writing a report; exit 3 on a ' +
         'regression; every results folder must be complete',
@@ -106,6 +123,7 @@ export function registerReport(program: Command, io: CliIo = processIo()): void 
         '  $ eofd report results/mnist results/synthetic-k4 results/synthetic-binary   # the paper\'s runs: eofd run configs/<name>.yaml\n' +
         '  $ eofd report results --out results/report --json > report.json          # every experiment folder in results/\n' +
         '  $ eofd report results --band ci95 --time-axis log --png\n' +
+        '  $ eofd report results/synthetic-k4 --reference OFUL-MLogB              # each policy against OFUL-MLogB\n' +
         '  $ eofd run test/baselines/configs.yaml --out /tmp/b && eofd report --check test/baselines /tmp/b\n\n' +
         'Exit codes: 0 done, 2 bad usage or bad input data (the message names file and line), 1 other errors,\n' +
         '3 --check found a regression (the diff table is on stdout).',
