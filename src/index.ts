@@ -8,7 +8,7 @@
  */
 export { ConfigError, EofdError, RunError } from './base/errors.js';
 export { loadConfig, loadConfigs, parseConfig, parseConfigs } from './config/load.js';
-export type { ExperimentConfig, PolicyExponents } from './config/schema.js';
+export type { ExperimentConfig, PolicyEntry } from './config/schema.js';
 export type { ActionSet, Environment, EnvironmentDescriptor, Feedback } from './environments/environment.js';
 export { createEnvironment, ENVIRONMENT_TYPES, ENVIRONMENTS, environmentDescriptor, type EnvironmentConfig } from './environments/registry.js';
 export { LogisticInstance } from './environments/simulation.js';
@@ -21,7 +21,7 @@ export { BETA_MODES, ConfidenceRadius, type BetaMode } from './model/beta.js';
 export { deriveHyperparameters, HYPERPARAMETER_DEFAULTS, type HyperparameterInput, type Hyperparameters } from './model/hyperparameters.js';
 export { EofdMLogB } from './policies/eofd-mlogb.js';
 export { OfulMLogB } from './policies/oful-mlogb.js';
-export type { Policy, PolicyDescriptor, PolicyStats, TunableParameter } from './policies/policy.js';
+export type { Policy, PolicyDescriptor, PolicyStats, ParamKey } from './policies/policy.js';
 export { RandomPolicy } from './policies/random.js';
 export { createPolicy, isPolicyName, POLICIES, POLICY_NAMES, policyDescriptor } from './policies/registry.js';
 export { nonNullRewards, policySpec, type PolicyOptions, type PolicySpec } from './policies/spec.js';

@@ -25,7 +25,7 @@ import fs from 'node:fs';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { withBackend, type Backend } from '../linalg/simd.js';
 import type { Policy } from '../policies/policy.js';
-import { createPolicy, policyDescriptor } from '../policies/registry.js';
+import { createPolicy, policyDescriptor, readsParam } from '../policies/registry.js';
 import { policySpec, type PolicySpec } from '../policies/spec.js';
 import { mulberry32 } from '../random/stream.js';
 import { BenchWorkload } from './workload.js';
@@ -236,7 +236,7 @@ const JIT_WARMUP_D = { sketched: 1100, exact: 24 } as const;
 
 /** Whether the policy keeps a sketch of size m (it reads m). */
 export function isSketched(policy: string): boolean {
-  return policyDescriptor(policy).tunable.includes('m');
+  return readsParam(policy, 'm');
 }
 
 /**

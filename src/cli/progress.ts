@@ -12,6 +12,7 @@
 import type { RunEvents, RunPlan, UnitRef } from '../experiment/runner.js';
 import type { ResolvedExperiment } from '../experiment/setup.js';
 import { formatShort } from '../report/format.js';
+import type { PolicyHyperparameters } from '../results/manifest.js';
 import type { TrialSummary } from '../results/records.js';
 
 export type ProgressMode = 'live' | 'lines' | 'quiet';
@@ -51,14 +52,24 @@ export function describeResolved(experiment: ResolvedExperiment): string {
   const beta = typeof v.beta === 'number' ? formatShort(v.beta) : v.beta;
   return (
     `${config.name}: ${env.type}, d = ${env.d}, K = ${env.K}, T = ${config.horizon}, ${config.trials} trial${config.trials === 1 ? '' : 's'}, ` +
-    `policies ${config.policies.join(', ')}; S = ${formatShort(v.S)}, D = ${formatShort(v.D)}, α = ${formatShort(v.alpha)}, ` +
+    `policies ${config.policies.map((e) => e.label).join(', ')}; S = ${formatShort(v.S)}, D = ${formatShort(v.D)}, α = ${formatShort(v.alpha)}, ` +
     `λ0 = ${formatShort(v.lambda0)}, η0 = ${formatShort(v.eta0)}, l = ${v.l ?? '–'}, e = ${v.e ?? '–'}, λ = ${formatShort(v.lambda)}, ` +
     `η = ${formatShort(v.eta)}, m = ${v.m}, δ = ${formatShort(v.delta)}, β = ${beta} × ${formatShort(v.beta_scale)}` +
     (v.beta_rank === 'full' ? ' (rank Kd)' : '') +
-    Object.entries(v.policies ?? {})
-      .map(([policy, p]) => `; ${policy}: l = ${p.l}, e = ${p.e}, λ = ${formatShort(p.lambda)}, η = ${formatShort(p.eta)}`)
+    config.policies
+      .filter((entry) => entry.label !== entry.policy || Object.keys(entry.params).length > 0)
+      .map((entry) => `; ${entry.label} (${entry.policy}): ${describeOwn(v.policies[entry.label])}`)
       .join('')
   );
+}
+
+/** A variant's resolved values as `key = value` pairs. */
+function describeOwn(own: PolicyHyperparameters | undefined): string {
+  if (own === undefined) return '–';
+  return Object.entries(own)
+    .filter(([key]) => key !== 'policy')
+    .map(([key, value]) => `${key} = ${typeof value === 'number' ? formatShort(value) : String(value)}`)
+    .join(', ');
 }
 
 /** "42s", "3m05s", "2h07m". */

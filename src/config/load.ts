@@ -13,7 +13,8 @@ import { INPUT_LIMITS, InputFileError, readInputFile } from '../base/files.js';
 import { environmentDescriptor } from '../environments/registry.js';
 import { applyOverrides, overrideFor, parseOverrides, type ConfigOverride } from './overrides.js';
 import { configPath, shippedConfigs } from './shipped.js';
-import { experimentConfigSchema, type EnvironmentConfig, type ExperimentConfig, type ExperimentConfigDocument } from './schema.js';
+import { policyDescriptor } from '../policies/registry.js';
+import { experimentConfigSchema, policyEntry, type EnvironmentConfig, type ExperimentConfig, type ExperimentConfigDocument, type PolicyEntry } from './schema.js';
 
 type FieldPath = (string | number)[];
 
@@ -228,7 +229,36 @@ function resolveConfig(
       return resolved;
     },
   }) as EnvironmentConfig;
-  return { ...parsed, environment, source, document };
+  const policies = parsed.policies.map(policyEntry);
+  const setOnCommandLine = overrides.filter((o) => o.path.length === 2 && o.path[0] === 'params').map((o) => String(o.path[1]));
+  checkParamsRead(policies, setOnCommandLine, fail);
+  return { ...parsed, environment, policies, source, document };
+}
+
+/**
+ * A key given to a policy that does not read it is a mistake (it would change nothing): an entry's own
+ * params may hold only keys its policy reads, and a `--set params.<key>` must be read by at least one
+ * of the experiment's policies (S aside: the environment reads it too). The file's shared `params`
+ * may hold keys some experiments do not use (one block for several policies, or `--set policies=…`).
+ */
+function checkParamsRead(policies: readonly PolicyEntry[], given: readonly string[], fail: (field: FieldPath, detail: string) => ConfigError): void {
+  const reads = (policy: string): readonly string[] => policyDescriptor(policy).reads;
+  policies.forEach((entry, index) => {
+    for (const key of Object.keys(entry.params)) {
+      if (!reads(entry.policy).includes(key)) {
+        const what = entry.label === entry.policy ? entry.policy : `${entry.label} (${entry.policy})`;
+        const known = reads(entry.policy);
+        throw fail(['policies', index, 'params', key], `${what} does not read ${key}; it reads ${known.length === 0 ? 'no params' : known.join(', ')}`);
+      }
+    }
+  });
+  for (const key of given) {
+    // S is also the environment's (synthetic W* has ‖W*‖_F = S unless S_star is given).
+    if (key !== 'S' && !policies.some((entry) => reads(entry.policy).includes(key))) {
+      const policyList = [...new Set(policies.map((e) => e.policy))].join(', ');
+      throw fail(['params', key], `no policy of this experiment reads ${key} (${policyList}); remove it, or list a policy that reads it (eofd list)`);
+    }
+  }
 }
 
 /** Sets `field` (a path of keys and indices) in plain data, creating mappings on the way. */

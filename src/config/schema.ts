@@ -9,6 +9,7 @@ import { integer, listAllowed, positive, strictObject } from '../base/fields.js'
 import { ENVIRONMENT_TYPES, ENVIRONMENTS, type EnvironmentConfig, type ParsedEnvironmentConfig } from '../environments/registry.js';
 import { BETA_MODES, BETA_RANKS } from '../model/beta.js';
 import { HYPERPARAMETER_DEFAULTS } from '../model/hyperparameters.js';
+import type { ParamKey } from '../policies/policy.js';
 import { POLICY_NAMES } from '../policies/registry.js';
 import { SKETCH_VARIANTS } from '../policies/spec.js';
 
@@ -47,72 +48,100 @@ const environmentSchema = z.discriminatedUnion(
   },
 );
 
-const policyNames = POLICY_NAMES as unknown as [string, ...string[]];
-const policiesError = `expected a non-empty list of policies from ${listAllowed(POLICY_NAMES)}`;
-const policiesSchema = z
-  .array(z.enum(policyNames, { error: `expected ${listAllowed(POLICY_NAMES)}` }), { error: policiesError })
-  .min(1, { error: policiesError })
-  .superRefine((policies, ctx) => {
-    policies.forEach((policy, index) => {
-      const first = policies.indexOf(policy);
-      if (first !== index) {
-        ctx.addIssue({ code: 'custom', path: [index], message: `"${policy}" is listed twice (also at index ${first})` });
-      }
-    });
-  });
-
 const mError = "expected 'auto' (⌊Kd/10⌋) or an integer ≥ 1";
 const betaError = `expected ${BETA_MODES.map((mode) => `'${mode}'`).join(', ')} or a number ≥ 0 (0: greedy)`;
 const sketchError = `expected ${listAllowed(SKETCH_VARIANTS)}`;
 const deltaError = "expected 'auto' (1/T) or a number in (0, 1)";
 
+/** Each `params` key's value schema and meaning, without defaults (a policy entry's params take the same keys). */
+const paramFields = {
+  S: positive().describe('S: the bound on ‖W*‖_F the policies assume (α, λ0, η0 and β use it)'),
+  l: z.number({ error: 'expected a finite number' }).describe('l: exponent of λ = (√K d)^l λ0 (Section 4)'),
+  e: z.number({ error: 'expected a finite number' }).describe('e: exponent of η = (√K d)^e η0 (Section 4)'),
+  lambda: positive().describe('λ itself, overriding l'),
+  eta: positive().describe('η itself, overriding e'),
+  m: z
+    .union([z.literal('auto', { error: mError }), integer(1, Number.MAX_SAFE_INTEGER, mError)], { error: mError })
+    .describe("m: sketch size of the sketched policies (EOFD-MLogB, EOFD-TS: at most Kd; SOFUL: at most d); auto = ⌊Kd/10⌋"),
+  beta: z
+    .union([z.enum(BETA_MODES, { error: betaError }), z.number({ error: betaError }).nonnegative({ error: betaError })], { error: betaError })
+    .describe("β: confidence radius; 'order' = eq. (27) with its constants 1, 'theory' = eq. (36) (each baseline: its paper's radius), or a fixed number ≥ 0 (0: greedy)"),
+  beta_scale: positive().describe('factor β is multiplied by'),
+  beta_rank: z
+    .enum(BETA_RANKS, { error: `expected ${listAllowed(BETA_RANKS)}` })
+    .describe("rank and Δ a sketched policy puts into β: 'sketch' (m, 1 + ρ/λ) or 'full' (Kd, 1: OFUL-MLogB's radius)"),
+  sketch: z
+    .enum(SKETCH_VARIANTS, { error: sketchError })
+    .describe("the sketched policies' frequent directions: 'fd' (Alg. 1, the default) or 'rfd' (robust FD, λ_t = λ + ρ/2)"),
+  delta: z
+    .union(
+      [z.literal('auto', { error: deltaError }), z.number({ error: deltaError }).gt(0, { error: deltaError }).lt(1, { error: deltaError })],
+      { error: deltaError },
+    )
+    .describe('δ: confidence level; auto = 1/T'),
+} satisfies Record<ParamKey, z.ZodType>;
+
 const paramsSchema = strictObject(
   {
-    /** S: bound on ‖W*‖_F used by the policies. */
-    S: positive().default(HYPERPARAMETER_DEFAULTS.S).describe('S: the bound on ‖W*‖_F the policies assume (α, λ0, η0 and β use it)'),
-    /** Exponent l of λ = (√K d)^l λ0. */
-    l: z.number({ error: 'expected a finite number' }).default(HYPERPARAMETER_DEFAULTS.l).describe('l: exponent of λ = (√K d)^l λ0 (Section 4)'),
-    /** Exponent e of η = (√K d)^e η0. */
-    e: z.number({ error: 'expected a finite number' }).default(HYPERPARAMETER_DEFAULTS.e).describe('e: exponent of η = (√K d)^e η0 (Section 4)'),
-    /** λ, overriding l. */
-    lambda: positive().optional().describe('λ itself, overriding l'),
-    /** η, overriding e. */
-    eta: positive().optional().describe('η itself, overriding e'),
-    /** m: sketch size. */
-    m: z
-      .union([z.literal('auto', { error: mError }), integer(1, Number.MAX_SAFE_INTEGER, mError)], { error: mError })
-      .default('auto')
-      .describe('m: sketch size of the sketched policies (EOFD-MLogB, EOFD-TS, SOFUL); auto = ⌊Kd/10⌋'),
-    /** β mode (DESIGN §2); a constant β may be 0: greedy play. */
-    beta: z
-      .union([z.enum(BETA_MODES, { error: betaError }), z.number({ error: betaError }).nonnegative({ error: betaError })], { error: betaError })
-      .default(HYPERPARAMETER_DEFAULTS.beta)
-      .describe("β: confidence radius; 'order' = eq. (27) with its constants 1, 'theory' = eq. (36), or a fixed number ≥ 0 (0: greedy)"),
-    beta_scale: positive().default(HYPERPARAMETER_DEFAULTS.betaScale).describe('factor β is multiplied by'),
-    /** Rank and Δ a sketched policy puts into β: 'sketch' (m, 1 + ρ/λ) or 'full' (Kd, 1: OFUL-MLogB's radius). */
-    beta_rank: z
-      .enum(BETA_RANKS, { error: `expected ${listAllowed(BETA_RANKS)}` })
-      .default(HYPERPARAMETER_DEFAULTS.betaRank)
-      .describe("rank and Δ a sketched policy puts into β: 'sketch' (m, 1 + ρ/λ) or 'full' (Kd, 1: OFUL-MLogB's radius)"),
-    /**
-     * The sketched policies' frequent directions: 'fd' (Alg. 1) or 'rfd' (robust FD, λ_t = λ + ρ/2).
-     * Absent means 'fd' (left out rather than defaulted, so that existing manifests stay as they were).
-     */
-    sketch: z
-      .enum(SKETCH_VARIANTS, { error: sketchError })
-      .optional()
-      .describe("the sketched policies' frequent directions: 'fd' (Alg. 1, the default) or 'rfd' (robust FD, λ_t = λ + ρ/2)"),
-    /** δ: confidence level. */
-    delta: z
-      .union(
-        [z.literal('auto', { error: deltaError }), z.number({ error: deltaError }).gt(0, { error: deltaError }).lt(1, { error: deltaError })],
-        { error: deltaError },
-      )
-      .default('auto')
-      .describe('δ: confidence level; auto = 1/T'),
+    S: paramFields.S.default(HYPERPARAMETER_DEFAULTS.S),
+    l: paramFields.l.default(HYPERPARAMETER_DEFAULTS.l),
+    e: paramFields.e.default(HYPERPARAMETER_DEFAULTS.e),
+    lambda: paramFields.lambda.optional(),
+    eta: paramFields.eta.optional(),
+    m: paramFields.m.default('auto'),
+    beta: paramFields.beta.default(HYPERPARAMETER_DEFAULTS.beta),
+    beta_scale: paramFields.beta_scale.default(HYPERPARAMETER_DEFAULTS.betaScale),
+    beta_rank: paramFields.beta_rank.default(HYPERPARAMETER_DEFAULTS.betaRank),
+    // Absent means 'fd' (left out rather than defaulted, so that existing manifests stay as they were).
+    sketch: paramFields.sketch.optional(),
+    delta: paramFields.delta.default('auto'),
   },
   'a params mapping',
 );
+
+/** Every `params` key's default (lambda, eta and sketch have none: absent means derived, or 'fd'). */
+export const PARAM_DEFAULTS: Readonly<Record<string, unknown>> = Object.freeze(paramsSchema.parse({}));
+
+/** A policy entry's own params: any `params` key, none defaulted (absent keys come from the experiment's). */
+const entryParamsSchema = strictObject(
+  Object.fromEntries(Object.entries(paramFields).map(([key, field]) => [key, field.optional()])) as {
+    [K in ParamKey]: z.ZodOptional<(typeof paramFields)[K]>;
+  },
+  'a params mapping',
+);
+
+const policyNames = POLICY_NAMES as unknown as [string, ...string[]];
+const policyNameSchema = z.enum(policyNames, { error: `expected ${listAllowed(POLICY_NAMES)}` });
+const entryError = `expected a policy name (${listAllowed(POLICY_NAMES)}) or a mapping {policy, label, params}`;
+const labelError = `expected a label of 1-${CONFIG_LIMITS.maxNameLength} characters from [A-Za-z0-9._-] (it names the policy's folder), not '.' or '..'`;
+const policyEntrySchema = z.union(
+  [
+    policyNameSchema,
+    strictObject(
+      {
+        policy: policyNameSchema.describe('the policy (eofd list)'),
+        label: z.string({ error: labelError }).refine(isExperimentName, { error: labelError }).optional().describe('its name in folders, CSV rows, legends and best.json (default: the policy)'),
+        params: entryParamsSchema.optional().describe("this entry's own params, overriding the experiment's (only keys the policy reads)"),
+      },
+      'a mapping {policy, label, params}',
+    ),
+  ],
+  { error: entryError },
+);
+const policiesError = `expected a non-empty list of policies: names from ${listAllowed(POLICY_NAMES)} or mappings {policy, label, params}`;
+const policiesSchema = z
+  .array(policyEntrySchema, { error: policiesError })
+  .min(1, { error: policiesError })
+  .superRefine((entries, ctx) => {
+    const labels = entries.map((entry) => (typeof entry === 'string' ? entry : (entry.label ?? entry.policy)));
+    labels.forEach((label, index) => {
+      const first = labels.indexOf(label);
+      if (first !== index) {
+        const path = typeof entries[index] === 'string' || (entries[index] as { label?: string }).label === undefined ? [index] : [index, 'label'];
+        ctx.addIssue({ code: 'custom', path, message: `the label "${label}" is used twice (also at index ${first}); give each variant its own label` });
+      }
+    });
+  });
 
 /** The config file's shape (before `load.ts` resolves defaults that depend on other fields). */
 export const experimentConfigSchema = strictObject(
@@ -124,7 +153,7 @@ export const experimentConfigSchema = strictObject(
     trials: integer(1, CONFIG_LIMITS.maxTrials).describe('trials per policy (independent instances, the same for every policy)'),
     /** Folded into every trial seed. */
     seed: integer(0).default(0).describe('folded into every trial seed: another seed, other instances'),
-    policies: policiesSchema.describe('the policies to run, each on every trial (eofd list)'),
+    policies: policiesSchema.describe('the policies to run, each on every trial: a name, or {policy, label, params} for a variant with its own params (eofd list)'),
     params: paramsSchema.prefault({}).describe('hyperparameters shared by the policies (each reads those it uses: eofd list)'),
   },
   'a mapping with keys name, environment, horizon, trials, seed, policies, params',
@@ -133,11 +162,42 @@ export const experimentConfigSchema = strictObject(
 export type ExperimentConfigDocument = Omit<z.output<typeof experimentConfigSchema>, 'environment'> & {
   environment: ParsedEnvironmentConfig;
 };
+/** A policy entry as the file gives it: a name, or a mapping. */
+export type PolicyEntryDocument = z.output<typeof policyEntrySchema>;
+/** A policy entry's own params (only the keys it gives). */
+export type EntryParams = z.output<typeof entryParamsSchema>;
+
+/** One policy of an experiment: the registry's policy, the label that names its results, its own params. */
+export interface PolicyEntry {
+  readonly label: string;
+  readonly policy: string;
+  readonly params: Readonly<EntryParams>;
+}
+
+/** The entry as resolved: label defaulting to the policy's name, params to none. */
+export function policyEntry(document: PolicyEntryDocument): PolicyEntry {
+  if (typeof document === 'string') return { label: document, policy: document, params: {} };
+  return { label: document.label ?? document.policy, policy: document.policy, params: document.params ?? {} };
+}
+
+/** The experiment's labels, in config order (folders, CSV rows, legends). */
+export function policyLabels(config: Pick<ExperimentConfig, 'policies'>): string[] {
+  return config.policies.map((entry) => entry.label);
+}
+
+/** The entry of `label`; throws a RangeError naming the labels otherwise. */
+export function entryOf(config: Pick<ExperimentConfig, 'policies'>, label: string): PolicyEntry {
+  const entry = config.policies.find((e) => e.label === label);
+  if (entry === undefined) throw new RangeError(`no policy labelled ${JSON.stringify(label)} (labels: ${policyLabels(config).join(', ')})`);
+  return entry;
+}
 export type ExperimentParams = ExperimentConfigDocument['params'];
 
 /** A validated config with every default resolved. */
-export interface ExperimentConfig extends Omit<ExperimentConfigDocument, 'environment'> {
+export interface ExperimentConfig extends Omit<ExperimentConfigDocument, 'environment' | 'policies'> {
   readonly environment: EnvironmentConfig;
+  /** The policies in config order, each with its label and own params. */
+  readonly policies: readonly PolicyEntry[];
   /** Absolute path of the config file it was loaded from. */
   readonly source: string;
   /** The config as validated (after --set overrides, input paths made absolute): what `reconfigure` varies. */
@@ -147,12 +207,4 @@ export interface ExperimentConfig extends Omit<ExperimentConfigDocument, 'enviro
    * seeds of their base experiment, so every grid point sees the same instances).
    */
   readonly seedName?: string;
-  /** Per-policy (l, e) overriding params.l/params.e for that policy (`eofd run --params best.json`). */
-  readonly policyParams?: Readonly<Record<string, PolicyExponents>>;
-}
-
-/** The (l, e) exponents of λ = (√K d)^l λ0 and η = (√K d)^e η0 for one policy. */
-export interface PolicyExponents {
-  readonly l: number;
-  readonly e: number;
 }

@@ -1,25 +1,27 @@
 /**
- * Section 4's hyperparameter search: λ = (√K d)^l λ0 and η = (√K d)^e η0 over a grid of (l, e)
- * (by default {−0.5, −0.25, 0, 0.25, 0.5, 0.75, 1}², 49 points), for the policies that read λ or η,
- * on the VALIDATION seed split (disjoint from the trials `eofd run` reports).
- *
- * The grid is the sweep (sweep.ts) over params.l and params.e with λ and η left to them: every point
- * `l=<l>,e=<e>` is an ordinary run under `<out>/<name>-grid/` on the base experiment's seeds, so every
- * point plays the same instances. Afterwards `grid.csv`, one heatmap per policy and `best.json` are
- * written (atomically).
+ * Tuning every policy the same way: a sweep (sweep.ts) over `--over` keys on the VALIDATION seed split
+ * (disjoint from the trials `eofd run` reports), by default Section 4's (l, e) grid, λ = (√K d)^l λ0
+ * and η = (√K d)^e η0 over {−0.5, −0.25, 0, 0.25, 0.5, 0.75, 1}² (49 points). Each label runs only
+ * over the keys its policy reads (a label that reads none runs once, as the reference). Every point
+ * is an ordinary run under `<out>/<name>-grid/` on the base experiment's seeds, so every point plays
+ * the same instances and every comparison between points is paired. Afterwards grid.csv, one heatmap
+ * per label (for the (l, e) grid) and best.json (per label the chosen values, the runner-up and the
+ * paired interval between them, and the keys whose choice lies on the edge of its list) are written
+ * (atomically).
  */
 import path from 'node:path';
 import { RunError } from '../base/errors.js';
-import type { ExperimentConfig, PolicyExponents } from '../config/schema.js';
-import { hasStepParameters, POLICY_NAMES } from '../policies/registry.js';
+import { reconfigure } from '../config/load.js';
+import { entryOf, type ExperimentConfig } from '../config/schema.js';
 import { gridHeatmapSvg } from '../report/heatmap.js';
 import { BEST_FILE, GRID_FILE, gridDir, heatmapFile, SWEEP_SHARD_FILE } from '../results/layout.js';
 import { readBestFile as readBestJson, ResultsError } from '../results/read.js';
 import { BEST_FORMAT, gridCsv, SWEEP_SHARD_FORMAT, type BestEntry, type BestFile, type GridRow, type SweepShardFile } from '../results/sweep.js';
 import { writeFileAtomic, writeJsonAtomic } from '../results/write.js';
 import { mean, sampleStd } from '../stats/descriptive.js';
+import { pairedDifference } from '../stats/paired.js';
 import type { RunOptions, RunResult } from './runner.js';
-import { pointInfoFromRun, readPointUnits, runSweepPoints, sweepPoints, sweepVariant, type PointInfo, type PointUnits, type SweepAxis, type SweepPoint } from './sweep.js';
+import { axisLabels, axisReaders, pointInfoFromRun, readPointUnits, runSweepPoints, sweepPoints, valueText, type PointInfo, type PointUnits, type SweepAxis, type SweepPoint } from './sweep.js';
 
 export { gridDir, type BestFile, type GridRow };
 
@@ -43,8 +45,8 @@ export function parseExponentList(text: string, what: string): number[] {
   return values;
 }
 
-/** The grid as a sweep: params.l (slowest), then params.e. */
-export function gridAxes(ls: readonly number[], es: readonly number[]): SweepAxis[] {
+/** The (l, e) grid as a sweep: params.l (slowest), then params.e. */
+export function gridAxes(ls: readonly number[] = DEFAULT_GRID, es: readonly number[] = DEFAULT_GRID): SweepAxis[] {
   return [
     { key: 'params.l', values: [...ls] },
     { key: 'params.e', values: [...es] },
@@ -56,35 +58,25 @@ export function gridPoints(ls: readonly number[], es: readonly number[]): GridPo
   return ls.flatMap((l) => es.map((e) => ({ l, e })));
 }
 
-/** The folder (and variant) name of a grid point: `l=<l>,e=<e>`, as the sweep names it. */
+/** The folder (and variant) name of an (l, e) grid point: `l=<l>,e=<e>`, as the sweep names it. */
 export function pointName(point: GridPoint): string {
   return `l=${point.l},e=${point.e}`;
 }
 
-/** The policies a grid tunes: those of the config's that read λ or η. */
-export function tunedPolicies(config: ExperimentConfig): string[] {
-  return config.policies.filter(hasStepParameters);
+/** The labels a grid tunes: those whose policy reads at least one of its keys. */
+export function tunedPolicies(readers: Readonly<Record<string, readonly string[]>>): string[] {
+  return Object.entries(readers)
+    .filter(([, keys]) => keys.length > 0)
+    .map(([label]) => label);
 }
 
-/** The config of one grid point (the sweep's variant at l, e). */
-export function variantConfig(config: ExperimentConfig, point: GridPoint): ExperimentConfig {
-  return sweepVariant(config, gridAxes([point.l], [point.e]), { name: pointName(point), values: [point.l, point.e] }, gridVariant(config));
+/** Numbers compare as numbers, anything else by its text. */
+function compareValues(a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  return valueText(a) < valueText(b) ? -1 : valueText(a) > valueText(b) ? 1 : 0;
 }
 
-/** The variant options of the grid: validation seeds, tuned policies only, λ and η from (l, e). */
-function gridVariant(config: ExperimentConfig) {
-  return {
-    split: 'validation' as const,
-    policies: tunedPolicies(config),
-    edit: (document: Record<string, unknown>) => {
-      const params = document.params as Record<string, unknown>;
-      delete params.lambda;
-      delete params.eta;
-    },
-  };
-}
-
-/** Lower is better: mean final regret, then parameter error (a known one beats an unknown one), then l, then e. */
+/** Lower is better: mean final regret, then parameter error (a known one beats an unknown one), then the values in axis order. */
 export function compareRows(a: GridRow, b: GridRow): number {
   if (a.meanFinalRegret !== b.meanFinalRegret) return a.meanFinalRegret - b.meanFinalRegret;
   const pa = a.meanParameterError;
@@ -94,41 +86,86 @@ export function compareRows(a: GridRow, b: GridRow): number {
     if (pb === null) return -1;
     return pa - pb;
   }
-  return a.l - b.l || a.e - b.e;
-}
-
-/** Per policy, the row with the lowest mean final regret (ties: see compareRows). */
-export function selectBest(rows: readonly GridRow[]): Map<string, GridRow> {
-  const best = new Map<string, GridRow>();
-  for (const row of rows) {
-    const current = best.get(row.policy);
-    if (current === undefined || compareRows(row, current) < 0) best.set(row.policy, row);
+  for (let i = 0; i < a.values.length; i++) {
+    const c = compareValues(a.values[i], b.values[i]);
+    if (c !== 0) return c;
   }
-  return best;
+  return 0;
 }
 
-export function bestFile(config: Pick<ExperimentConfig, 'name' | 'trials'>, ls: readonly number[], es: readonly number[], rows: readonly GridRow[]): BestFile {
+/** Per label, its rows best first (see compareRows). */
+export function rankRows(rows: readonly GridRow[]): Map<string, GridRow[]> {
+  const ranked = new Map<string, GridRow[]>();
+  for (const row of rows) ranked.set(row.policy, [...(ranked.get(row.policy) ?? []), row]);
+  for (const list of ranked.values()) list.sort(compareRows);
+  return ranked;
+}
+
+/** The keys (read by the row's label, with ≥ 3 numeric values) whose chosen value is the smallest or largest listed. */
+export function edgeKeys(axes: readonly SweepAxis[], row: GridRow): string[] {
+  return axes
+    .filter((axis, i) => {
+      const value = row.values[i];
+      if (value === null || typeof value !== 'number' || axis.values.length < 3 || !axis.values.every((v) => typeof v === 'number')) return false;
+      const listed = axis.values as number[];
+      return value === Math.min(...listed) || value === Math.max(...listed);
+    })
+    .map((axis) => axis.key);
+}
+
+/** best.json: per tuned label the best row's values, the runner-up and the paired interval between them. */
+export function bestFile(config: Pick<ExperimentConfig, 'name' | 'trials'>, axes: readonly SweepAxis[], readers: Readonly<Record<string, readonly string[]>>, rows: readonly GridRow[]): BestFile {
   const policies: Record<string, BestEntry> = {};
-  for (const [policy, r] of selectBest(rows)) {
-    policies[policy] = {
-      l: r.l,
-      e: r.e,
-      lambda: r.lambda,
-      eta: r.eta,
-      mean_final_regret: r.meanFinalRegret,
-      std_final_regret: r.stdFinalRegret,
-      mean_parameter_error: r.meanParameterError,
+  const tuned = tunedPolicies(readers);
+  for (const [label, ranked] of rankRows(rows)) {
+    if (!tuned.includes(label)) continue;
+    const [best, runnerUp] = ranked as [GridRow, GridRow | undefined];
+    const values: Record<string, unknown> = {};
+    axes.forEach((axis, i) => {
+      if (best.values[i] !== null) values[axis.key] = best.values[i];
+    });
+    const difference = runnerUp === undefined ? null : pairedDifference(best.finalRegrets, runnerUp.finalRegrets);
+    const known = (x: number): number | null => (Number.isFinite(x) ? x : null);
+    policies[label] = {
+      policy: best.policyName,
+      values,
+      lambda: best.lambda,
+      eta: best.eta,
+      mean_final_regret: best.meanFinalRegret,
+      std_final_regret: best.stdFinalRegret,
+      mean_parameter_error: best.meanParameterError,
+      runner_up:
+        runnerUp === undefined || difference === null
+          ? null
+          : {
+              values: Object.fromEntries(axes.flatMap((axis, i) => (runnerUp.values[i] === null ? [] : [[axis.key, runnerUp.values[i]]]))),
+              mean_final_regret: runnerUp.meanFinalRegret,
+              difference: { mean: difference.mean, ci_low: known(difference.low), ci_high: known(difference.high), level: 0.95, trials: best.finalRegrets.length },
+              separated: Number.isFinite(difference.high) && difference.high < 0,
+            },
+      edge: edgeKeys(axes, best),
     };
   }
-  return { format: BEST_FORMAT, experiment: config.name, split: 'validation', trials: config.trials, l_values: [...ls], e_values: [...es], policies };
+  const le = axes.length === 2 && axes[0]?.key === 'params.l' && axes[1]?.key === 'params.e';
+  return {
+    format: BEST_FORMAT,
+    experiment: config.name,
+    split: 'validation',
+    trials: config.trials,
+    axes: axes.map((a) => ({ key: a.key, values: [...a.values] })),
+    ...(le ? { l_values: [...(axes[0]?.values as number[])], e_values: [...(axes[1]?.values as number[])] } : {}),
+    policies,
+  };
 }
 
 export interface GridOptions extends Omit<RunOptions, 'split' | 'out'> {
   /** Parent folder: the grid goes to `<out>/<name>-grid/`. */
   out: string;
-  /** Exponents of λ (default DEFAULT_GRID). */
+  /** The swept keys and their values (default: the (l, e) grid of `l` and `e`). */
+  axes?: readonly SweepAxis[];
+  /** Exponents of λ for the (l, e) grid (default DEFAULT_GRID). */
   l?: readonly number[];
-  /** Exponents of η (default DEFAULT_GRID). */
+  /** Exponents of η for the (l, e) grid (default DEFAULT_GRID). */
   e?: readonly number[];
 }
 
@@ -143,33 +180,36 @@ export interface GridResult {
   best: BestFile | null;
 }
 
-/** grid.csv's rows from the units of every grid point (points l-major, then policies). */
-export function gridRows(units: readonly PointUnits[]): GridRow[] {
-  return units.map(({ point, policy, derived, summaries }) => {
-    const regrets = summaries.map((s) => s.finalRegret);
-    const errors = summaries.map((s) => s.parameterError);
-    return {
-      l: point.values[0] as number,
-      e: point.values[1] as number,
-      lambda: derived.lambda,
-      eta: derived.eta,
-      policy,
-      trials: summaries.length,
-      meanFinalRegret: mean(regrets),
-      stdFinalRegret: sampleStd(regrets),
-      meanParameterError: errors.every((x): x is number => typeof x === 'number') ? mean(errors) : null,
-      meanRoundMs: mean(summaries.map((s) => s.meanRoundMs)),
-    };
-  });
+/** grid.csv's rows: one per label and point it ran at (its home points), points in sweep order, labels in config order. */
+export function gridRows(units: readonly PointUnits[], axes: readonly SweepAxis[], readers: Readonly<Record<string, readonly string[]>>, policyOf: (label: string) => string): GridRow[] {
+  return units
+    .filter((u) => u.home.name === u.point.name)
+    .map(({ point, policy, derived, summaries }) => {
+      const regrets = summaries.map((s) => s.finalRegret);
+      const errors = summaries.map((s) => s.parameterError);
+      const reads = readers[policy] ?? [];
+      return {
+        values: point.values.map((v, i) => (reads.includes((axes[i] as SweepAxis).key) ? v : null)),
+        lambda: derived.lambda ?? null,
+        eta: derived.eta ?? null,
+        policy,
+        policyName: policyOf(policy),
+        trials: summaries.length,
+        meanFinalRegret: mean(regrets),
+        stdFinalRegret: sampleStd(regrets),
+        meanParameterError: errors.every((x): x is number => typeof x === 'number') ? mean(errors) : null,
+        meanRoundMs: mean(summaries.map((s) => s.meanRoundMs)),
+        finalRegrets: regrets,
+      };
+    });
 }
 
-/** Writes grid.csv, one heatmap per tuned policy and best.json into `dir` (atomically); returns best.json's content and the files. */
+/** Writes grid.csv, a heatmap per label tuned over (l, e), and best.json into `dir` (atomically). */
 export function writeGridOutputs(
   dir: string,
   base: Pick<ExperimentConfig, 'name' | 'trials'>,
-  policies: readonly string[],
-  ls: readonly number[],
-  es: readonly number[],
+  readers: Readonly<Record<string, readonly string[]>>,
+  axes: readonly SweepAxis[],
   rows: readonly GridRow[],
 ): { best: BestFile; files: string[] } {
   const files: string[] = [];
@@ -178,41 +218,48 @@ export function writeGridOutputs(
     writeFileAtomic(file, text);
     files.push(file);
   };
-  write(GRID_FILE, gridCsv(rows));
-  const ordered = POLICY_NAMES.filter((p) => policies.includes(p));
-  for (const policy of ordered) {
-    write(heatmapFile(policy), gridHeatmapSvg({ experiment: base.name, policy, ls, es, rows: rows.filter((r) => r.policy === policy) }));
+  write(GRID_FILE, gridCsv(axisLabels(axes), rows));
+  const le = axes.length === 2 && axes[0]?.key === 'params.l' && axes[1]?.key === 'params.e';
+  if (le) {
+    const [ls, es] = axes.map((a) => a.values as number[]) as [number[], number[]];
+    for (const [label, keys] of Object.entries(readers)) {
+      if (keys.length === 0) continue;
+      const own = rows.filter((r) => r.policy === label).map((r) => ({ ...r, l: r.values[0] as number, e: r.values[1] as number }));
+      write(heatmapFile(label), gridHeatmapSvg({ experiment: base.name, policy: label, ls: keys.includes('params.l') ? ls : [ls[0] as number], es: keys.includes('params.e') ? es : [es[0] as number], rows: own }));
+    }
   }
-  const best = bestFile(base, ls, es, rows);
+  const best = bestFile(base, axes, readers, rows);
   write(BEST_FILE, JSON.stringify(best, null, 2) + '\n');
   return { best, files };
 }
 
 /** The outputs of a complete grid folder from its units (used by runGrid and by merge). */
-export function finishGrid(dir: string, base: Pick<ExperimentConfig, 'name' | 'trials'>, policies: readonly string[], axes: readonly SweepAxis[], info: (point: SweepPoint) => PointInfo | null): { rows: GridRow[]; best: BestFile; files: string[] } | null {
-  const units = readPointUnits(dir, sweepPoints(axes), info);
+export function finishGrid(
+  dir: string,
+  base: Pick<ExperimentConfig, 'name' | 'trials'>,
+  readers: Readonly<Record<string, readonly string[]>>,
+  axes: readonly SweepAxis[],
+  info: (point: SweepPoint) => PointInfo | null,
+  policyOf: (label: string) => string = (label) => label,
+): { rows: GridRow[]; best: BestFile; files: string[] } | null {
+  const units = readPointUnits(dir, axes, readers, info);
   if (units === null) return null;
-  const rows = gridRows(units);
-  const [ls, es] = axes.map((a) => a.values as number[]) as [number[], number[]];
-  return { rows, ...writeGridOutputs(dir, base, policies, ls, es, rows) };
+  const rows = gridRows(units, axes, readers, policyOf);
+  return { rows, ...writeGridOutputs(dir, base, readers, axes, rows) };
 }
 
 /** Runs the grid of one experiment and writes its outputs when complete. */
 export async function runGrid(config: ExperimentConfig, options: GridOptions): Promise<GridResult> {
   if (options.out.trim() === '') throw new RunError('--out: expected a folder, got an empty string', 2);
-  const ls = options.l ?? DEFAULT_GRID;
-  const es = options.e ?? DEFAULT_GRID;
-  if (ls.length === 0 || es.length === 0) throw new RunError('the grid needs at least one l and one e', 2);
-  const policies = tunedPolicies(config);
-  if (policies.length === 0) {
-    throw new RunError(`${config.name}: no policy to tune (Random has no λ or η); list EOFD-MLogB or OFUL-MLogB`, 2);
+  const { axes: given, l, e, ...runOptions } = options;
+  const axes = given ?? gridAxes(l, e);
+  if (axes.some((a) => a.values.length === 0)) throw new RunError('every swept key needs at least one value', 2);
+  const readers = axisReaders(config, axes);
+  if (tunedPolicies(readers).length === 0) {
+    throw new RunError(`${config.name}: no policy reads ${axes.map((a) => a.key).join(' or ')}; nothing to tune`, 2);
   }
-  const axes = gridAxes(ls, es);
   const dir = gridDir(options.out, config.name);
-  const { l: _l, e: _e, ...runOptions } = options;
-  void _l;
-  void _e;
-  const { run } = await runSweepPoints(config, axes, gridVariant(config), { ...runOptions, out: dir });
+  const { run } = await runSweepPoints(config, axes, { split: 'validation' }, { ...runOptions, out: dir });
   if (options.shard !== undefined) {
     // A shard's folder: no grid outputs (they need every unit), but what `eofd merge` needs to make them.
     const info: SweepShardFile = {
@@ -220,40 +267,63 @@ export async function runGrid(config: ExperimentConfig, options: GridOptions): P
       kind: 'grid',
       experiment: config.name,
       trials: config.trials,
-      policies,
-      axes,
+      policies: Object.keys(readers),
+      readers,
+      axes: axes.map((a) => ({ key: a.key, values: [...a.values] })),
       reference: null,
       shard: { index: options.shard.index, count: options.shard.count },
     };
     writeJsonAtomic(path.join(dir, SWEEP_SHARD_FILE), info);
     return { name: config.name, dir, run, rows: [], files: [], best: null };
   }
-  const done = run.interrupted ? null : finishGrid(dir, config, policies, axes, pointInfoFromRun(run));
+  const policyOf = (label: string): string => entryOf(config, label).policy;
+  const done = run.interrupted ? null : finishGrid(dir, config, readers, axes, pointInfoFromRun(run), policyOf);
   if (done === null) return { name: config.name, dir, run, rows: [], files: [], best: null };
   return { name: config.name, dir, run, rows: done.rows, files: done.files, best: done.best };
 }
 
+/** Per label, the `params` values a best.json chose (keys without `params.`); λ and η are derived again per experiment. */
+export type TunedValues = Record<string, Record<string, unknown>>;
+
 /**
- * Reads and validates a best.json (as `eofd grid` writes it) → per policy (l, e). λ and η are
- * recomputed from them for each experiment. Problems are one-line ResultsErrors (exit 2).
+ * Reads and validates a best.json (as `eofd grid` writes it; older files give only l and e) → per
+ * label the chosen `params` values. Problems are one-line ResultsErrors (exit 2).
  */
-export function readBestFile(file: string): { experiment: string | null; policies: Record<string, PolicyExponents> } {
+export function readBestFile(file: string): { experiment: string | null; policies: TunedValues } {
   const best = readBestJson(file);
-  const tuned = POLICY_NAMES.filter(hasStepParameters);
-  const policies: Record<string, PolicyExponents> = {};
-  for (const [policy, { l, e }] of Object.entries(best.policies)) {
-    if (!tuned.includes(policy)) throw new ResultsError(`${file}: policies.${policy}: unknown policy (expected ${tuned.join(' or ')})`);
-    policies[policy] = { l, e };
+  const policies: TunedValues = {};
+  for (const [label, entry] of Object.entries(best.policies)) {
+    const chosen: Record<string, unknown> = {};
+    const values = entry.values ?? { 'params.l': entry.l, 'params.e': entry.e };
+    for (const [key, value] of Object.entries(values)) {
+      if (value === undefined) continue;
+      if (!key.startsWith('params.')) throw new ResultsError(`${file}: policies.${label}.values: ${key} is not a params key; only params can be applied per policy`);
+      chosen[key.slice('params.'.length)] = value;
+    }
+    policies[label] = chosen;
   }
   return { experiment: typeof best.experiment === 'string' ? best.experiment : null, policies };
 }
 
-/** `config` with per-policy (l, e) from a best.json applied (policies absent from it keep params.l/e). */
-export function withPolicyParams(config: ExperimentConfig, policies: Record<string, PolicyExponents>): ExperimentConfig {
-  const own: Record<string, PolicyExponents> = {};
-  for (const policy of config.policies) {
-    const p = policies[policy];
-    if (p !== undefined) own[policy] = { l: p.l, e: p.e };
-  }
-  return { ...config, policyParams: own };
+/**
+ * `config` with a best.json's values applied to the entries of the same labels (as their own params,
+ * validated again: a value a policy does not read is refused). Labels absent from it keep theirs.
+ */
+export function withPolicyParams(config: ExperimentConfig, policies: TunedValues, origin = '--params'): ExperimentConfig {
+  const variant = reconfigure(
+    config,
+    (document) => {
+      document.policies = (document.policies as unknown[]).map((raw, i) => {
+        const entry = config.policies[i] as ExperimentConfig['policies'][number];
+        const chosen = policies[entry.label];
+        if (chosen === undefined) return raw;
+        const params: Record<string, unknown> = { ...entry.params };
+        if ('l' in chosen) delete params.lambda;
+        if ('e' in chosen) delete params.eta;
+        return { policy: entry.policy, label: entry.label, params: { ...params, ...chosen } };
+      });
+    },
+    origin,
+  );
+  return { ...variant, ...(config.seedName === undefined ? {} : { seedName: config.seedName }) };
 }

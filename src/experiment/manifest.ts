@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../base/package-root.js';
+import { policyLabels } from '../config/schema.js';
 import { policyDescriptor } from '../policies/registry.js';
 import { MANIFEST_FILE } from '../results/layout.js';
 import type { Manifest, ManifestConfig, ManifestShard, PackageInfo, TimingRun } from '../results/manifest.js';
@@ -44,16 +45,17 @@ export function gitCommit(): string | null {
 
 export function manifestConfig(experiment: ResolvedExperiment): ManifestConfig {
   const { config } = experiment;
+  const variants = config.policies.filter((entry) => entry.label !== entry.policy || Object.keys(entry.params).length > 0);
   return {
     name: config.name,
     environment: experiment.environment,
     horizon: config.horizon,
     trials: config.trials,
     seed: config.seed,
-    policies: [...config.policies],
+    policies: policyLabels(config),
+    ...(variants.length === 0 ? {} : { variants: Object.fromEntries(variants.map((v) => [v.label, { policy: v.policy, params: { ...v.params } }])) }),
     params: { ...config.params },
     ...(config.seedName === undefined ? {} : { seed_name: config.seedName }),
-    ...(config.policyParams === undefined ? {} : { policy_params: { ...config.policyParams } }),
   };
 }
 
@@ -63,7 +65,7 @@ export function buildManifest(experiment: ResolvedExperiment, shard?: ManifestSh
   for (let trial = 0; trial < config.trials; trial++) {
     const seeds = unitSeeds(config, trial, experiment.split);
     const entry: Record<string, string> = { environment: seeds.environment };
-    for (const policy of config.policies) if (policyDescriptor(policy).needsRandomStream) entry[`policy:${policy}`] = seeds.policy(policy);
+    for (const { policy } of config.policies) if (policyDescriptor(policy).needsRandomStream) entry[`policy:${policy}`] = seeds.policy(policy);
     trials[String(trial)] = entry;
   }
   return {

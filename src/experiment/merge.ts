@@ -22,7 +22,7 @@ import { readFinishedUnit, readManifest, readSweepShard, ResultsError } from '..
 import type { UnitSummaryFile } from '../results/unit.js';
 import { summaryCsv, writeFileAtomic, writeJsonAtomic } from '../results/write.js';
 import { finishGrid } from './grid.js';
-import { finishSweep, sweepPoints, type PointInfo, type SweepPoint } from './sweep.js';
+import { derivedPerLabel, finishSweep, labelsAt, sweepPoints, type PointInfo, type SweepPoint } from './sweep.js';
 import { configDifference } from './manifest.js';
 import { isExperimentName } from '../config/schema.js';
 import { makeFolders } from '../base/files.js';
@@ -217,7 +217,8 @@ function planSweep(name: string, dirs: readonly string[]): SweepPlan {
       refuse(`${name}: ${path.join(dirs[i] as string, SWEEP_SHARD_FILE)} and ${path.join(dirs[0] as string, SWEEP_SHARD_FILE)} describe different ${info.kind}s (at ${difference})`);
     }
   });
-  const variants = sweepPoints(info.axes).map((point) => {
+  const readers = shardReaders(info);
+  const variants = sweepPoints(info.axes).filter((point) => labelsAt(info.axes, readers, point).length > 0).map((point) => {
     const variantDirs = dirs.map((dir) => path.join(dir, point.name));
     for (const d of variantDirs) if (!fs.existsSync(path.join(d, MANIFEST_FILE))) refuse(`${d}: missing (no manifest.json); every shard of a ${info.kind} holds every point`);
     const plan = planExperiment(`${name}/${point.name}`, variantDirs);
@@ -227,19 +228,25 @@ function planSweep(name: string, dirs: readonly string[]): SweepPlan {
   return { name, info, variants };
 }
 
+/** Per label, the swept keys it reads, as the shard record states them (older records: every key). */
+function shardReaders(info: SweepShardFile): Record<string, string[]> {
+  return info.readers ?? Object.fromEntries(info.policies.map((label) => [label, info.axes.map((a) => a.key)]));
+}
+
 /** Rebuilds a merged grid's or sweep's outputs from its copied points. */
 function finishMerged(staging: string, plan: SweepPlan): void {
   const byName = new Map(plan.variants.map((v) => [v.name, v.manifest]));
   const pointInfo = (point: SweepPoint): PointInfo | null => {
     const m = byName.get(point.name);
     if (m === undefined) return null;
-    return { derived: { lambda: Number(m.derived?.lambda), eta: Number(m.derived?.eta) }, policies: m.config.policies, trials: m.config.trials, horizon: m.config.horizon };
+    return { derived: derivedPerLabel(m.derived as Parameters<typeof derivedPerLabel>[0]), policies: m.config.policies, trials: m.config.trials, horizon: m.config.horizon };
   };
   const { info } = plan;
+  const readers = shardReaders(info);
   const done =
     info.kind === 'grid'
-      ? finishGrid(staging, { name: info.experiment, trials: info.trials }, info.policies, info.axes, pointInfo)
-      : finishSweep(staging, info.experiment, info.axes, info.reference ?? (info.policies[0] as string), pointInfo);
+      ? finishGrid(staging, { name: info.experiment, trials: info.trials }, readers, info.axes, pointInfo)
+      : finishSweep(staging, info.experiment, info.axes, readers, info.reference ?? (info.policies[0] as string), pointInfo);
   if (done === null) throw new RunError(`${plan.name}: a point could not be read back after copying`);
 }
 

@@ -7,7 +7,6 @@
  * each experiment's policies as listed, then trials 0, 1, …. Unit k runs on shard k mod n.
  */
 import type { ExperimentConfig } from '../config/schema.js';
-import { policyDescriptor } from '../policies/registry.js';
 
 /** One unit, as events name it. */
 export interface UnitRef {
@@ -50,7 +49,7 @@ export function planUnits(configs: readonly ExperimentConfig[], shard?: Shard): 
   let number = 0;
   return configs.map((config) => {
     const planned: ExperimentUnits = { firstUnit: number, all: [], mine: [] };
-    for (const policy of config.policies) {
+    for (const { label: policy } of config.policies) {
       for (let trial = 0; trial < config.trials; trial++) {
         const unit: UnitRef = { experiment: config.name, policy, trial, horizon: config.horizon };
         planned.all.push(unit);
@@ -68,6 +67,8 @@ export interface OrderedUnit {
   cost: number;
   /** Index of its experiment in the run. */
   order: number;
+  /** Its policy's costRank (descriptor): costlier policies run first. */
+  rank: number;
 }
 
 /**
@@ -76,6 +77,5 @@ export interface OrderedUnit {
  * from its identity).
  */
 export function runOrder<T extends OrderedUnit>(units: readonly T[]): T[] {
-  const rank = (u: T): number => policyDescriptor(u.unit.policy).costRank;
-  return [...units].sort((a, b) => rank(b) - rank(a) || b.cost - a.cost || a.order - b.order || a.unit.trial - b.unit.trial);
+  return [...units].sort((a, b) => b.rank - a.rank || b.cost - a.cost || a.order - b.order || a.unit.trial - b.unit.trial);
 }

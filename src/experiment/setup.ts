@@ -5,14 +5,16 @@
  */
 import path from 'node:path';
 import { ConfigError, describeFsError } from '../base/errors.js';
-import type { ExperimentConfig } from '../config/schema.js';
+import { entryOf, type ExperimentConfig, type PolicyEntry } from '../config/schema.js';
+import { PARAM_DEFAULTS } from '../config/schema.js';
 import type { Environment } from '../environments/environment.js';
 import { fileIdentity, type InputFileIdentity } from '../environments/input-files.js';
 import { createEnvironment, environmentDescriptor } from '../environments/registry.js';
-import type { BetaMode } from '../model/beta.js';
-import { deriveHyperparameters, scaleByDimension } from '../model/hyperparameters.js';
-import { hasStepParameters, policyDescriptor } from '../policies/registry.js';
-import { policySpec, validatePolicySpec, type PolicySpec } from '../policies/spec.js';
+import { deriveHyperparameters } from '../model/hyperparameters.js';
+import { PARAM_KEYS, type ParamKey } from '../policies/policy.js';
+import { policyDescriptor } from '../policies/registry.js';
+import { nonNullRewards, validatePolicySpec, type PolicySpec, type SketchVariant } from '../policies/spec.js';
+import { cappedSketchSize } from '../sketch/frequent-directions.js';
 import { RandomStream } from '../random/stream.js';
 import type { DerivedValues, PolicyHyperparameters, ResolvedEnvironment } from '../results/manifest.js';
 import { trialSeed, type SeedSplit } from './seeds.js';
@@ -81,10 +83,10 @@ export function resolveExperiment(config: ExperimentConfig, options: ResolveOpti
     if (error instanceof RangeError) throw new ConfigError({ file, field: 'environment', detail: error.message });
     throw error;
   }
-  for (const policy of config.policies) {
-    const { supports } = policyDescriptor(policy);
+  for (const entry of config.policies) {
+    const { supports } = policyDescriptor(entry.policy);
     if (!(environment.K === 1 ? supports.binary : supports.multinomial)) {
-      throw new ConfigError({ file, field: 'policies', detail: `${policy} does not play K = ${environment.K} problems` });
+      throw new ConfigError({ file, field: 'policies', detail: `${entry.label}: ${entry.policy} does not play K = ${environment.K} problems` });
     }
   }
   const { params } = config;
@@ -104,20 +106,9 @@ export function resolveExperiment(config: ExperimentConfig, options: ResolveOpti
   });
   const inputs = inputIdentities(config, file);
   const { type, ...rest } = config.environment;
-  let policies: Record<string, PolicyHyperparameters> | undefined;
-  if (config.policyParams !== undefined) {
-    policies = {};
-    for (const policy of config.policies) {
-      const own = config.policyParams[policy];
-      if (own === undefined || !hasStepParameters(policy)) continue;
-      const { d, K } = environment;
-      policies[policy] = {
-        l: own.l,
-        e: own.e,
-        lambda: scaleByDimension(d, K, own.l, hp.baseRegularization),
-        eta: scaleByDimension(d, K, own.e, hp.baseStepSize),
-      };
-    }
+  const policies: Record<string, PolicyHyperparameters> = {};
+  for (const entry of config.policies) {
+    policies[entry.label] = resolvePolicyParams(config, entry, { d: environment.d, K: environment.K, D });
   }
   const experiment: ResolvedExperiment = {
     config,
@@ -145,7 +136,7 @@ export function resolveExperiment(config: ExperimentConfig, options: ResolveOpti
       e: hp.e,
       D,
       S: params.S,
-      ...(policies === undefined ? {} : { policies }),
+      policies,
     },
     split,
     mnistDataRoot: options.mnistDataRoot,
@@ -161,7 +152,7 @@ export function resolveExperiment(config: ExperimentConfig, options: ResolveOpti
  */
 function checkPolicySpecs(experiment: ResolvedExperiment, file: string): void {
   const { config, derived } = experiment;
-  for (const policy of config.policies) {
+  for (const { label: policy } of config.policies) {
     try {
       validatePolicySpec(policySpecFor(experiment, policy, 0));
     } catch (error) {
@@ -175,28 +166,96 @@ function checkPolicySpecs(experiment: ResolvedExperiment, file: string): void {
   }
 }
 
+/** What `params` a policy entry sees: each layer overrides the one before; l given without λ drops λ (and e, η). */
+function overlay(values: Record<string, unknown>, layer: Readonly<Record<string, unknown>>): void {
+  for (const [key, value] of Object.entries(layer)) {
+    if (value === undefined) continue;
+    if (key === 'l' && layer.lambda === undefined) delete values.lambda;
+    if (key === 'e' && layer.eta === undefined) delete values.eta;
+    values[key] = value;
+  }
+}
+
+/**
+ * One policy entry's hyperparameters, resolved once: the shared defaults, then its policy's authors'
+ * defaults (descriptor.defaults), then the experiment's `params` as the config gives them, then the
+ * entry's own params; λ, η, m and δ derived from them as Section 4 does, m capped at the dimension the
+ * policy sketches. Only the keys the policy reads are recorded (λ and η with l and e).
+ */
+export function resolvePolicyParams(
+  config: ExperimentConfig,
+  entry: PolicyEntry,
+  problem: { d: number; K: number; D: number },
+): PolicyHyperparameters {
+  const descriptor = policyDescriptor(entry.policy);
+  const values: Record<string, unknown> = { ...PARAM_DEFAULTS };
+  overlay(values, descriptor.defaults ?? {});
+  const document = config.document as { params?: Record<string, unknown> } | undefined;
+  const given = Object.fromEntries(Object.keys(document?.params ?? {}).map((key) => [key, (config.params as Record<string, unknown>)[key]]));
+  overlay(values, given);
+  overlay(values, entry.params);
+  const { d, K, D } = problem;
+  const S = values.S as number;
+  const hp = deriveHyperparameters({
+    d,
+    K,
+    normBound: S,
+    maxActionNorm: D,
+    horizon: config.horizon,
+    l: values.l as number,
+    e: values.e as number,
+    regularization: values.lambda as number | undefined,
+    stepSize: values.eta as number | undefined,
+    sketchSize: values.m as number | 'auto',
+    delta: values.delta as number | 'auto',
+  });
+  const all: Record<ParamKey, unknown> = {
+    S,
+    l: hp.l,
+    e: hp.e,
+    lambda: hp.regularization,
+    eta: hp.stepSize,
+    m: cappedSketchSize(hp.sketchSize, descriptor.sketchDimension?.(d, K) ?? K * d),
+    beta: values.beta,
+    beta_scale: values.beta_scale,
+    beta_rank: values.beta_rank,
+    sketch: values.sketch ?? 'fd',
+    delta: hp.delta,
+  };
+  const read = new Set<ParamKey>(descriptor.reads);
+  if (read.has('l')) read.add('lambda');
+  if (read.has('e')) read.add('eta');
+  const recorded: PolicyHyperparameters = { policy: entry.policy };
+  for (const key of PARAM_KEYS) if (read.has(key)) (recorded as unknown as Record<string, unknown>)[key] = all[key];
+  return recorded;
+}
+
 /** The PolicySpec of `policy` in trial `trial`; a policy that draws gets its own seeded stream. */
-export function policySpecFor(experiment: ResolvedExperiment, policy: string, trial: number): PolicySpec {
+export function policySpecFor(experiment: ResolvedExperiment, label: string, trial: number): PolicySpec {
   const { environment: env, derived } = experiment;
+  const { policy } = entryOf(experiment.config, label);
+  const own = derived.policies[label];
+  if (own === undefined) throw new RangeError(`no resolved hyperparameters for ${JSON.stringify(label)}`);
   let uniform: (() => number) | undefined;
   if (policyDescriptor(policy).needsRandomStream) {
+    // Variants of one policy draw from the policy's stream: they are paired draw for draw (DESIGN §4).
     const stream = new RandomStream(unitSeeds(experiment.config, trial, experiment.split).policy(policy));
     uniform = () => stream.uniform();
   }
-  return policySpec({
+  return {
     d: env.d,
     K: env.K,
-    reward: env.reward,
-    normBound: derived.S,
+    reward: nonNullRewards(env.reward),
+    normBound: own.S ?? derived.S,
+    regularization: own.lambda ?? derived.lambda,
+    stepSize: own.eta ?? derived.eta,
+    sketchSize: own.m ?? derived.m,
+    beta: own.beta ?? derived.beta,
+    betaScale: own.beta_scale ?? derived.beta_scale,
+    betaRank: own.beta_rank ?? derived.beta_rank,
+    delta: own.delta ?? derived.delta,
     maxActionNorm: derived.D,
-    regularization: derived.policies?.[policy]?.lambda ?? derived.lambda,
-    stepSize: derived.policies?.[policy]?.eta ?? derived.eta,
-    sketchSize: derived.m,
-    delta: derived.delta,
-    beta: derived.beta,
-    betaScale: derived.beta_scale,
-    betaRank: derived.beta_rank,
-    sketchVariant: experiment.config.params.sketch ?? 'fd',
-    uniform,
-  });
+    sketchVariant: (own.sketch ?? 'fd') as SketchVariant,
+    ...(uniform === undefined ? {} : { uniform }),
+  };
 }

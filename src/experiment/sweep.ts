@@ -12,7 +12,8 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { RunError } from '../base/errors.js';
 import { reconfigure, setField } from '../config/load.js';
-import type { ExperimentConfig } from '../config/schema.js';
+import { policyLabels, type ExperimentConfig, type PolicyEntry } from '../config/schema.js';
+import { readsParam } from '../policies/registry.js';
 import { renderSweepFigure } from '../report/sweep-figure.js';
 import { BEST_FILE, GRID_FILE, SWEEP_FILE, SWEEP_SHARD_FILE, sweepDir, sweepFigureFile, unitFiles } from '../results/layout.js';
 import type { DerivedValues } from '../results/manifest.js';
@@ -94,85 +95,166 @@ export function valueText(value: unknown): string {
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
 }
 
+/** The folder name of the point with `values`: `label=value,label=value`. */
+function pointNameOf(axes: readonly SweepAxis[], values: readonly unknown[]): string {
+  const labels = axisLabels(axes);
+  return values.map((v, i) => `${labels[i]}=${valueText(v)}`).join(',');
+}
+
 /** Every point of the product, the first axis slowest; names `label=value,label=value`. */
 export function sweepPoints(axes: readonly SweepAxis[]): SweepPoint[] {
   if (axes.length === 0) throw new RunError('a sweep needs at least one --over KEY=V1,V2,…', 2);
   const keys = axes.map((a) => a.key);
   const twice = keys.find((k, i) => keys.indexOf(k) !== i);
   if (twice !== undefined) throw new RunError(`--over ${twice} is given twice`, 2);
-  const labels = axisLabels(axes);
   let points: unknown[][] = [[]];
   for (const axis of axes) points = points.flatMap((prefix) => axis.values.map((v) => [...prefix, v]));
   return points.map((values) => {
-    const name = values.map((v, i) => `${labels[i]}=${valueText(v)}`).join(',');
+    const name = pointNameOf(axes, values);
     if (/[/\\\0]/.test(name) || name.length > 200) throw new RunError(`sweep point ${JSON.stringify(name)} cannot name a folder; use simpler values`, 2);
     return { name, values };
   });
+}
+
+/** The `params` key an axis sets (`params.m` → 'm'), or null for any other config key. */
+function paramOf(axis: SweepAxis): string | null {
+  const parts = axis.key.split('.');
+  return parts.length === 2 && parts[0] === 'params' ? (parts[1] as string) : null;
+}
+
+/**
+ * Per label, the axes (keys) it reads: a `params` axis only if the label's policy reads that key, any
+ * other axis (the environment, the horizon, …) always. Refuses a `params` axis that no policy reads.
+ */
+export function axisReaders(config: ExperimentConfig, axes: readonly SweepAxis[]): Record<string, string[]> {
+  for (const axis of axes) {
+    const key = paramOf(axis);
+    if (key !== null && !config.policies.some((entry) => readsParam(entry.policy, key))) {
+      throw new RunError(`--over ${axis.key}: no policy of ${config.name} reads ${key} (${config.policies.map((e) => e.policy).join(', ')})`, 2);
+    }
+  }
+  return Object.fromEntries(
+    config.policies.map((entry) => [
+      entry.label,
+      axes.filter((axis) => {
+        const key = paramOf(axis);
+        return key === null || readsParam(entry.policy, key);
+      }).map((axis) => axis.key),
+    ]),
+  );
+}
+
+/**
+ * Where a label's units of `point` live: the point with every axis the label does not read at its
+ * first value. A label runs only at its own points; at the others its units are those of its home
+ * point (the same seeds and the same values of everything it reads: the same bits).
+ */
+export function homePoint(axes: readonly SweepAxis[], reads: readonly string[], point: SweepPoint): SweepPoint {
+  const values = point.values.map((v, i) => (reads.includes((axes[i] as SweepAxis).key) ? v : (axes[i] as SweepAxis).values[0]));
+  return { name: pointNameOf(axes, values), values };
+}
+
+/** The labels that run at `point` (those whose home it is), in config order. */
+export function labelsAt(axes: readonly SweepAxis[], readers: Readonly<Record<string, readonly string[]>>, point: SweepPoint): string[] {
+  return Object.entries(readers)
+    .filter(([, reads]) => homePoint(axes, reads, point).name === point.name)
+    .map(([label]) => label);
 }
 
 /** How the variant of each point is made besides the swept values. */
 export interface SweepVariantOptions {
   /** Trials come from this seed split ('report' for a sweep, 'validation' for the grid). */
   split: SeedSplit;
-  /** Extra edits of the document (the grid drops λ and η so that l and e set them). */
-  edit?: (document: Record<string, unknown>) => void;
-  /** Only these policies run at each point (default: the config's). */
-  policies?: readonly string[];
 }
 
-/** The config of one point: the swept values set, validated and resolved; seeds of the base name. */
-export function sweepVariant(config: ExperimentConfig, axes: readonly SweepAxis[], point: SweepPoint, options: SweepVariantOptions): ExperimentConfig {
+/** Sets `params.<key>` in a config document, for the experiment and every entry that gives it; l drops λ, e drops η. */
+function setParam(document: Record<string, unknown>, key: string, value: unknown): void {
+  const entries = (document.policies as unknown[]).filter((e): e is { params?: Record<string, unknown> } => typeof e === 'object' && e !== null);
+  const layers = [document.params as Record<string, unknown> | undefined, ...entries.map((e) => e.params)].filter((p): p is Record<string, unknown> => p !== undefined);
+  for (const [i, layer] of layers.entries()) {
+    if (key === 'l') delete layer.lambda;
+    if (key === 'e') delete layer.eta;
+    if (i === 0 || key in layer) layer[key] = value;
+  }
+}
+
+/**
+ * The config of one point: the swept values set (a `params` value overrides the entries' own),
+ * only the point's labels kept (and only the params they read), validated and resolved; seeds of the
+ * base name, so every point plays the same instances.
+ */
+export function sweepVariant(config: ExperimentConfig, axes: readonly SweepAxis[], point: SweepPoint, options: SweepVariantOptions, labels: readonly string[] = policyLabels(config)): ExperimentConfig {
   const origin = `--over ${axes.map((a, i) => `${a.key}=${valueText(point.values[i])}`).join(' --over ')}`;
+  const kept = config.policies.filter((entry) => labels.includes(entry.label));
   const variant = reconfigure(
     config,
     (document) => {
-      axes.forEach((axis, i) => setField(document, axis.key.split('.'), point.values[i]));
-      if (options.policies !== undefined) document.policies = [...options.policies];
-      options.edit?.(document);
+      if (document.params === undefined) document.params = {};
+      document.policies = (document.policies as unknown[]).filter((_, i) => labels.includes((config.policies[i] as PolicyEntry).label));
+      axes.forEach((axis, i) => {
+        const key = paramOf(axis);
+        if (key === null) setField(document, axis.key.split('.'), point.values[i]);
+        else setParam(document, key, point.values[i]);
+      });
+      const params = document.params as Record<string, unknown>;
+      for (const key of Object.keys(params)) if (!kept.some((entry) => readsParam(entry.policy, key))) delete params[key];
     },
     origin,
   );
-  const { policyParams: _dropped, ...rest } = variant;
-  void _dropped;
-  return { ...rest, name: point.name, seedName: config.seedName ?? config.name };
+  return { ...variant, name: point.name, seedName: config.seedName ?? config.name };
 }
 
 /** What reading a point's units needs (from the resolved variant, or from its manifest). */
 export interface PointInfo {
-  derived: Pick<DerivedValues, 'lambda' | 'eta'>;
+  /** Per label, λ and η as that policy used them (absent: it reads neither). */
+  derived: Record<string, { lambda?: number; eta?: number }>;
+  /** The labels that ran at the point. */
   policies: readonly string[];
   trials: number;
   horizon: number;
 }
 
-/** One point and policy: its trials' summaries, in trial order. */
+/** One point and label: its trials' summaries, in trial order, read from the label's home point. */
 export interface PointUnits {
   point: SweepPoint;
   policy: string;
-  derived: PointInfo['derived'];
+  /** The label's home point (point itself when the label reads every axis). */
+  home: SweepPoint;
+  derived: { lambda?: number; eta?: number };
   summaries: TrialSummary[];
 }
 
 /**
- * The finished units of every point under `dir`, point by point, policies in config order; null if
- * a point is unknown or a unit is not finished.
+ * The finished units of every point and label under `dir`, point by point, labels in config order,
+ * each read from its home point; null if a point is unknown or a unit is not finished.
  */
-export function readPointUnits(dir: string, points: readonly SweepPoint[], info: (point: SweepPoint) => PointInfo | null): PointUnits[] | null {
+export function readPointUnits(
+  dir: string,
+  axes: readonly SweepAxis[],
+  readers: Readonly<Record<string, readonly string[]>>,
+  info: (point: SweepPoint) => PointInfo | null,
+): PointUnits[] | null {
   const out: PointUnits[] = [];
-  for (const point of points) {
-    const known = info(point);
-    if (known === null) return null;
-    for (const policy of known.policies) {
+  for (const point of sweepPoints(axes)) {
+    for (const [policy, reads] of Object.entries(readers)) {
+      const home = homePoint(axes, reads, point);
+      const known = info(home);
+      if (known === null || !known.policies.includes(policy)) return null;
       const summaries: TrialSummary[] = [];
       for (let trial = 0; trial < known.trials; trial++) {
-        const unit = readFinishedUnit(unitFiles(path.join(dir, point.name), policy, trial), policy, trial, known.horizon);
+        const unit = readFinishedUnit(unitFiles(path.join(dir, home.name), policy, trial), policy, trial, known.horizon);
         if (unit === null) return null;
         summaries.push(unit.summary);
       }
-      out.push({ point, policy, derived: known.derived, summaries });
+      out.push({ point, policy, home, derived: known.derived[policy] ?? {}, summaries });
     }
   }
   return out;
+}
+
+/** λ and η per label of a manifest's or resolved experiment's derived values. */
+export function derivedPerLabel(derived: { policies?: Record<string, { lambda?: number; eta?: number }> } | undefined): PointInfo['derived'] {
+  return Object.fromEntries(Object.entries(derived?.policies ?? {}).map(([label, p]) => [label, { lambda: p.lambda, eta: p.eta }]));
 }
 
 /** The point infos of a finished run, by point name. */
@@ -181,7 +263,7 @@ export function pointInfoFromRun(run: RunResult): (point: SweepPoint) => PointIn
     const outcome = run.experiments.find((x) => x.name === point.name);
     if (outcome === undefined || !outcome.complete) return null;
     const { derived, config } = outcome.resolved;
-    return { derived, policies: config.policies, trials: config.trials, horizon: config.horizon };
+    return { derived: derivedPerLabel(derived), policies: policyLabels(config), trials: config.trials, horizon: config.horizon };
   };
 }
 
@@ -192,8 +274,10 @@ export async function runSweepPoints(
   variant: SweepVariantOptions,
   options: Omit<RunOptions, 'split'>,
 ): Promise<{ points: SweepPoint[]; run: RunResult }> {
-  const points = sweepPoints(axes);
-  const variants = points.map((p) => sweepVariant(config, axes, p, variant));
+  const readers = axisReaders(config, axes);
+  // A point where no label runs (each has a swept key it does not read off its first value) has no folder.
+  const points = sweepPoints(axes).filter((p) => labelsAt(axes, readers, p).length > 0);
+  const variants = points.map((p) => sweepVariant(config, axes, p, variant, labelsAt(axes, readers, p)));
   const beforeWriting = (): void => {
     removeLeftovers(options.out);
     if (options.force === true) clearSweepOutputs(options.out, points);
@@ -271,10 +355,11 @@ export function finishSweep(
   dir: string,
   name: string,
   axes: readonly SweepAxis[],
+  readers: Readonly<Record<string, readonly string[]>>,
   reference: string,
   info: (point: SweepPoint) => PointInfo | null,
 ): { rows: SweepRow[]; files: string[] } | null {
-  const units = readPointUnits(dir, sweepPoints(axes), info);
+  const units = readPointUnits(dir, axes, readers, info);
   if (units === null) return null;
   const rows = sweepRows(units, reference);
   const files: string[] = [];
@@ -308,10 +393,12 @@ export interface SweepResult {
 export async function runSweep(config: ExperimentConfig, options: SweepOptions): Promise<SweepResult> {
   const { axes, reference: given, out, ...runOptions } = options;
   if (out.trim() === '') throw new RunError('--out: expected a folder, got an empty string', 2);
-  const reference = given ?? defaultReference(config.policies);
-  if (!config.policies.includes(reference)) {
-    throw new RunError(`--reference ${reference}: not a policy of ${config.name} (${config.policies.join(', ')})`, 2);
+  const labels = policyLabels(config);
+  const reference = given ?? defaultReference(labels);
+  if (!labels.includes(reference)) {
+    throw new RunError(`--reference ${reference}: not a policy of ${config.name} (${labels.join(', ')})`, 2);
   }
+  const readers = axisReaders(config, axes);
   const dir = sweepDir(out, config.name);
   const { run } = await runSweepPoints(config, axes, { split: 'report' }, { ...runOptions, out: dir });
   if (options.shard !== undefined) {
@@ -320,7 +407,8 @@ export async function runSweep(config: ExperimentConfig, options: SweepOptions):
       kind: 'sweep',
       experiment: config.name,
       trials: config.trials,
-      policies: [...config.policies],
+      policies: labels,
+      readers,
       axes: axes.map((a) => ({ key: a.key, values: [...a.values] })),
       reference,
       shard: { index: options.shard.index, count: options.shard.count },
@@ -328,6 +416,6 @@ export async function runSweep(config: ExperimentConfig, options: SweepOptions):
     writeJsonAtomic(path.join(dir, SWEEP_SHARD_FILE), info);
     return { name: config.name, dir, run, rows: [], files: [] };
   }
-  const done = run.interrupted ? null : finishSweep(dir, config.name, axes, reference, pointInfoFromRun(run));
+  const done = run.interrupted ? null : finishSweep(dir, config.name, axes, readers, reference, pointInfoFromRun(run));
   return { name: config.name, dir, run, rows: done?.rows ?? [], files: done?.files ?? [] };
 }

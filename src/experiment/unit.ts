@@ -7,6 +7,7 @@ import { createPolicy } from '../policies/registry.js';
 import { unitFiles } from '../results/layout.js';
 import type { TrialSummary } from '../results/records.js';
 import { completeUnit, TrialCsvWriter } from '../results/write.js';
+import { entryOf } from '../config/schema.js';
 import { createTrialEnvironment, policySpecFor, type ResolvedExperiment } from './setup.js';
 import { runTrial } from './trial.js';
 
@@ -40,7 +41,7 @@ export function executeUnit(task: UnitTask, onProgress?: (rounds: number) => voi
   const files = unitFiles(task.dir, policy, trial);
   fs.mkdirSync(files.folder, { recursive: true });
   const environment = createTrialEnvironment(experiment, trial);
-  const instance = createPolicy(policy, policySpecFor(experiment, policy, trial));
+  const instance = createPolicy(entryOf(experiment.config, policy).policy, policySpecFor(experiment, policy, trial));
   const writer = new TrialCsvWriter(files.partial, policy, trial);
   let last = performance.now();
   let summary: TrialSummary;

@@ -18,7 +18,7 @@ import { axpy, dot, gemv } from '../linalg/blas.js';
 import { SymmetricEigen } from '../linalg/eigen.js';
 import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
 import { BonusSelector, DesignMatrix } from './design-matrix.js';
-import type { Policy, PolicyDescriptor, PolicyStats } from './policy.js';
+import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, RADIUS_KEYS } from './policy.js';
 import { type PolicySpec, validatePolicySpec } from './spec.js';
 
 /** Default rounds between exact re-inversions of Ṽ_t. */
@@ -257,7 +257,9 @@ export const adaOfuEcologPolicy: PolicyDescriptor = {
   summary: 'one-step online logistic estimate (ECOLog) with a data-dependent UCB radius (Faury et al., 2022); K = 1 only',
   reference: 'Faury et al., 2022',
   supports: { binary: true, multinomial: false },
-  tunable: ['lambda', 'beta', 'S', 'delta'],
+  reads: paramKeys(REGULARIZATION_KEYS, RADIUS_KEYS),
+  // criteo-research/logistic_bandit ecolog.py:32 (λ = 1), :105-108 (its radius) and δ = 0.05 (scripts/generate_configs.py:21).
+  defaults: { lambda: 1, beta: 'theory', delta: 0.05 },
   needsRandomStream: false,
   costRank: 1,
   cost: {

@@ -11,7 +11,7 @@ import { secularRoot } from '../model/projection.js';
 import { ActionCurvature, AugmentedGramEigen, FrequentDirections } from '../sketch/frequent-directions.js';
 import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
 import { OptimisticSelector } from './optimistic-selector.js';
-import type { Policy, PolicyDescriptor, PolicyStats } from './policy.js';
+import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, STEP_KEYS, RADIUS_KEYS, SKETCH_KEYS } from './policy.js';
 import { type PolicySpec, validatePolicySpec } from './spec.js';
 
 export class EofdMLogB implements Policy {
@@ -255,7 +255,8 @@ export const eofdMLogBPolicy: PolicyDescriptor = {
   summary: 'online Newton steps on a frequent-directions sketch of the Hessian (Alg. 2); O(Kd(m+K)²) per round',
   reference: 'He, Zhang, Yang and Zhang, "Efficient Multinomial Logistic Bandit via Frequent Directions" (this paper)',
   supports: { binary: true, multinomial: true },
-  tunable: ['lambda', 'eta', 'm', 'beta', 'beta_rank', 'S', 'delta'],
+  reads: paramKeys(REGULARIZATION_KEYS, STEP_KEYS, RADIUS_KEYS, SKETCH_KEYS),
+  sketchDimension: (d, K) => K * d,
   needsRandomStream: false,
   costRank: 1,
   cost: {

@@ -8,7 +8,7 @@
  * and O(|A_t|·K·d) for the scores on top of EOFD-MLogB's update, O(Kd(m+K)²); memory O(Kd·m).
  */
 import { EofdMLogB } from './eofd-mlogb.js';
-import type { PolicyDescriptor, PolicyStats } from './policy.js';
+import { type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, STEP_KEYS, RADIUS_KEYS, SKETCH_KEYS } from './policy.js';
 import type { PolicySpec } from './spec.js';
 import { ThompsonSampling } from './thompson-sampling.js';
 
@@ -40,7 +40,8 @@ export const eofdTsPolicy: PolicyDescriptor = {
   summary: "Thompson sampling on EOFD-MLogB's sketch: W̃ ~ N(W_t, β_t Z_t⁻¹) through Z_t^{-1/2} in O(Kd·m)",
   reference: "ours (Thompson sampling on EOFD-MLogB's state)",
   supports: { binary: true, multinomial: true },
-  tunable: ['lambda', 'eta', 'm', 'beta', 'beta_rank', 'S', 'delta'],
+  reads: paramKeys(REGULARIZATION_KEYS, STEP_KEYS, RADIUS_KEYS, SKETCH_KEYS),
+  sketchDimension: (d, K) => K * d,
   needsRandomStream: true,
   costRank: 1,
   cost: {

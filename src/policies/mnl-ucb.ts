@@ -6,6 +6,11 @@
  * on the Kd×Kd Hessian, eq. (9) (Cholesky solve, Armijo backtracking), to ‖∇L‖ ≤ 1e-12·(1 + Σ‖x_s‖):
  * per round O(t·K²d² + K³d³) per Newton step, O(td + K²d²) memory. The projection of eq. (21) is not
  * taken: θ_t = θ̂_t (the paper's Remark 1 observes that θ̂_t ∈ Θ is frequent; eq. (21) is non-convex).
+ *
+ * In mode 'theory' the bonus of a unit-norm action is γ_t/√(κλ) up to a relative O(t/(κλ)): its part that
+ * differs between actions is at most γ_t·λ_max(G_t)/(2(κλ)^{3/2}), G_t = Σ_{s<t} x_s x_sᵀ, i.e. it scales as 1/κ
+ * (√κ in γ_t, (κλ)^{-3/2} from eq. (18)). With eq. (26)'s κ at S·D = 5 (3.3·10⁶ for K = 1) that is far below
+ * the gaps between the actions' means, and the policy plays the greedy actions: their constants, not a bug.
  */
 import type { ActionSet } from '../environments/environment.js';
 import { dot, gemmNT, gemv, gemvT } from '../linalg/blas.js';
@@ -13,7 +18,7 @@ import { cholesky, choleskySolve } from '../linalg/cholesky.js';
 import { softmaxWithNull } from '../model/logistic.js';
 import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
 import { BonusSelector, DesignMatrix } from './design-matrix.js';
-import type { Policy, PolicyDescriptor, PolicyStats } from './policy.js';
+import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, RADIUS_KEYS } from './policy.js';
 import { type PolicySpec, validatePolicySpec } from './spec.js';
 
 /** Relative gradient tolerance of the MLE: ‖∇L(θ̂)‖₂ ≤ NEWTON_TOLERANCE·(1 + Σ_s ‖x_s‖₂). */
@@ -267,7 +272,9 @@ export const mnlUcbPolicy: PolicyDescriptor = {
   summary: 'batch regularised MLE over the whole history + first-order bonus (Amani and Thrampoulidis, 2021)',
   reference: 'Amani and Thrampoulidis, 2021',
   supports: { binary: true, multinomial: true },
-  tunable: ['lambda', 'beta', 'S', 'delta'],
+  reads: paramKeys(REGULARIZATION_KEYS, RADIUS_KEYS),
+  // Amani and Thrampoulidis (2021): the radius of eq. (22) with Theorem 1's β_t(δ) and κ of eq. (26); δ = 0.01 (their Section 4).
+  defaults: { beta: 'theory', delta: 0.01 },
   needsRandomStream: false,
   costRank: 3,
   cost: {

@@ -14,7 +14,7 @@ import { LocalModel } from '../model/local-model.js';
 import { ExactBallProjection } from '../model/projection.js';
 import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
 import { OptimisticSelector } from './optimistic-selector.js';
-import type { Policy, PolicyDescriptor, PolicyStats } from './policy.js';
+import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, STEP_KEYS, RADIUS_KEYS } from './policy.js';
 import { type PolicySpec, validatePolicySpec } from './spec.js';
 
 /** Default rounds between exact re-inversions of H. */
@@ -294,7 +294,7 @@ export const ofulMLogBPolicy: PolicyDescriptor = {
   summary: 'the exact baseline (Zhang and Sugiyama, 2023): online Newton steps on the full Kd×Kd Hessian',
   reference: 'Zhang and Sugiyama, 2023',
   supports: { binary: true, multinomial: true },
-  tunable: ['lambda', 'eta', 'beta', 'S', 'delta'],
+  reads: paramKeys(REGULARIZATION_KEYS, STEP_KEYS, RADIUS_KEYS),
   needsRandomStream: false,
   costRank: 2,
   cost: {

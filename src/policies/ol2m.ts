@@ -10,7 +10,7 @@ import type { ActionSet } from '../environments/environment.js';
 import { axpy, dot } from '../linalg/blas.js';
 import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
 import { BonusSelector, DesignMatrix } from './design-matrix.js';
-import type { Policy, PolicyDescriptor, PolicyStats } from './policy.js';
+import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, RADIUS_KEYS } from './policy.js';
 import { type PolicySpec, validatePolicySpec } from './spec.js';
 
 /** Default rounds between exact re-inversions of A_t. */
@@ -102,7 +102,9 @@ export const ol2mPolicy: PolicyDescriptor = {
   summary: 'online Newton step with a UCB bonus, the first ONS logistic bandit (Zhang et al., 2016); K = 1 only',
   reference: 'Zhang et al., 2016',
   supports: { binary: true, multinomial: false },
-  tunable: ['lambda', 'beta', 'S', 'delta'],
+  reads: paramKeys(REGULARIZATION_KEYS, RADIUS_KEYS),
+  // criteo-research/logistic_bandit ol2m.py:81-85 (its radius; no other mode) and δ = 0.05 (scripts/generate_configs.py:21).
+  defaults: { beta: 'theory', delta: 0.05 },
   needsRandomStream: false,
   costRank: 1,
   cost: {

@@ -28,8 +28,26 @@ export interface Policy {
   estimate(): Float64Array;
 }
 
-/** A hyperparameter of the PolicySpec that a policy reads (so a sweep or grid over it means something). */
-export type TunableParameter = 'lambda' | 'eta' | 'm' | 'beta' | 'beta_rank' | 'S' | 'delta';
+/**
+ * The config's `params` keys, in the order the docs list them. A policy reads some of them
+ * (`PolicyDescriptor.reads`); giving a policy a key it does not read is a config error.
+ */
+export const PARAM_KEYS = ['S', 'l', 'e', 'lambda', 'eta', 'm', 'beta', 'beta_scale', 'beta_rank', 'sketch', 'delta'] as const;
+export type ParamKey = (typeof PARAM_KEYS)[number];
+
+/** The keys that go with λ (l sets it through Section 4's scaling) and with η (e). */
+export const REGULARIZATION_KEYS: readonly ParamKey[] = ['S', 'l', 'lambda', 'delta'];
+/** β's keys: its mode and its factor. */
+export const RADIUS_KEYS: readonly ParamKey[] = ['beta', 'beta_scale'];
+/** η's keys. */
+export const STEP_KEYS: readonly ParamKey[] = ['e', 'eta'];
+/** A sketched policy's keys: m, the FD variant, and the rank β uses. */
+export const SKETCH_KEYS: readonly ParamKey[] = ['m', 'sketch', 'beta_rank'];
+
+/** The union of key groups, in PARAM_KEYS order (a descriptor's `reads`). */
+export function paramKeys(...groups: (readonly ParamKey[])[]): readonly ParamKey[] {
+  return PARAM_KEYS.filter((key) => groups.some((group) => group.includes(key)));
+}
 
 /** The size of a problem, as a policy's cost estimates read it. */
 export interface ProblemShape {
@@ -72,8 +90,15 @@ export interface PolicyDescriptor {
   readonly reference: string;
   /** Which problems it can play: K = 1 (binary) and K ≥ 2 (multinomial). */
   readonly supports: { readonly binary: boolean; readonly multinomial: boolean };
-  /** The spec's hyperparameters it reads. */
-  readonly tunable: readonly TunableParameter[];
+  /** The config's `params` keys it reads (PARAM_KEYS order); an entry giving it another key is refused. */
+  readonly reads: readonly ParamKey[];
+  /**
+   * Its authors' values where they differ from the shared defaults (model/hyperparameters.ts). A value
+   * the config gives, in `params` or in the policy's entry, overrides them.
+   */
+  readonly defaults?: Readonly<Partial<Record<ParamKey, unknown>>>;
+  /** The dimension a sketched policy's sketch lives in (Kd for EOFD-MLogB, d for SOFUL): m is capped at it. */
+  readonly sketchDimension?: (d: number, K: number) => number;
   /** Draws from its own seeded stream (spec.uniform), which the runner then seeds per trial. */
   readonly needsRandomStream: boolean;
   /** Relative cost per round, to run the slowest units first (a larger rank runs earlier). */

@@ -40,7 +40,7 @@ export const randomPolicy: PolicyDescriptor = {
   summary: 'every action of a round with equal probability (the uniform reference)',
   reference: '—',
   supports: { binary: true, multinomial: true },
-  tunable: [],
+  reads: [],
   needsRandomStream: true,
   costRank: 0,
   cost: { round: 'O(1)', memory: 'O(1)', flops: () => 1, bytes: () => 0, probeProjection: false },

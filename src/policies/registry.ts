@@ -47,8 +47,7 @@ export function createPolicy(name: string, spec: PolicySpec): Policy {
   return policyDescriptor(name).create(spec);
 }
 
-/** Whether the policy reads λ or η (so the (l, e) grid and `--params` apply to it). */
-export function hasStepParameters(name: string): boolean {
-  const { tunable } = policyDescriptor(name);
-  return tunable.includes('lambda') || tunable.includes('eta');
+/** Whether `name`'s policy reads the `params` key `key` (a sweep, grid or entry over it means something). */
+export function readsParam(name: string, key: string): boolean {
+  return (policyDescriptor(name).reads as readonly string[]).includes(key);
 }

@@ -18,7 +18,7 @@ import { axpy, gemv } from '../linalg/blas.js';
 import { ActionCurvature, FrequentDirections } from '../sketch/frequent-directions.js';
 import { assertFiniteActions, assertOutcome } from './checks.js';
 import { OptimisticSelector } from './optimistic-selector.js';
-import type { Policy, PolicyDescriptor, PolicyStats } from './policy.js';
+import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, RADIUS_KEYS, SKETCH_KEYS } from './policy.js';
 import { type PolicySpec, validatePolicySpec } from './spec.js';
 
 export class Soful implements Policy {
@@ -54,7 +54,7 @@ export class Soful implements Policy {
     this.spec = spec;
     this.reward = spec.reward;
     this.regularization = spec.regularization;
-    this.sketch = new FrequentDirections(d, 1, Math.min(spec.sketchSize, d), spec.sketchVariant === 'rfd');
+    this.sketch = new FrequentDirections(d, 1, spec.sketchSize, spec.sketchVariant === 'rfd');
     // θ, b and the products over V they enter live beside V (the sketch's workspace).
     const space = this.sketch.workspace;
     this.theta = space.float64(d);
@@ -139,7 +139,8 @@ export const sofulPolicy: PolicyDescriptor = {
   summary: 'sketched OFUL (Kuzborskij et al., 2019): linear UCB on the observed reward with a frequent-directions Gram matrix',
   reference: 'Kuzborskij, Cella and Cesa-Bianchi, 2019',
   supports: { binary: true, multinomial: true },
-  tunable: ['lambda', 'm', 'beta', 'beta_rank', 'S', 'delta'],
+  reads: paramKeys(REGULARIZATION_KEYS, RADIUS_KEYS, SKETCH_KEYS),
+  sketchDimension: (d) => d,
   needsRandomStream: false,
   costRank: 0,
   cost: {

@@ -13,7 +13,7 @@
 import { choleskyRankOneUpdate, solveLowerTransposed } from '../linalg/cholesky.js';
 import { LocalModel } from '../model/local-model.js';
 import { OfulMLogB } from './oful-mlogb.js';
-import type { PolicyDescriptor, PolicyStats } from './policy.js';
+import { type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, STEP_KEYS, RADIUS_KEYS } from './policy.js';
 import type { PolicySpec } from './spec.js';
 import { ThompsonSampling } from './thompson-sampling.js';
 
@@ -73,7 +73,7 @@ export const tsMLogBPolicy: PolicyDescriptor = {
   summary: "Thompson sampling on OFUL-MLogB's estimate: W̃ ~ N(W_t, β_t H_t⁻¹) by a Cholesky factor of H kept by rank-one updates",
   reference: "ours (Thompson sampling on OFUL-MLogB's state)",
   supports: { binary: true, multinomial: true },
-  tunable: ['lambda', 'eta', 'beta', 'S', 'delta'],
+  reads: paramKeys(REGULARIZATION_KEYS, STEP_KEYS, RADIUS_KEYS),
   needsRandomStream: true,
   costRank: 2,
   cost: {

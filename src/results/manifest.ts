@@ -35,16 +35,29 @@ export interface DerivedValues {
   D: number;
   /** S: bound on ‖W‖_F. */
   S: number;
-  /** Per-policy (l, e, λ, η) overriding the shared ones (only with `eofd run --params`). */
-  policies?: Record<string, PolicyHyperparameters>;
+  /**
+   * Per label, what that policy actually used (setup.ts resolvePolicyParams): its policy and the keys it
+   * reads, after its authors' defaults, the experiment's params and the entry's own.
+   */
+  policies: Record<string, PolicyHyperparameters>;
 }
 
-/** One policy's own λ and η (from its own l and e). */
+/** One policy entry's resolved hyperparameters: the keys its policy reads (λ with l, η with e). */
 export interface PolicyHyperparameters {
-  l: number;
-  e: number;
-  lambda: number;
-  eta: number;
+  policy: string;
+  S?: number;
+  l?: number | null;
+  e?: number | null;
+  lambda?: number;
+  eta?: number;
+  /** m as the policy's sketch holds it (capped at the dimension it sketches). */
+  m?: number;
+  beta?: BetaMode;
+  beta_scale?: number;
+  beta_rank?: BetaRank;
+  /** 'fd' or 'rfd' (policies/spec.ts SKETCH_VARIANTS). */
+  sketch?: string;
+  delta?: number;
 }
 
 /** The environment as the manifest states it: the config's fields plus d, K and r_0..r_K. */
@@ -66,12 +79,13 @@ export interface ManifestConfig {
   horizon: number;
   trials: number;
   seed: number;
+  /** The labels, in config order. */
   policies: string[];
+  /** Entries that are not a bare policy name: label → its policy and own params. */
+  variants?: Record<string, { policy: string; params: Record<string, unknown> }>;
   params: Record<string, unknown>;
   /** The name the seeds come from, when not `name` (grid variants). */
   seed_name?: string;
-  /** Per-policy (l, e) from `eofd run --params`. */
-  policy_params?: Record<string, { l: number; e: number }>;
 }
 
 /** The manifest's record of a shard (`--shard i/n`); `eofd merge` drops it. */

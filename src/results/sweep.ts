@@ -5,61 +5,77 @@
  * what `eofd merge` needs to rebuild them. Readers validate through the schemas here (read.ts).
  */
 import { z } from 'zod';
+import { stringify as stringifyCsv } from 'csv-stringify/sync';
 import { exact } from './records.js';
 
 export const BEST_FORMAT = 'eofd-best/1';
 export const SWEEP_SHARD_FORMAT = 'eofd-sweep-shard/1';
 
-/** One row of grid.csv: one (grid point, policy). */
+/** One row of grid.csv: one (grid point, label) the label ran at. */
 export interface GridRow {
-  l: number;
-  e: number;
-  lambda: number;
-  eta: number;
+  /** The point's value of each swept key, in axis order; null for a key the label's policy does not read. */
+  values: unknown[];
+  /** λ and η the policy used (null: it reads neither). */
+  lambda: number | null;
+  eta: number | null;
+  /** The label. */
   policy: string;
+  /** The label's policy (registry name). */
+  policyName: string;
   trials: number;
   meanFinalRegret: number;
   stdFinalRegret: number;
   /** null when W* is unknown (MNIST) or a trial gave none. */
   meanParameterError: number | null;
   meanRoundMs: number;
+  /** Final regret per validation trial, in trial order (for paired comparisons between rows). */
+  finalRegrets: number[];
 }
 
-export const GRID_COLUMNS = [
-  'l',
-  'e',
-  'lambda',
-  'eta',
-  'policy',
-  'trials',
-  'mean_final_regret',
-  'std_final_regret',
-  'mean_parameter_error',
-  'mean_round_ms',
-] as const;
+/** grid.csv's columns after the swept keys' (one each, named as in the point folders: `l`, `e`, `m`, …). */
+export const GRID_COLUMNS = ['lambda', 'eta', 'policy', 'trials', 'mean_final_regret', 'std_final_regret', 'mean_parameter_error', 'mean_round_ms'] as const;
 
-/** grid.csv's text. */
-export function gridCsv(rows: readonly GridRow[]): string {
-  const num = (x: number | null): string => (x === null ? '' : exact(x));
-  const lines = [GRID_COLUMNS.join(',')];
-  for (const r of rows) {
-    lines.push(
-      [r.l, r.e, r.lambda, r.eta, r.policy, r.trials, r.meanFinalRegret, r.stdFinalRegret, num(r.meanParameterError), r.meanRoundMs.toFixed(6)]
-        .map((v) => (typeof v === 'number' ? num(v) : v))
-        .join(','),
-    );
-  }
-  return lines.join('\n') + '\n';
+/** grid.csv's text (a key a label does not read is an empty cell). */
+export function gridCsv(keys: readonly string[], rows: readonly GridRow[]): string {
+  return stringifyCsv([
+    [...keys, ...GRID_COLUMNS],
+    ...rows.map((r) => [
+      ...r.values.map((v) => (v === null ? '' : typeof v === 'number' ? exact(v) : typeof v === 'string' ? v : JSON.stringify(v))),
+      r.lambda === null ? '' : exact(r.lambda),
+      r.eta === null ? '' : exact(r.eta),
+      r.policy,
+      String(r.trials),
+      exact(r.meanFinalRegret),
+      exact(r.stdFinalRegret),
+      r.meanParameterError === null ? '' : exact(r.meanParameterError),
+      r.meanRoundMs.toFixed(6),
+    ]),
+  ]);
 }
 
+/** One label's choice in best.json. */
 export interface BestEntry {
-  l: number;
-  e: number;
-  lambda: number;
-  eta: number;
+  /** The label's policy. */
+  policy: string;
+  /** The chosen value of each swept key the policy reads (`params.l`, …). */
+  values: Record<string, unknown>;
+  lambda: number | null;
+  eta: number | null;
   mean_final_regret: number;
   std_final_regret: number;
   mean_parameter_error: number | null;
+  /**
+   * The second-best values and the paired difference best − runner-up of final regret over the
+   * validation trials (95% Student-t); `separated` when its interval lies below 0. null: one candidate.
+   */
+  runner_up: {
+    values: Record<string, unknown>;
+    mean_final_regret: number;
+    difference: { mean: number; ci_low: number | null; ci_high: number | null; level: number; trials: number };
+    separated: boolean;
+  } | null;
+  /** Keys whose chosen value is the smallest or largest of its list (≥ 3 numbers): widen the list. */
+  edge: string[];
 }
 
 export interface BestFile {
@@ -67,25 +83,32 @@ export interface BestFile {
   experiment: string;
   split: 'validation';
   trials: number;
-  l_values: number[];
-  e_values: number[];
+  axes: { key: string; values: unknown[] }[];
+  /** The (l, e) grid's lists (only for that grid). */
+  l_values?: number[];
+  e_values?: number[];
   policies: Record<string, BestEntry>;
 }
 
 const finite = z.number({ error: 'expected a finite number' }).refine(Number.isFinite, { error: 'expected a finite number' });
 
 /**
- * What `eofd run --params` reads of a best.json: per policy (l, e); λ and η are recomputed from them
- * for each experiment. `format` may be absent (a hand-written file).
+ * What `eofd run --params` reads of a best.json: per label its chosen values (`values`, or l and e as
+ * older files give them); λ and η are recomputed for each experiment. `format` may be absent (a
+ * hand-written file).
  */
 export const bestFileSchema = z.looseObject(
   {
     format: z.literal(BEST_FORMAT, { error: `expected ${JSON.stringify(BEST_FORMAT)}` }).optional(),
     experiment: z.unknown().optional(),
     policies: z
-      .record(z.string(), z.looseObject({ l: finite, e: finite }, { error: 'expected an object {l, e}' }), {
-        error: 'expected an object mapping policy names to {l, e}',
-      })
+      .record(
+        z.string(),
+        z
+          .looseObject({ values: z.record(z.string(), z.unknown()).optional(), l: finite.optional(), e: finite.optional() }, { error: 'expected an object {values} or {l, e}' })
+          .refine((p) => p.values !== undefined || (p.l !== undefined && p.e !== undefined), { error: 'expected {values: {key: value}} or both l and e' }),
+        { error: 'expected an object mapping labels to their chosen values' },
+      )
       .refine((p) => Object.keys(p).length > 0, { error: 'expected at least one policy' }),
   },
   { error: 'expected a JSON object as `eofd grid` writes it' },
@@ -173,6 +196,8 @@ export interface SweepShardFile {
   experiment: string;
   trials: number;
   policies: string[];
+  /** Per label, the swept keys it reads (sweep.ts axisReaders); absent: every label reads every key. */
+  readers?: Record<string, string[]>;
   axes: { key: string; values: unknown[] }[];
   /** The sweep's reference policy (null for a grid). */
   reference: string | null;
@@ -188,6 +213,7 @@ export const sweepShardSchema = z.looseObject(
     experiment: z.string({ error: 'expected a name' }),
     trials: integer,
     policies: z.array(z.string(), { error: 'expected a list of names' }),
+    readers: z.record(z.string(), z.array(z.string()), { error: 'expected an object mapping labels to keys' }).optional(),
     axes: z
       .array(z.looseObject({ key: z.string({ error: 'expected a key' }), values: z.array(z.unknown()).min(1, { error: 'expected values' }) }), {
         error: 'expected a list of {key, values}',

@@ -20,6 +20,11 @@ import { Workspace } from '../linalg/simd.js';
 
 /** Eigenvalues of a Gram matrix at or below this multiple of n·ε·(largest) are rounding noise. */
 const NOISE_FACTOR = 8;
+/** The sketch size a request m gives in dimension n: V has orthonormal columns in R^n, so at most n of them. */
+export function cappedSketchSize(m: number, dimension: number): number {
+  return Math.min(m, dimension);
+}
+
 /** How often (in updates) ‖VᵀV − I‖_max is measured, and the drift that triggers re-orthonormalisation. */
 const ORTHONORMALITY_CHECK_INTERVAL = 32;
 const ORTHONORMALITY_TOLERANCE = 1e-12;
@@ -71,8 +76,7 @@ export class FrequentDirections {
     this.d = d;
     this.K = K;
     this.dimension = K * d;
-    // V has orthonormal columns in R^{Kd}: at most Kd of them.
-    this.sketchSize = Math.min(sketchSize, this.dimension);
+    this.sketchSize = cappedSketchSize(sketchSize, this.dimension);
     const m = this.sketchSize;
     // V, V's spare, the m×m products and x; grows later when a policy or a round's actions need more.
     this.workspace = new Workspace(8 * (2 * m * this.dimension + 2 * m * m + m * K + d) + 65536);

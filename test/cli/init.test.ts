@@ -53,7 +53,7 @@ describe('eofd init', () => {
     const config = configs[0];
     expect(config?.name).toBe('starter');
     expect(config?.environment).toMatchObject({ type: 'synthetic', d: 20, K: 4, reward: [0, 0.25, 0.5, 0.75, 1], actions: [10, 30] });
-    expect(config?.policies).toEqual(['EOFD-MLogB', 'OFUL-MLogB', 'Random']);
+    expect(config?.policies.map((p) => p.label)).toEqual(['EOFD-MLogB', 'OFUL-MLogB', 'Random']);
     expect(config?.horizon).toBeLessThanOrEqual(1000);
   });
 

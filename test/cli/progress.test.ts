@@ -14,9 +14,21 @@ function sink(isTTY: boolean, size: { columns?: number; rows?: number } = {}) {
 }
 
 const resolved = {
-  config: { name: 'tiny', horizon: 10, trials: 2, policies: ['EOFD-MLogB', 'Random'] },
+  config: {
+    name: 'tiny',
+    horizon: 10,
+    trials: 2,
+    policies: [
+      { label: 'EOFD-MLogB', policy: 'EOFD-MLogB', params: {} },
+      { label: 'EOFD-wide', policy: 'EOFD-MLogB', params: { beta_scale: 4 } },
+      { label: 'Random', policy: 'Random', params: {} },
+    ],
+  },
   environment: { type: 'synthetic', d: 6, K: 2, reward: [0, 0.5, 1] },
-  derived: { lambda: 1, eta: 2, m: 3, delta: 0.1, beta: 'order', beta_scale: 1, alpha: 4, lambda0: 5, eta0: 6, l: 0.75, e: 0.75, D: 1, S: 2 },
+  derived: {
+    lambda: 1, eta: 2, m: 3, delta: 0.1, beta: 'order', beta_scale: 1, alpha: 4, lambda0: 5, eta0: 6, l: 0.75, e: 0.75, D: 1, S: 2,
+    policies: { 'EOFD-wide': { policy: 'EOFD-MLogB', m: 3, beta_scale: 4 } },
+  },
   split: 'report',
 } as unknown as ResolvedExperiment;
 
@@ -55,7 +67,7 @@ describe('progress', () => {
     events.onUnitDone?.(unit('EOFD-MLogB', 0), summary);
     events.onUnitFailed?.(unit('EOFD-MLogB', 1), 'tiny: EOFD-MLogB, trial 1, round 4: boom');
     expect(out.text.split('\n')).toEqual([
-      expect.stringMatching(/^tiny: synthetic, d = 6, K = 2, T = 10, 2 trials, .*λ = 1, η = 2, m = 3, δ = 0\.1, β = order × 1$/),
+      expect.stringMatching(/^tiny: synthetic, d = 6, K = 2, T = 10, 2 trials, .*λ = 1, η = 2, m = 3, δ = 0\.1, β = order × 1; EOFD-wide \(EOFD-MLogB\): m = 3, beta_scale = 4$/),
       'tiny: resuming out/tiny: 1 of 4 units already finished',
       'running 3 units (policy × trial) in this process, 1 skipped as finished',
       '[1/3, ETA –] tiny/EOFD-MLogB trial 0: final regret 1.5, 0.25 ms/round',

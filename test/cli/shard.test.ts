@@ -168,7 +168,7 @@ describe('shard selection errors (exit 2, one line)', () => {
       runCli(['grid', file, '--out', path.join(root, 'hint-grid'), '--l', '-2,0', '--e', '0', '--jobs', '1', '--quiet'], { ...env, EOFD_SHARD_COUNT: '2' }),
     );
     expect(grid.code).toBe(1);
-    expect(grid.stderr).toMatch(/^eofd grid: 1 units failed .* eofd grid \S*failing\.yaml --out \S*hint-grid --l -2,0 --e 0 --shard 0\/2 --resume reruns/m);
+    expect(grid.stderr).toMatch(/^eofd grid: 2 units failed .* eofd grid \S*failing\.yaml --out \S*hint-grid --l -2,0 --e 0 --shard 0\/2 --resume reruns/m);
     expect(grid.stderr).not.toMatch(/--shard-count/);
   });
 

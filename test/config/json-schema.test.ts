@@ -13,7 +13,10 @@ describe('typeText: bad arguments', () => {
 describe('configJsonSchema', () => {
   it('takes the policies and environments from the registries', () => {
     const schema = configJsonSchema();
-    expect(schema.properties?.['policies']?.items).toMatchObject({ enum: [...POLICY_NAMES] });
+    const items = schema.properties?.['policies']?.items;
+    const entries = typeof items === 'object' ? (items.anyOf ?? []) : [];
+    expect(entries[0]).toMatchObject({ enum: [...POLICY_NAMES] });
+    expect(entries[1]?.properties?.['policy']).toMatchObject({ enum: [...POLICY_NAMES] });
     expect((schema.properties?.['environment']?.oneOf ?? []).map((e) => e.properties?.['type']?.const)).toEqual([...ENVIRONMENT_TYPES]);
     expect(schema.properties?.['params']?.properties?.['beta']?.default).toBe('order');
     expect(schema.required).toEqual(['name', 'environment', 'horizon', 'trials', 'policies']);

@@ -88,10 +88,10 @@ describe('loadConfigs', () => {
 
   it('applies every override to every document', () => {
     const file = write(`${doc('a')}---\n${doc('b')}`);
-    const configs = loadConfigs(file, ['horizon=7', 'policies=[OFUL-MLogB]', 'params.m=2']);
+    const configs = loadConfigs(file, ['horizon=7', 'policies=[EOFD-MLogB]', 'params.m=2']);
     for (const config of configs) {
       expect(config.horizon).toBe(7);
-      expect(config.policies).toEqual(['OFUL-MLogB']);
+      expect(config.policies.map((p) => p.label)).toEqual(['EOFD-MLogB']);
       expect(config.params.m).toBe(2);
     }
   });
@@ -113,7 +113,7 @@ describe('loadConfigs', () => {
 
   it('reads the shipped quick.yaml: the three paper settings at reduced size', () => {
     const configs = loadConfigs(path.resolve('configs/quick.yaml'));
-    expect(configs.map((c) => [c.environment.type, c.horizon, c.trials, c.policies])).toEqual([
+    expect(configs.map((c) => [c.environment.type, c.horizon, c.trials, c.policies.map((p) => p.label)])).toEqual([
       ['mnist', 200, 2, ['EOFD-MLogB', 'OFUL-MLogB', 'Random']],
       ['synthetic', 500, 2, ['EOFD-MLogB', 'OFUL-MLogB', 'Random']],
       ['synthetic', 500, 2, ['EOFD-MLogB', 'OFUL-MLogB', 'Random']],

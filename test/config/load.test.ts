@@ -130,11 +130,11 @@ describe('loadConfig: bad arguments and malformed configs', () => {
 
   it('rejects an unknown policy, listing the allowed ones', () => {
     const error = failure(VALID.replace('OFUL-MLogB]', 'UCB]'));
-    expectAt(error, 6, 24, 'policies.1', /^expected 'EOFD-MLogB', 'OFUL-MLogB', 'Random', .* or '[^']+', got "UCB"$/);
+    expectAt(error, 6, 24, 'policies.1', /^expected a policy name \('EOFD-MLogB', 'OFUL-MLogB', 'Random', .* or '[^']+'\) or a mapping \{policy, label, params\}, got "UCB"$/);
   });
 
   it('rejects a repeated policy and an empty list', () => {
-    expectAt(failure(VALID.replace('OFUL-MLogB]', 'EOFD-MLogB]')), 6, 24, 'policies.1', /listed twice/);
+    expectAt(failure(VALID.replace('OFUL-MLogB]', 'EOFD-MLogB]')), 6, 24, 'policies.1', /the label "EOFD-MLogB" is used twice/);
     expectAt(failure(VALID.replace('[EOFD-MLogB, OFUL-MLogB]', '[]')), 6, 11, 'policies', /non-empty list/);
   });
 
@@ -205,7 +205,10 @@ describe('loadConfig', () => {
       horizon: 3000,
       trials: 10,
       seed: 0,
-      policies: ['EOFD-MLogB', 'OFUL-MLogB'],
+      policies: [
+        { label: 'EOFD-MLogB', policy: 'EOFD-MLogB', params: {} },
+        { label: 'OFUL-MLogB', policy: 'OFUL-MLogB', params: {} },
+      ],
       params: { S: 1, l: 0.75, e: 0.75, m: 'auto', beta: 'theory', beta_scale: 1, beta_rank: 'sketch', delta: 'auto' },
       source: path.resolve(file),
     });
@@ -220,7 +223,7 @@ describe('loadConfig', () => {
     expect(config.params).toEqual({ S: 1, l: 0.75, e: 0.75, m: 'auto', beta: 'order', beta_scale: 1, beta_rank: 'sketch', delta: 'auto' });
     expect(config.environment).toMatchObject({ S_star: 1 });
     const withS = parseConfig(
-      'name: b\nenvironment: {type: synthetic, d: 4, K: 1, reward: [0, 1], actions: [1, 1]}\nhorizon: 5\ntrials: 1\npolicies: [Random]\nparams: {S: 5, lambda: 2, eta: 0.5, beta: 3, m: 7, delta: 0.01}\n',
+      'name: b\nenvironment: {type: synthetic, d: 4, K: 1, reward: [0, 1], actions: [1, 1]}\nhorizon: 5\ntrials: 1\npolicies: [EOFD-MLogB]\nparams: {S: 5, lambda: 2, eta: 0.5, beta: 3, m: 7, delta: 0.01}\n',
       path.join(dir, 'c.yaml'),
     );
     expect(withS.environment).toMatchObject({ S_star: 5 });
@@ -244,7 +247,7 @@ describe('loadConfig', () => {
     const config = loadConfig(write(VALID), ['params.m=400', 'horizon=200', 'policies=[EOFD-MLogB, Random]', 'environment.d=50']);
     expect(config.params.m).toBe(400);
     expect(config.horizon).toBe(200);
-    expect(config.policies).toEqual(['EOFD-MLogB', 'Random']);
+    expect(config.policies.map((p) => p.label)).toEqual(['EOFD-MLogB', 'Random']);
     expect(config.environment).toMatchObject({ d: 50 });
   });
 

@@ -19,14 +19,17 @@ export function tempDir(prefix = 'eofd-run-'): string {
 
 /** One synthetic experiment: d = 6, K = 2, |A_t| in [3, 6]. */
 export function tinyConfig(name: string, options: { horizon?: number; trials?: number; d?: number; policies?: string } = {}): string {
+  const policies = options.policies ?? '[EOFD-MLogB, OFUL-MLogB, Random]';
+  // Only keys a listed policy reads (others are refused): m for a sketch, β for a learner.
+  const params = ['S: 2', /EOFD|SOFUL/.test(policies) ? 'm: 3' : null, policies === '[Random]' ? null : 'beta: order'].filter(Boolean).join(', ');
   return [
     `name: ${name}`,
     `environment: {type: synthetic, d: ${options.d ?? 6}, K: 2, reward: [0, 0.5, 1], actions: [3, 6]}`,
     `horizon: ${options.horizon ?? 30}`,
     `trials: ${options.trials ?? 2}`,
     'seed: 0',
-    `policies: ${options.policies ?? '[EOFD-MLogB, OFUL-MLogB, Random]'}`,
-    'params: {S: 2, m: 3, beta: order}',
+    `policies: ${policies}`,
+    `params: {${params}}`,
     '',
   ].join('\n');
 }

@@ -8,12 +8,13 @@ import {
   gridPoints,
   parseExponentList,
   pointName,
+  gridAxes,
+  rankRows,
   runGrid,
-  selectBest,
-  variantConfig,
   withPolicyParams,
   type GridRow,
 } from '../../src/experiment/grid.js';
+import { sweepVariant } from '../../src/experiment/sweep.js';
 import { RunError } from '../../src/base/errors.js';
 import { policySpecFor, resolveExperiment, unitSeeds } from '../../src/experiment/setup.js';
 import { gridHeatmapSvg } from '../../src/report/heatmap.js';
@@ -21,7 +22,7 @@ import { descendants, parseXml } from '../report/xml.js';
 import { tempDir, trialCsvs, withoutTimings, writeFile } from './fixtures.js';
 
 /** Synthetic d = 5, K = 2, T = 20, 2 trials. */
-function gridConfigText(name: string, policies = '[EOFD-MLogB, OFUL-MLogB, Random]'): string {
+function gridConfigText(name: string, policies = '[EOFD-MLogB, OFUL-MLogB, Random]', params = '{S: 2, m: 3, beta: order}'): string {
   return [
     `name: ${name}`,
     'environment: {type: synthetic, d: 5, K: 2, reward: [0, 0.5, 1], actions: [3, 5]}',
@@ -29,7 +30,7 @@ function gridConfigText(name: string, policies = '[EOFD-MLogB, OFUL-MLogB, Rando
     'trials: 2',
     'seed: 0',
     `policies: ${policies}`,
-    'params: {S: 2, m: 3, beta: order}',
+    `params: ${params}`,
     '',
   ].join('\n');
 }
@@ -45,8 +46,19 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 /** Tests may point the pool at a fresh build (EOFD_TEST_WORKER); `npm test` builds dist first. */
 const workerScript = process.env.EOFD_TEST_WORKER;
 
-function row(over: Partial<GridRow>): GridRow {
-  return { l: 0, e: 0, lambda: 1, eta: 1, policy: 'EOFD-MLogB', trials: 2, meanFinalRegret: 1, stdFinalRegret: 0, meanParameterError: null, meanRoundMs: 0.1, ...over };
+function row(over: Partial<GridRow> & { l?: number; e?: number }): GridRow {
+  const { l = 0, e = 0, ...rest } = over;
+  return { values: [l, e], lambda: 1, eta: 1, policy: 'EOFD-MLogB', policyName: 'EOFD-MLogB', trials: 2, meanFinalRegret: 1, stdFinalRegret: 0, meanParameterError: null, meanRoundMs: 0.1, finalRegrets: [1, 1], ...rest };
+}
+
+/** The (l, e) grid point's variant, as the grid runs it. */
+function variantConfig(base: ExperimentConfig, point: { l: number; e: number }): ExperimentConfig {
+  return sweepVariant(base, gridAxes([point.l], [point.e]), { name: pointName(point), values: [point.l, point.e] }, { split: 'validation' });
+}
+
+/** Per label, its best row. */
+function selectBest(rows: readonly GridRow[]): Map<string, { l: unknown; e: unknown; lambda: number | null; eta: number | null }> {
+  return new Map([...rankRows(rows)].map(([label, ranked]) => [label, { l: ranked[0]!.values[0], e: ranked[0]!.values[1], lambda: ranked[0]!.lambda, eta: ranked[0]!.eta }]));
 }
 
 describe('grid enumeration and λ, η', () => {
@@ -70,7 +82,7 @@ describe('grid enumeration and λ, η', () => {
       const variant = resolveExperiment(variantConfig(config, point), { split: 'validation' });
       expect(variant.derived.lambda).toBeCloseTo(scale ** point.l * lambda0, 10);
       expect(variant.derived.eta).toBeCloseTo(scale ** point.e * eta0, 10);
-      expect(variant.config.policies).toEqual(['EOFD-MLogB', 'OFUL-MLogB']);
+      expect(variant.config.policies.map((p) => p.label)).toEqual(['EOFD-MLogB', 'OFUL-MLogB', 'Random']);
     }
   });
 
@@ -114,7 +126,7 @@ describe('heatmap', () => {
   it('is well-formed SVG with one cell per grid point, labelled axes and a colour legend', () => {
     const ls = [-0.5, 0, 1];
     const es = [0, 0.75];
-    const rows = gridPoints(ls, es).map((p, i) => row({ ...p, meanFinalRegret: 10 + i }));
+    const rows = gridPoints(ls, es).map((p, i) => ({ ...row({ ...p, meanFinalRegret: 10 + i }), ...p }));
     const svg = gridHeatmapSvg({ experiment: 'g<&>', policy: 'EOFD-MLogB', ls, es, rows });
     const tree = parseXml(svg);
     expect(tree.name).toBe('svg');
@@ -130,7 +142,7 @@ describe('heatmap', () => {
 });
 
 describe('runGrid', () => {
-  it('writes grid.csv, one heatmap per tuned policy and best.json; resumable; --jobs-independent', async () => {
+  it('writes grid.csv, one heatmap per tuned policy and best.json (Random once, as the reference); resumable; --jobs-independent', async () => {
     const out = path.join(root, 'run1');
     const result = await runGrid(config, { out, l: [0, 0.5], e: [0.25, 1], jobs: 1 });
     expect(result.run.unitsFailed).toBe(0);
@@ -138,23 +150,28 @@ describe('runGrid', () => {
     expect(result.dir).toBe(dir);
     const csv = fs.readFileSync(path.join(dir, 'grid.csv'), 'utf8').trim().split('\n');
     expect(csv[0]).toBe('l,e,lambda,eta,policy,trials,mean_final_regret,std_final_regret,mean_parameter_error,mean_round_ms');
-    expect(csv).toHaveLength(1 + 4 * 2);
-    for (const line of csv.slice(1)) expect(line.split(',')[8]).not.toBe(''); // W* known on synthetic data
+    expect(csv).toHaveLength(1 + 4 * 2 + 1);
+    expect(csv.filter((line) => line.split(',')[4] === 'Random')).toEqual([expect.stringMatching(/^,,,,Random,2,/)]);
+    for (const line of csv.slice(1)) if (!line.includes('Random')) expect(line.split(',')[8]).not.toBe(''); // W* known on synthetic data
     expect(fs.existsSync(path.join(dir, 'heatmap-EOFD-MLogB.svg'))).toBe(true);
     expect(fs.existsSync(path.join(dir, 'heatmap-OFUL-MLogB.svg'))).toBe(true);
     expect(fs.existsSync(path.join(dir, 'heatmap-Random.svg'))).toBe(false);
     const best = JSON.parse(fs.readFileSync(path.join(dir, 'best.json'), 'utf8'));
     expect(Object.keys(best.policies).sort()).toEqual(['EOFD-MLogB', 'OFUL-MLogB']);
     const expected = selectBest(result.rows);
-    for (const [policy, r] of expected) expect(best.policies[policy]).toMatchObject({ l: r.l, e: r.e, lambda: r.lambda, eta: r.eta });
+    for (const [policy, r] of [...expected].filter(([label]) => label !== 'Random')) {
+      expect(best.policies[policy]).toMatchObject({ policy, values: { 'params.l': r.l, 'params.e': r.e }, lambda: r.lambda, eta: r.eta });
+    }
     const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'l=0,e=0.25', 'manifest.json'), 'utf8'));
     expect(manifest.seeds.split).toBe('validation');
-    expect(manifest.config.policies).toEqual(['EOFD-MLogB', 'OFUL-MLogB']);
+    expect(manifest.config.policies).toEqual(['EOFD-MLogB', 'OFUL-MLogB', 'Random']);
+    const other = JSON.parse(fs.readFileSync(path.join(dir, 'l=0.5,e=1', 'manifest.json'), 'utf8'));
+    expect(other.config.policies).toEqual(['EOFD-MLogB', 'OFUL-MLogB']);
 
     // --resume runs nothing more; without it the folder is refused.
     const again = await runGrid(config, { out, l: [0, 0.5], e: [0.25, 1], jobs: 1, resume: true });
     expect(again.run.unitsRun).toBe(0);
-    expect(again.run.unitsSkipped).toBe(16);
+    expect(again.run.unitsSkipped).toBe(18);
     await expect(runGrid(config, { out, l: [0, 0.5], e: [0.25, 1], jobs: 1 })).rejects.toThrow(/--resume/);
 
     // Same bytes (timings aside) with a pool of workers.
@@ -167,8 +184,8 @@ describe('runGrid', () => {
   });
 
   it('refuses a config whose only policy is Random', async () => {
-    const only = loadConfigs(writeFile(root, 'r.yaml', gridConfigText('r', '[Random]')))[0] as ExperimentConfig;
-    await expect(runGrid(only, { out: path.join(root, 'r'), l: [0], e: [0] })).rejects.toThrow(/no policy to tune/);
+    const only = loadConfigs(writeFile(root, 'r.yaml', gridConfigText('r', '[Random]', '{}')))[0] as ExperimentConfig;
+    await expect(runGrid(only, { out: path.join(root, 'r'), l: [0], e: [0] })).rejects.toThrow(/no policy of r reads l/);
   });
 });
 
@@ -184,6 +201,6 @@ describe('per-policy hyperparameters', () => {
     expect(oful.regularization).toBeCloseTo(scale * base.derived.lambda0, 10);
     expect(oful.stepSize).toBeCloseTo(scale ** -0.5 * base.derived.eta0, 10);
     expect(tuned.derived.policies?.['OFUL-MLogB']).toMatchObject({ l: 1, e: -0.5 });
-    expect(tuned.derived.policies?.Random).toBeUndefined();
+    expect(tuned.derived.policies?.Random).toEqual({ policy: 'Random' });
   });
 });

@@ -118,8 +118,10 @@ describe('runExperiments', () => {
       policies: ['EOFD-MLogB', 'OFUL-MLogB', 'Random'],
     });
     expect(Object.keys(manifest.derived).sort()).toEqual(
-      ['D', 'S', 'alpha', 'beta', 'beta_rank', 'beta_scale', 'delta', 'e', 'eta', 'eta0', 'l', 'lambda', 'lambda0', 'm'].sort(),
+      ['D', 'S', 'alpha', 'beta', 'beta_rank', 'beta_scale', 'delta', 'e', 'eta', 'eta0', 'l', 'lambda', 'lambda0', 'm', 'policies'].sort(),
     );
+    expect(manifest.derived.policies.Random).toEqual({ policy: 'Random' });
+    expect(manifest.derived.policies['EOFD-MLogB']).toMatchObject({ policy: 'EOFD-MLogB', m: 3, beta: 'order', lambda: manifest.derived.lambda });
     expect(manifest.derived).toMatchObject({ m: 3, delta: 1 / 30, beta: 'order', D: 1, S: 2 });
     expect(manifest.seeds.trials['1'].environment).toMatch(/^[0-9a-f]{64}$/);
     expect(manifest.package).toEqual({ name: 'eofd', version: expect.any(String) });

@@ -173,3 +173,109 @@ describe('MNL-UCB: the estimate is the regularised MLE (first-order condition �
     expect(inverse.mmul(fresh).sub(Matrix.eye(d)).norm('frobenius')).toBeLessThan(1e-10);
   });
 });
+
+describe("MNL-UCB: the 'theory' radius is Amani and Thrampoulidis's (2021), eq. (22), Theorem 1, eq. (26)", () => {
+  // K = 2, d = 3, λ = 1.5, S = 0.8, ‖x‖ ≤ D = 1, δ = 0.05, ρ = (0.5, 1), round t = 7.
+  const [K, d, lambda, S, delta, t] = [2, 3, 1.5, 0.8, 0.05, 7];
+  const reward = [0.5, 1];
+  const spec = makeSpec(K, d, { regularization: lambda, normBound: S, delta, beta: 'theory', reward: Float64Array.from(reward) });
+
+  it('β_t = γ_t², γ_t = 2RLβ_t(δ)√(κ(1+2S)), from the formulas and from their values', () => {
+    // Section 3: κ ≤ e^{SX}(1 + Ke^{SX})² (eq. (26), which their experiments use), L ≤ e^{SX}/(1 + e^{SX} + (K−1)e^{−SX}).
+    const kappa = Math.exp(S) * (1 + K * Math.exp(S)) ** 2;
+    const L = Math.exp(S) / (1 + Math.exp(S) + (K - 1) * Math.exp(-S));
+    // Theorem 1.
+    const betaT =
+      ((K ** 1.5 * d) / Math.sqrt(lambda)) * Math.log(1 + t / (d * lambda)) +
+      Math.sqrt(lambda / K) / 2 +
+      ((2 * K ** 1.5 * d) / Math.sqrt(lambda)) * Math.log(2 / delta) +
+      Math.sqrt(lambda) * S;
+    // eq. (22), R = ‖ρ‖₂ (Assumption 1).
+    const gamma = 2 * Math.hypot(...reward) * L * betaT * Math.sqrt(kappa * (1 + 2 * S));
+    const policy = new MnlUcb(spec);
+    expect(policy.betaAt(t)).toBeCloseTo(gamma ** 2, 6);
+    // The same numbers, written out (computed apart from this code): κ, L, β_7(δ), γ_7.
+    expect(kappa).toBeCloseTo(66.13037614863936, 10);
+    expect(L).toBeCloseTo(0.6056108089617321, 12);
+    expect(betaT).toBeCloseTo(59.02794444015273, 10);
+    expect(Math.abs(policy.betaAt(t) / 1098618.481503932 - 1)).toBeLessThan(1e-12);
+    // beta_scale multiplies β_t = γ_t² (so γ_t by its square root).
+    expect(new MnlUcb({ ...spec, betaScale: 4 }).betaAt(t) / policy.betaAt(t)).toBeCloseTo(4, 12);
+  });
+
+  it('V_1 = κλI, eq. (18)', () => {
+    const policy = new MnlUcb(spec);
+    const kappaLambda = 99.19556422295904;
+    for (let i = 0; i < d; i++) {
+      for (let j = 0; j < d; j++) expect(policy.design.matrix[i * d + j]).toBeCloseTo(i === j ? kappaLambda : 0, 10);
+    }
+  });
+});
+
+/**
+ * Why 'theory' plays the greedy actions at S = 5: V_t = κλI + G_t with κ ≤ e^S(1+Ke^S)² ≈ 3.3·10⁶
+ * (K = 1) and G_t = Σ_{s<t} x_s x_sᵀ, so for unit-norm actions ‖x‖²_{V⁻¹} lies in [1/(κλ + λ_max(G_t)), 1/(κλ)] and
+ * the bonus varies across a round's actions by at most γ_t(1/√(κλ) − 1/√(κλ + tr G_t)) ≤ γ_t(t−1)/(2(κλ)^{3/2}),
+ * while its common part γ_t/√(κλ) cancels in the argmax. The √κ in γ_t meets (κλ)^{-3/2}: the part of the bonus
+ * that can change a decision scales as 1/κ.
+ */
+describe("MNL-UCB 'theory': a bonus constant across unit-norm actions when κλ ≫ t, and not otherwise", () => {
+  function play(K: number, d: number, rounds: number, overrides: Partial<PolicySpec>) {
+    const spec = makeSpec(K, d, { beta: 'theory', ...overrides });
+    const policy = new MnlUcb(spec);
+    // V_1 = κλI (eq. (18)).
+    const kappaLambda = policy.design.matrix[0];
+    const env = new TraceEnvironment(syntheticTrace(K, d, rounds, 40 + K, 2));
+    const sigma = new Float64Array(K);
+    let differs = 0;
+    let decided = 0;
+    let worstSpread = 0;
+    for (let t = 1; t <= rounds; t++) {
+      const actions = env.actions(t);
+      const index = policy.select(actions, t);
+      const gamma = Math.sqrt(policy.betaAt(t));
+      const inverse = new Matrix(Array.from({ length: d }, (_, i) => Array.from(policy.design.inverse.subarray(i * d, (i + 1) * d))));
+      const means: number[] = [];
+      const bonuses: number[] = [];
+      for (let a = 0; a < actions.count; a++) {
+        const x = Array.from(actions.features.subarray(a * d, (a + 1) * d));
+        sigma.set(softmaxDense(timesX(policy.estimate(), K, x)));
+        means.push(sigma.reduce((s, p, k) => s + spec.reward[k] * p, 0));
+        bonuses.push(gamma * Math.sqrt(Matrix.rowVector(x).mmul(inverse).mmul(Matrix.columnVector(x)).get(0, 0)));
+      }
+      const greedy = means.indexOf(Math.max(...means));
+      const spread = Math.max(...bonuses) - Math.min(...bonuses);
+      // tr G_t = t − 1 ≥ λ_max(G_t) for unit-norm actions.
+      const bound = (gamma * (t - 1)) / (2 * kappaLambda ** 1.5);
+      if (t > 1) worstSpread = Math.max(worstSpread, spread / Math.max(bound, Number.MIN_VALUE));
+      // When the top two means are further apart than the bonus can vary, the decision is the greedy one.
+      const runnerUp = Math.max(...means.filter((_, a) => a !== greedy));
+      if (means[greedy] - runnerUp > spread) {
+        decided++;
+        expect(index).toBe(greedy);
+      }
+      if (index !== greedy) differs++;
+      const { outcome } = env.play(index);
+      policy.update(actions.features.slice(index * d, (index + 1) * d), outcome);
+    }
+    return { differs, decided, worstSpread, kappaLambda };
+  }
+
+  for (const K of [1, 3]) {
+    it(`K = ${K}, S = 5 (κλ ≈ ${K === 1 ? '7·10⁸' : '1.7·10¹⁰'}): the bonus varies by ≤ γ(t−1)/(2(κλ)^{3/2}) and every decision is greedy's`, () => {
+      // λ as Section 4 derives it for d = 5: (√K d)^{0.75}·√K(2(1 + S) + ln(K+1))S.
+      const d = 5;
+      const lambda = (Math.sqrt(K) * d) ** 0.75 * Math.sqrt(K) * (2 * 6 + Math.log(K + 1)) * 5;
+      const { differs, decided, worstSpread } = play(K, d, 150, { normBound: 5, regularization: lambda });
+      expect(worstSpread).toBeLessThanOrEqual(1 + 1e-6);
+      expect(decided).toBeGreaterThan(140);
+      expect(differs).toBe(0);
+    });
+  }
+
+  it('K = 1, S = 0.5, λ = 1 (κλ ≈ 11.6, their experiments have κ = 30–100): the bonus changes decisions', () => {
+    const { differs, kappaLambda } = play(1, 5, 150, { normBound: 0.5, regularization: 1 });
+    expect(kappaLambda).toBeLessThan(12);
+    expect(differs).toBeGreaterThan(10);
+  });
+});

@@ -1,42 +1,66 @@
 /**
- * `eofd grid <config> [--l list] [--e list] [--trials N] [--set key=value]... [--jobs N] [--out dir]
- * [--resume] [--force] [--quiet]`: Section 4's (l, e) search on validation seeds; the work is in
- * src/experiment/grid.ts. Exit codes as `eofd run`.
+ * `eofd grid <config> [--over KEY=V1,V2,…]... [--l list] [--e list] [--trials N] [--set key=value]...
+ * [--jobs N] [--out dir] [--resume] [--force] [--quiet]`: every policy tuned the same way on validation
+ * seeds (default: Section 4's (l, e) grid); the work is in src/experiment/grid.ts. Exit codes as `eofd run`.
  */
 import path from 'node:path';
+import { RunError } from '../../base/errors.js';
 import { Option, type Command } from 'commander';
-import { DEFAULT_GRID, gridPoints, parseExponentList, runGrid, type GridResult } from '../../experiment/grid.js';
+import { DEFAULT_GRID, gridAxes, parseExponentList, runGrid, type GridResult } from '../../experiment/grid.js';
+import { parseAxis, sweepPoints, valueText, type SweepAxis } from '../../experiment/sweep.js';
+import type { BestEntry } from '../../results/sweep.js';
 import { processIo, type CliIo } from '../io.js';
 import { collect, NAME_HELP, positiveInteger, SHARD_HELP, shardArgument, shardCountArgument, type ExperimentCommandOptions } from '../options.js';
 import { perExperimentCommand } from '../per-experiment.js';
 
 export interface GridCommandOptions extends ExperimentCommandOptions {
+  over?: string[];
   l?: string;
   e?: string;
 }
 
+/** One line per tuned label: its choice, the runner-up's paired interval, and an edge warning. */
+export function describeBest(label: string, b: BestEntry): string {
+  const chosen = Object.entries(b.values).map(([key, value]) => `${key.replace(/^params\./, '')} = ${valueText(value)}`).join(', ');
+  const derived = [b.lambda === null ? null : `λ = ${b.lambda.toPrecision(4)}`, b.eta === null ? null : `η = ${b.eta.toPrecision(4)}`].filter(Boolean).join(', ');
+  let line = `  ${label}: ${chosen}${derived === '' ? '' : ` (${derived})`}, mean final regret ${b.mean_final_regret.toPrecision(4)}`;
+  const r = b.runner_up;
+  if (r !== null) {
+    const ci = r.difference.ci_low === null || r.difference.ci_high === null ? 'no interval' : `95% CI [${r.difference.ci_low.toPrecision(3)}, ${r.difference.ci_high.toPrecision(3)}]`;
+    const next = Object.entries(r.values).map(([key, value]) => `${key.replace(/^params\./, '')} = ${valueText(value)}`).join(', ');
+    line += `; vs runner-up (${next}) ${r.difference.mean.toPrecision(3)}, ${ci}, n = ${r.difference.trials}${r.separated ? '' : ': not separated (more validation trials would tell)'}`;
+  }
+  if (b.edge.length > 0) line += `\n    warning: ${b.edge.join(', ')} chosen at the edge of its list; the optimum may lie beyond it (widen the list)`;
+  return line;
+}
+
 export async function gridCommand(configFiles: readonly string[], options: GridCommandOptions, io: CliIo): Promise<number> {
-  let ls = DEFAULT_GRID;
-  let es = DEFAULT_GRID;
+  let axes: SweepAxis[] = gridAxes();
   return perExperimentCommand<GridResult>(configFiles, options, io, {
     name: 'grid',
-    resumeWords: [...(options.l === undefined ? [] : ['--l', options.l]), ...(options.e === undefined ? [] : ['--e', options.e])],
+    resumeWords: [
+      ...(options.over ?? []).flatMap((o) => ['--over', o]),
+      ...(options.l === undefined ? [] : ['--l', options.l]),
+      ...(options.e === undefined ? [] : ['--e', options.e]),
+    ],
     prepare: () => {
-      if (options.l !== undefined) ls = parseExponentList(options.l, '--l');
-      if (options.e !== undefined) es = parseExponentList(options.e, '--e');
+      const over = (options.over ?? []).map(parseAxis);
+      if (over.length > 0 && (options.l !== undefined || options.e !== undefined)) {
+        throw new RunError('--l and --e set the (l, e) grid; with --over, give params.l=… and params.e=… there instead', 2);
+      }
+      axes = over.length > 0 ? over : gridAxes(options.l === undefined ? DEFAULT_GRID : parseExponentList(options.l, '--l'), options.e === undefined ? DEFAULT_GRID : parseExponentList(options.e, '--e'));
+      sweepPoints(axes);
     },
-    run: (config, runOptions) => runGrid(config, { ...runOptions, l: ls, e: es }),
+    run: (config, runOptions) => runGrid(config, { ...runOptions, axes }),
     report: (config, result, reporter) => {
       if (result.best === null) {
         reporter.log(`eofd grid: ${config.name}: the grid is incomplete (${result.run.unitsFailed} units failed); no best.json written`);
         return;
       }
       if (options.quiet === true) return;
-      const points = gridPoints(ls, es).length;
+      const points = sweepPoints(axes).length;
       const lines = [`${config.name}: ${points} grid points × ${config.trials} validation trials → ${path.relative(process.cwd(), result.dir) || result.dir}`];
-      for (const [policy, b] of Object.entries(result.best.policies)) {
-        lines.push(`  ${policy}: l = ${b.l}, e = ${b.e} (λ = ${b.lambda.toPrecision(4)}, η = ${b.eta.toPrecision(4)}), mean final regret ${b.mean_final_regret.toPrecision(4)}`);
-      }
+      for (const [label, b] of Object.entries(result.best.policies)) lines.push(describeBest(label, b));
       reporter.log(lines.join('\n'));
     },
   });
@@ -45,16 +69,20 @@ export async function gridCommand(configFiles: readonly string[], options: GridC
 export function registerGrid(program: Command, io: CliIo = processIo()): void {
   program
     .command('grid')
-    .summary("Section 4's (l, e) hyperparameter search on validation seeds → grid.csv, heatmaps, best.json")
+    .summary('tune every policy the same way on validation seeds (default: the paper\'s (l, e) grid) → grid.csv, best.json')
     .description(
-      'For every experiment in the config and every policy except Random, run each grid point ' +
-        '(l, e), with λ = (√K d)^l λ0 and η = (√K d)^e η0, on validation seeds (disjoint from the trials ' +
-        '`eofd run` reports). Grid point folders go to <out>/<name>-grid/l=<l>,e=<e>/ (as `eofd run` ' +
-        'writes them); then <out>/<name>-grid/ gets grid.csv, heatmap-<policy>.svg and best.json (per ' +
-        'policy the (l, e) with the lowest mean final regret; ties: smaller parameter error, smaller l, ' +
-        'smaller e). Use it with `eofd run <config> --params <out>/<name>-grid/best.json`.',
+      'For every experiment in the config, run each point of the product of the --over values (default: ' +
+        "Section 4's (l, e) grid, λ = (√K d)^l λ0 and η = (√K d)^e η0 over " + DEFAULT_GRID.join(', ') + ') on ' +
+        'validation seeds (disjoint from the trials `eofd run` reports). Each policy (label) runs only over ' +
+        'the keys it reads; one that reads none runs once, as the reference. Point folders go to ' +
+        '<out>/<name>-grid/<key=value,…>/ (as `eofd run` writes them); then <out>/<name>-grid/ gets ' +
+        'grid.csv, heatmap-<label>.svg (for the (l, e) grid) and best.json: per label the values with the ' +
+        'lowest mean final regret (ties: smaller parameter error, then smaller values), the runner-up with ' +
+        'the paired 95% interval between them, and the keys chosen at the edge of their list (a warning). ' +
+        'Use it with `eofd run <config> --params <out>/<name>-grid/best.json`.',
     )
     .argument('<config...>', 'experiment config files (YAML or JSON), or names of shipped configs (eofd list)')
+    .option('--over <KEY=V1,V2,…>', 'a params key (or any config key) and its values (repeatable: the product of all is run); default params.l and params.e over the paper\'s grid', collect)
     .option('--l <list>', `exponents l of λ, comma-separated (default ${DEFAULT_GRID.join(',')})`)
     .option('--e <list>', `exponents e of η, comma-separated (default ${DEFAULT_GRID.join(',')})`)
     .option('--out <dir>', 'parent folder of the <name>-grid folders', 'results')

@@ -36,7 +36,7 @@ export function listEntries(): ListEntry[] {
     name: p.name,
     summary: p.summary,
     plays: [p.supports.binary ? 'K = 1' : null, p.supports.multinomial ? 'K ≥ 2' : null].filter(Boolean).join(', '),
-    keys: [...p.tunable],
+    keys: [...p.reads],
     round: p.cost.round,
     memory: p.cost.memory,
     reference: p.reference,
