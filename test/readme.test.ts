@@ -122,9 +122,11 @@ describe("the README's run, grid and sweep examples run (small)", () => {
         skipped.add(reason);
         continue;
       }
-      // Later --set and --trials win; one job; a grid gets one point; everything goes to a temporary folder.
-      const args = [...withoutOption(words, '--jobs'), '--set', 'horizon=6', '--trials', '1', '--jobs', '1', '--quiet', '--out', path.join(out, String(line))];
-      if (words[0] === 'grid') args.push('--l', '0', '--e', '0');
+      // Later --set and --trials win; one job; a grid or sweep gets one point; everything goes to a temporary folder.
+      // A swept key keeps its first value only.
+      const firstValues = withoutOption(words, '--jobs').map((w, i, all) => (all[i - 1] === '--over' ? w.replace(/,.*$/, '') : w));
+      const args = [...firstValues, '--set', 'horizon=6', '--trials', '1', '--jobs', '1', '--quiet', '--out', path.join(out, String(line))];
+      if (words[0] === 'grid' && !words.includes('--over')) args.push('--l', '0', '--e', '0');
       const result = await runCli(args);
       expect(result.code, `README.md:${line}: eofd ${words.join(' ')}\n${result.stderr}`).toBe(0);
       ran++;

@@ -36,7 +36,8 @@ export function listEntries(): ListEntry[] {
     name: p.name,
     summary: p.summary,
     plays: [p.supports.binary ? 'K = 1' : null, p.supports.multinomial ? 'K ≥ 2' : null].filter(Boolean).join(', '),
-    keys: [...p.reads],
+    // A key with its authors' default shows it: `beta=theory`.
+    keys: p.reads.map((key) => (p.defaults?.[key] === undefined ? key : `${key}=${String(p.defaults[key])}`)),
     round: p.cost.round,
     memory: p.cost.memory,
     reference: p.reference,

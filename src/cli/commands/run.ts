@@ -6,6 +6,8 @@
  */
 import os from 'node:os';
 import { Option, type Command } from 'commander';
+import { RunError } from '../../base/errors.js';
+import type { ExperimentConfig } from '../../config/schema.js';
 import { readBestFile, withPolicyParams } from '../../experiment/grid.js';
 import { runExperiments } from '../../experiment/runner.js';
 import { shardFolder } from '../../results/layout.js';
@@ -33,8 +35,8 @@ export interface RunCommandOptions extends ExperimentCommandOptions {
   json?: boolean;
   /** Time units one at a time (= --jobs 1), warning when the machine is loaded. */
   timing?: boolean;
-  /** best.json from `eofd grid`: per-policy (l, e). */
-  params?: string;
+  /** best.json files from `eofd grid`: per label the tuned values (one file for every experiment, or one per experiment). */
+  params?: string[];
 }
 
 const EXAMPLES = [
@@ -49,7 +51,37 @@ function examplesText(): string {
 }
 
 function runResumeCommand(eofd: string, configFiles: readonly string[], options: RunCommandOptions): string {
-  return resumeCommand(eofd, 'run', configFiles, options, options.params === undefined ? [] : ['--params', options.params]);
+  return resumeCommand(eofd, 'run', configFiles, options, (options.params ?? []).flatMap((file) => ['--params', file]));
+}
+
+/**
+ * `--params`: one best.json applies to every experiment (with a note where it was tuned on another);
+ * several apply each to the experiment it names, and every experiment needs one.
+ */
+export function applyBestFiles(configs: readonly ExperimentConfig[], files: readonly string[], log: (line: string) => void): ExperimentConfig[] {
+  const bests = files.map((file) => ({ file, ...readBestFile(file) }));
+  if (bests.length === 1) {
+    const [best] = bests as [(typeof bests)[number]];
+    return configs.map((config) => {
+      if (best.experiment !== null && best.experiment !== (config.seedName ?? config.name)) {
+        log(`eofd run: note: ${best.file} was tuned on experiment ${best.experiment}, applied to ${config.name}`);
+      }
+      return withPolicyParams(config, best.policies, `--params ${best.file}`);
+    });
+  }
+  for (const best of bests) {
+    if (!configs.some((config) => (config.seedName ?? config.name) === best.experiment)) {
+      throw new RunError(`--params ${best.file}: tuned on ${JSON.stringify(best.experiment)}, which is not an experiment of this run (${configs.map((c) => c.name).join(', ')})`, 2);
+    }
+  }
+  return configs.map((config) => {
+    const matching = bests.filter((best) => best.experiment === (config.seedName ?? config.name));
+    if (matching.length !== 1) {
+      throw new RunError(`--params: ${matching.length === 0 ? 'no' : `${matching.length}`} best.json tuned on ${config.name} (give exactly one per experiment, or a single file for all)`, 2);
+    }
+    const [best] = matching as [(typeof bests)[number]];
+    return withPolicyParams(config, best.policies, `--params ${best.file}`);
+  });
 }
 
 /** Runs the command; returns the exit code. Errors are one line on stderr (a stack only with EOFD_DEBUG=1). */
@@ -64,15 +96,7 @@ export async function runCommand(configFiles: readonly string[], options: RunCom
     const shard = resolveShard(options.shard, options.shardCount, io.env);
     const out = shard === null ? options.out : shardFolder(options.out, shard);
     let configs = loadCommandConfigs(configFiles, options);
-    if (options.params !== undefined) {
-      const best = readBestFile(options.params);
-      configs = configs.map((config) => withPolicyParams(config, best.policies));
-      for (const config of configs) {
-        if (best.experiment !== null && best.experiment !== (config.seedName ?? config.name)) {
-          reporter.log(`eofd run: note: ${options.params} was tuned on experiment ${best.experiment}, applied to ${config.name}`);
-        }
-      }
-    }
+    if (options.params !== undefined) configs = applyBestFiles(configs, options.params, (line) => reporter.log(line));
     if (options.timing === true) timingCheck(options, (line) => reporter.log(line));
     const result = await runExperiments(configs, runOptionsFor(options, { out, shard, configFile, signal: session.signal, reporter, debug }));
     reporter.stop();
@@ -130,7 +154,11 @@ export function registerRun(program: Command, io: CliIo = processIo()): void {
     .option('--jobs <n>', `units run at once on worker threads; 1 runs in this process (default: CPU cores, here ${cores})`, positiveInteger('a job count', 1024))
     .addOption(new Option('--resume', 'finish an existing experiment folder: keep finished units, redo the others (same config required)').conflicts('force'))
     .addOption(new Option('--force', 'delete an existing experiment folder and start over'))
-    .option('--params <best.json>', "per-policy (l, e) from `eofd grid`'s best.json (λ, η recomputed per policy; recorded in the manifest's derived.policies)")
+    .option(
+      '--params <best.json>',
+      "each label's tuned values from `eofd grid`'s best.json (λ, η recomputed per experiment; recorded in the manifest's derived.policies). One file applies to every experiment; repeated, each file applies to the experiment it was tuned on",
+      collect,
+    )
     .option('--shard <i/n>', 'run only shard i of n (0-based) into <out>/shard-<i>-of-<n>/; see Sharding below', shardArgument)
     .option('--shard-count <n>', 'the shard count when the index comes from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (default: EOFD_SHARD_COUNT)', shardCountArgument)
     .option('--quiet', 'print no progress and no summary (errors still go to stderr)')
