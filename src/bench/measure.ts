@@ -26,7 +26,7 @@ import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { withBackend, type Backend } from '../linalg/simd.js';
 import type { Policy } from '../policies/policy.js';
 import { createPolicy, policyDescriptor, readsParam } from '../policies/registry.js';
-import { policySpec, type PolicySpec } from '../policies/spec.js';
+import { ADAPTIVE_INITIAL_SKETCH_SIZE, policySpec, type PolicySpec } from '../policies/spec.js';
 import { mulberry32 } from '../random/stream.js';
 import { BenchWorkload } from './workload.js';
 
@@ -39,10 +39,15 @@ export interface BenchPoint {
   d: number;
   /** K */
   K: number;
-  /** m (a sketched policy's, capped at its dimension; an exact policy keeps Kd, reported as such). */
+  /**
+   * m (a sketched policy's, capped at its dimension; an exact policy keeps Kd, reported as such). For
+   * an adaptive m, the planning estimate (⌊Kd/10⌋); the m reached is `PointMeasurement.sketchSize`.
+   */
   sketchSize: number;
-  /** The m asked for: a number, 'auto' (⌊Kd/10⌋), or 'exact' for a policy without a sketch. */
-  sketchRequest: number | 'auto' | 'exact';
+  /** The m asked for: a number, 'auto' (⌊Kd/10⌋), 'adaptive', or 'exact' for a policy without a sketch. */
+  sketchRequest: number | 'auto' | 'adaptive' | 'exact';
+  /** ε of an adaptive m (Δ_t ≤ 1 + ε); present only with sketchRequest 'adaptive'. */
+  deltaMax?: number;
   /** |A_t|, every round. */
   actions: number;
   /** Untimed rounds before the timed ones (the history a round's cost may grow with). */
@@ -75,6 +80,9 @@ export interface PointMeasurement {
   probeUpdate: Quantiles | null;
   /** policy.stats().stateBytes after the last round. */
   stateBytes: number;
+  /** m_t of a sketched policy when the timed rounds start and after they end (an adaptive m: the size reached); null otherwise. */
+  sketchSizeStart: number | null;
+  sketchSize: number | null;
   /** Garbage collections that started during the timed rounds. */
   gcDuringTimed: number;
   /** Wall time of the whole point (warm-up and probe included), s. */
@@ -108,7 +116,8 @@ export function benchSpec(point: BenchPoint): PolicySpec {
     normBound: 1,
     maxActionNorm: 1,
     horizon: point.warmup + point.rounds,
-    sketchSize: point.sketchSize,
+    sketchSize: point.deltaMax === undefined ? point.sketchSize : ADAPTIVE_INITIAL_SKETCH_SIZE,
+    ...(point.deltaMax === undefined ? {} : { adaptiveSketch: { deltaMax: point.deltaMax } }),
     beta: 'theory',
     // A policy that draws (Random, Thompson sampling) gets its own stream, seeded from the point's.
     uniform: policyDescriptor(point.policy).needsRandomStream ? mulberry32(point.seed + POLICY_STREAM_OFFSET) : undefined,
@@ -178,9 +187,11 @@ export async function measurePoint(point: BenchPoint, options: MeasureOptions): 
   (globalThis as { gc?: (options?: { type: 'minor' | 'major' }) => void }).gc?.({ type: 'minor' });
   // Synchronous writes: V8's --trace-gc lines are printed synchronously, so the markers must be too.
   if (options.markTimedRounds === true) fs.writeSync(2, `[eofd bench] ${describePoint(point)}: timed rounds start (pid ${process.pid})\n`);
+  const sketchSizeStart = policy.policy.sketchSize?.() ?? null;
   const timedStart = performance.now();
   playRounds(policy, workload, warmup + 1, rounds, times, chosen);
   const timedEnd = performance.now();
+  const sketchSize = policy.policy.sketchSize?.() ?? null;
   if (options.markTimedRounds === true) fs.writeSync(2, `[eofd bench] ${describePoint(point)}: timed rounds end (pid ${process.pid})\n`);
   const stateBytes = policy.policy.stats().stateBytes;
   const decisions = decisionsDigest(chosen, policy.policy.estimate());
@@ -211,6 +222,8 @@ export async function measurePoint(point: BenchPoint, options: MeasureOptions): 
     plainRound: quantiles(roundMs.filter((_, i) => projected[i] === 0)),
     probeUpdate,
     stateBytes,
+    sketchSizeStart,
+    sketchSize,
     gcDuringTimed: gcStarts.filter((start) => start >= timedStart && start <= timedEnd).length,
     wallSeconds: (performance.now() - started) / 1000,
     decisions,
@@ -264,7 +277,7 @@ export function describePoint(point: BenchPoint): string {
 
 /** "EOFD-MLogB d=785 K=1 m=78": the point without its backend. */
 export function describeProblem(point: BenchPoint): string {
-  return `${point.policy} d=${point.d} K=${point.K} m=${point.sketchSize}`;
+  return `${point.policy} d=${point.d} K=${point.K} m=${point.sketchRequest === 'adaptive' ? `adaptive(ε=${point.deltaMax})` : point.sketchSize}`;
 }
 
 /** Per-round timings of the timed rounds, allocated before they start. */

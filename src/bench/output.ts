@@ -71,11 +71,16 @@ export function seriesKey(row: BenchRow): string {
   return `${policy} K=${K}${sketch}${history} [${backend}]`;
 }
 
+/** The m a point ran with: an adaptive m's size after the timed rounds (its plan's estimate when not measured), else the plan's. */
+export function reachedSketchSize(row: BenchRow): number {
+  return row.plan.point.sketchRequest === 'adaptive' ? (row.measurement?.sketchSize ?? row.plan.point.sketchSize) : row.plan.point.sketchSize;
+}
+
 /** GFLOP/s of a measured point: the policy's nominal flops per round over the round's median time; null without one. */
 export function roundGflopPerS(row: BenchRow): number | null {
   const median = row.measurement?.round.median;
   if (median === undefined || !(median > 0)) return null;
-  return nominalRoundFlops(row.plan.point) / (median / 1e3) / 1e9;
+  return nominalRoundFlops({ ...row.plan.point, sketchSize: reachedSketchSize(row) }) / (median / 1e3) / 1e9;
 }
 
 /**
@@ -164,7 +169,7 @@ export function benchCsv(rows: readonly BenchRow[], dgemm: DgemmReference): stri
       p.backend,
       String(p.d),
       String(p.K),
-      String(p.sketchSize),
+      String(reachedSketchSize(row)),
       String(p.sketchRequest),
       String(p.K * p.d),
       String(p.actions),
@@ -245,7 +250,7 @@ export function benchTable(rows: readonly BenchRow[], slopes: readonly SeriesSlo
       p.backend,
       String(p.d),
       String(p.K),
-      p.sketchRequest === 'exact' ? '–' : String(p.sketchSize),
+      p.sketchRequest === 'exact' ? '–' : p.sketchRequest === 'adaptive' ? `${reachedSketchSize(row)} (adaptive)` : String(p.sketchSize),
       String(p.warmup + 1),
       ms(m?.select.median),
       ms(m?.update.median),

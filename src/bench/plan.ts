@@ -8,10 +8,14 @@
 import { BACKENDS, wasmAvailable, type Backend } from '../linalg/simd.js';
 import type { ProblemShape } from '../policies/policy.js';
 import { policyDescriptor, POLICY_NAMES } from '../policies/registry.js';
+import { DEFAULT_DELTA_MAX } from '../policies/spec.js';
 import { isSketched, type BenchPoint } from './measure.js';
 
-/** A sketch size: 'auto' is the paper's m = ⌊Kd/10⌋ (Section 4). */
-export type SketchChoice = number | 'auto';
+/**
+ * A sketch size: 'auto' is the paper's m = ⌊Kd/10⌋ (Section 4); 'adaptive' starts at 1 and grows
+ * under the budget Δ_t ≤ 1 + `deltaMax` (params.m: adaptive), timed at the m it has reached.
+ */
+export type SketchChoice = number | 'auto' | 'adaptive';
 
 /** A warm-up length: rounds, or 'auto' (a full sketch for sketched policies, 10 rounds otherwise). */
 export type WarmupChoice = number | 'auto';
@@ -23,6 +27,8 @@ export interface BenchOptions {
   K: number[];
   /** Sketch sizes m for the sketched policies. */
   m: SketchChoice[];
+  /** ε of the 'adaptive' sketch size (params.delta_max). */
+  deltaMax: number;
   /** |A_t|, every round. */
   actions: number;
   /** Timed rounds per point. */
@@ -61,6 +67,7 @@ export const DEFAULT_BENCH_OPTIONS: BenchOptions = {
   d: [100, 200, 400, 785, 1600, 3200, 12800],
   K: [1, 4],
   m: [50, 'auto'],
+  deltaMax: DEFAULT_DELTA_MAX,
   actions: 20,
   rounds: 50,
   warmup: ['auto'],
@@ -88,9 +95,12 @@ export interface PlannedPoint {
   probe: boolean;
 }
 
-/** m of a choice at (d, K), capped at Kd like the sketch caps it. */
+/**
+ * m of a choice at (d, K), capped at Kd like the sketch caps it. 'adaptive' is planned (cost caps, the
+ * automatic warm-up) as 'auto'; the m it reaches is measured.
+ */
 export function resolveSketchSize(choice: SketchChoice, d: number, K: number): number {
-  const m = choice === 'auto' ? Math.max(1, Math.floor((K * d) / 10)) : choice;
+  const m = choice === 'auto' || choice === 'adaptive' ? Math.max(1, Math.floor((K * d) / 10)) : choice;
   return Math.min(m, K * d);
 }
 
@@ -115,7 +125,7 @@ export function planPoints(options: BenchOptions): PlannedPoint[] {
         const { supports } = policyDescriptor(policy);
         if (!(K === 1 ? supports.binary : supports.multinomial)) continue;
         const sketched = isSketched(policy);
-        const choices: { m: number; request: number | 'auto' | 'exact' }[] = [];
+        const choices: { m: number; request: SketchChoice | 'exact' }[] = [];
         if (!sketched) choices.push({ m: K * d, request: 'exact' });
         else for (const choice of options.m) choices.push({ m: resolveSketchSize(choice, d, K), request: choice });
         for (const { m, request } of choices) {
@@ -129,6 +139,7 @@ export function planPoints(options: BenchOptions): PlannedPoint[] {
                 K,
                 sketchSize: m,
                 sketchRequest: request,
+                ...(request === 'adaptive' ? { deltaMax: options.deltaMax } : {}),
                 actions: options.actions,
                 warmup,
                 warmupRequest: choice,

@@ -48,7 +48,7 @@ const environmentSchema = z.discriminatedUnion(
   },
 );
 
-const mError = "expected 'auto' (⌊Kd/10⌋) or an integer ≥ 1";
+const mError = "expected 'auto' (⌊Kd/10⌋), 'adaptive' (grown to keep Δ_t ≤ 1 + delta_max) or an integer ≥ 1";
 const betaError = `expected ${BETA_MODES.map((mode) => `'${mode}'`).join(', ')} or a number ≥ 0 (0: greedy)`;
 const sketchError = `expected ${listAllowed(SKETCH_VARIANTS)}`;
 const deltaError = "expected 'auto' (1/T) or a number in (0, 1)";
@@ -61,8 +61,12 @@ const paramFields = {
   lambda: positive().describe('λ itself, overriding l'),
   eta: positive().describe('η itself, overriding e'),
   m: z
-    .union([z.literal('auto', { error: mError }), integer(1, Number.MAX_SAFE_INTEGER, mError)], { error: mError })
-    .describe("m: sketch size of the sketched policies (EOFD-MLogB, EOFD-TS: at most Kd; SOFUL: at most d); auto = ⌊Kd/10⌋"),
+    .union([z.literal('auto', { error: mError }), z.literal('adaptive', { error: mError }), integer(1, Number.MAX_SAFE_INTEGER, mError)], { error: mError })
+    .describe(
+      "m: sketch size of the sketched policies (EOFD-MLogB, EOFD-TS: at most Kd; SOFUL: at most d); auto = ⌊Kd/10⌋; adaptive = start at 1 and grow m_t (never beyond Kd, or d) instead of discarding mass that would make Δ_t = 1 + ρ_{1:t}/λ exceed 1 + delta_max",
+    ),
+  delta_max: positive()
+    .describe('ε of an adaptive sketch (params.m: adaptive): Δ_t = 1 + ρ_{1:t}/λ ≤ 1 + ε in every round; default 0.1 (Kd ln 1.1 ≈ Kd/10.5, the default m)'),
   beta: z
     .union([z.enum(BETA_MODES, { error: betaError }), z.number({ error: betaError }).nonnegative({ error: betaError })], { error: betaError })
     .describe("β: confidence radius; 'order' = eq. (27) with its constants 1, 'theory' = eq. (36) (each baseline: its paper's radius), or a fixed number ≥ 0 (0: greedy)"),
@@ -89,6 +93,8 @@ const paramsSchema = strictObject(
     lambda: paramFields.lambda.optional(),
     eta: paramFields.eta.optional(),
     m: paramFields.m.default('auto'),
+    // Absent means 0.1 when m is adaptive (left out rather than defaulted, so that existing manifests stay as they were).
+    delta_max: paramFields.delta_max.optional(),
     beta: paramFields.beta.default(HYPERPARAMETER_DEFAULTS.beta),
     beta_scale: paramFields.beta_scale.default(HYPERPARAMETER_DEFAULTS.betaScale),
     beta_rank: paramFields.beta_rank.default(HYPERPARAMETER_DEFAULTS.betaRank),
@@ -99,7 +105,7 @@ const paramsSchema = strictObject(
   'a params mapping',
 );
 
-/** Every `params` key's default (lambda, eta and sketch have none: absent means derived, or 'fd'). */
+/** Every `params` key's default (lambda, eta, delta_max and sketch have none: absent means derived, 0.1, or 'fd'). */
 export const PARAM_DEFAULTS: Readonly<Record<string, unknown>> = Object.freeze(paramsSchema.parse({}));
 
 /** A policy entry's own params: any `params` key, none defaulted (absent keys come from the experiment's). */

@@ -13,7 +13,7 @@ import { createEnvironment, environmentDescriptor } from '../environments/regist
 import { deriveHyperparameters } from '../model/hyperparameters.js';
 import { PARAM_KEYS, type ParamKey } from '../policies/policy.js';
 import { policyDescriptor } from '../policies/registry.js';
-import { nonNullRewards, validatePolicySpec, type PolicySpec, type SketchVariant } from '../policies/spec.js';
+import { ADAPTIVE_INITIAL_SKETCH_SIZE, DEFAULT_DELTA_MAX, nonNullRewards, validatePolicySpec, type PolicySpec, type SketchVariant } from '../policies/spec.js';
 import { cappedSketchSize } from '../sketch/frequent-directions.js';
 import { RandomStream } from '../random/stream.js';
 import type { DerivedValues, PolicyHyperparameters, ResolvedEnvironment } from '../results/manifest.js';
@@ -101,7 +101,7 @@ export function resolveExperiment(config: ExperimentConfig, options: ResolveOpti
     e: params.e,
     regularization: params.lambda,
     stepSize: params.eta,
-    sketchSize: params.m,
+    sketchSize: params.m === 'adaptive' ? ADAPTIVE_INITIAL_SKETCH_SIZE : params.m,
     delta: params.delta,
   });
   const inputs = inputIdentities(config, file);
@@ -124,7 +124,7 @@ export function resolveExperiment(config: ExperimentConfig, options: ResolveOpti
     derived: {
       lambda: hp.regularization,
       eta: hp.stepSize,
-      m: hp.sketchSize,
+      m: params.m === 'adaptive' ? 'adaptive' : hp.sketchSize,
       delta: hp.delta,
       beta: params.beta,
       beta_scale: params.beta_scale,
@@ -196,6 +196,8 @@ export function resolvePolicyParams(
   overlay(values, entry.params);
   const { d, K, D } = problem;
   const S = values.S as number;
+  // params.m: adaptive passes through as 'adaptive' with its budget ε (delta_max; absent otherwise).
+  const adaptive = values.m === 'adaptive';
   const hp = deriveHyperparameters({
     d,
     K,
@@ -206,7 +208,7 @@ export function resolvePolicyParams(
     e: values.e as number,
     regularization: values.lambda as number | undefined,
     stepSize: values.eta as number | undefined,
-    sketchSize: values.m as number | 'auto',
+    sketchSize: adaptive ? ADAPTIVE_INITIAL_SKETCH_SIZE : (values.m as number | 'auto'),
     delta: values.delta as number | 'auto',
   });
   const all: Record<ParamKey, unknown> = {
@@ -215,7 +217,8 @@ export function resolvePolicyParams(
     e: hp.e,
     lambda: hp.regularization,
     eta: hp.stepSize,
-    m: cappedSketchSize(hp.sketchSize, descriptor.sketchDimension?.(d, K) ?? K * d),
+    m: adaptive ? 'adaptive' : cappedSketchSize(hp.sketchSize, descriptor.sketchDimension?.(d, K) ?? K * d),
+    delta_max: adaptive ? ((values.delta_max as number | undefined) ?? DEFAULT_DELTA_MAX) : undefined,
     beta: values.beta,
     beta_scale: values.beta_scale,
     beta_rank: values.beta_rank,
@@ -226,7 +229,7 @@ export function resolvePolicyParams(
   if (read.has('l')) read.add('lambda');
   if (read.has('e')) read.add('eta');
   const recorded: PolicyHyperparameters = { policy: entry.policy };
-  for (const key of PARAM_KEYS) if (read.has(key)) (recorded as unknown as Record<string, unknown>)[key] = all[key];
+  for (const key of PARAM_KEYS) if (read.has(key) && all[key] !== undefined) (recorded as unknown as Record<string, unknown>)[key] = all[key];
   return recorded;
 }
 
@@ -236,6 +239,8 @@ export function policySpecFor(experiment: ResolvedExperiment, label: string, tri
   const { policy } = entryOf(experiment.config, label);
   const own = derived.policies[label];
   if (own === undefined) throw new RangeError(`no resolved hyperparameters for ${JSON.stringify(label)}`);
+  // A policy that reads no m (OFUL-MLogB, …) is given the experiment's, which it ignores.
+  const m = own.m ?? derived.m;
   let uniform: (() => number) | undefined;
   if (policyDescriptor(policy).needsRandomStream) {
     // Variants of one policy draw from the policy's stream: they are paired draw for draw (DESIGN §4).
@@ -249,7 +254,8 @@ export function policySpecFor(experiment: ResolvedExperiment, label: string, tri
     normBound: own.S ?? derived.S,
     regularization: own.lambda ?? derived.lambda,
     stepSize: own.eta ?? derived.eta,
-    sketchSize: own.m ?? derived.m,
+    sketchSize: typeof m === 'number' ? m : ADAPTIVE_INITIAL_SKETCH_SIZE,
+    ...(m === 'adaptive' && own.delta_max !== undefined ? { adaptiveSketch: { deltaMax: own.delta_max } } : {}),
     beta: own.beta ?? derived.beta,
     betaScale: own.beta_scale ?? derived.beta_scale,
     betaRank: own.beta_rank ?? derived.beta_rank,

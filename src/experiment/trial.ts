@@ -31,9 +31,12 @@ export function runTrial(
   const selectMs = new Float64Array(horizon);
   const updateMs = new Float64Array(horizon);
   let cumRegret = 0;
+  const sketched = policy.sketchSize !== undefined;
   for (let t = 1; t <= horizon; t++) {
     try {
       const actions = environment.actions(t);
+      // m_t: the sketch this round's decision used (before the update may grow it).
+      const m = sketched ? policy.sketchSize!() : null;
       const start = process.hrtime.bigint();
       const action = policy.select(actions, t);
       const selected = process.hrtime.bigint();
@@ -56,6 +59,7 @@ export function runTrial(
         cumRegret,
         selectMs: selectMs[t - 1],
         updateMs: updateMs[t - 1],
+        m,
       });
     } catch (error) {
       throw error instanceof TrialError ? error : new TrialError(policy.name, trial, t, error);
@@ -78,5 +82,6 @@ export function runTrial(
     parameterError: environment.parameterError && estimate.length > 0 ? environment.parameterError(estimate) : null,
     deltaT: Number.isFinite(stats.delta) ? stats.delta : null,
     betaT: Number.isFinite(stats.beta) ? stats.beta : null,
+    mT: sketched ? policy.sketchSize!() : null,
   };
 }

@@ -28,7 +28,7 @@ export interface ConfidenceRadiusSpec {
   d: number;
   /** K */
   K: number;
-  /** The sketch's rank in β: min(m, Kd) for EOFD-MLogB, Kd for OFUL-MLogB. */
+  /** The sketch's rank in β: min(m, Kd) for EOFD-MLogB, Kd for OFUL-MLogB (an adaptive sketch passes m_t to `value`). */
   rank: number;
   /** λ */
   regularization: number;
@@ -82,21 +82,22 @@ export class ConfidenceRadius {
   }
 
   /**
-   * β_t for round t ≥ 1 given the current sketching error ρ (ρ_{1:t−1}; 0 for exact policies).
+   * β_t for round t ≥ 1 given the current sketching error ρ (ρ_{1:t−1}; 0 for exact policies) and
+   * the sketch's rank m_t (default: the spec's; an adaptive sketch passes the size it has reached).
    * Floored at 0: a negative running sum in eq. (36) leaves no exploration bonus.
    */
-  value(t: number, sketchError: number): number {
+  value(t: number, sketchError: number, rank = this.spec.rank): number {
     const { mode, scale } = this.spec;
     let beta: number;
     if (typeof mode === 'number') beta = mode;
-    else if (mode === 'order') beta = this.order(t, sketchError);
-    else beta = this.theory(t, sketchError);
+    else if (mode === 'order') beta = this.order(t, sketchError, rank);
+    else beta = this.theory(t, sketchError, rank);
     return Math.max(0, beta * scale);
   }
 
   // eq. (27), constants 1: Δ · ln²(K+1) · ln(t+1) · (m ln(t+1) + Kd ln Δ + ln(1/δ))
-  private order(t: number, sketchError: number): number {
-    const { K, d, rank, regularization: lambda, delta } = this.spec;
+  private order(t: number, sketchError: number, rank: number): number {
+    const { K, d, regularization: lambda, delta } = this.spec;
     const Delta = 1 + sketchError / lambda;
     const logK = Math.log(K + 1);
     const logT = Math.log(t + 1);
@@ -104,8 +105,8 @@ export class ConfidenceRadius {
   }
 
   // eq. (36), written for β_{s+1} with s = t − 1 and W_1 = 0; Δ^{λ/2} read as 1 + 2ρ/λ.
-  private theory(t: number, sketchError: number): number {
-    const { K, d, rank: m, regularization: lambda, stepSize: eta, normBound: S, maxActionNorm: D, delta } =
+  private theory(t: number, sketchError: number, m: number): number {
+    const { K, d, regularization: lambda, stepSize: eta, normBound: S, maxActionNorm: D, delta } =
       this.spec;
     const s = t - 1;
     const logK = Math.log(K + 1);

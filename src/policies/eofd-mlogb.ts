@@ -35,14 +35,16 @@ export class EofdMLogB implements Policy {
   private candidate: Float64Array;
   private readonly difference: Float64Array;
   /** Eigendecomposition of the Gram matrix of C̃ = [VΛ^{1/2}, P(ηD)^{1/2} ⊗ x] (eq. (20), eq. (21), eq. (22)). */
-  private readonly gramEigen: AugmentedGramEigen;
-  private readonly projection: Float64Array;
-  private readonly transposed: Float64Array;
-  private readonly rotated: Float64Array;
-  private readonly middle: Float64Array;
-  private readonly coordinates: Float64Array;
-  private readonly secularA: Float64Array;
-  private readonly secularB: Float64Array;
+  private gramEigen!: AugmentedGramEigen;
+  private projection!: Float64Array;
+  private transposed!: Float64Array;
+  private rotated!: Float64Array;
+  private middle!: Float64Array;
+  private coordinates!: Float64Array;
+  private secularA!: Float64Array;
+  private secularB!: Float64Array;
+  /** Directions the arrays above are sized for (the sketch's capacity when they were allocated). */
+  private allocated = 0;
   /** Per-round scoring: Lemma 1's A(x) of every action. */
   private readonly actionCurvature: ActionCurvature;
   private readonly curvatureOfAction: (index: number, out: Float64Array) => void;
@@ -60,7 +62,8 @@ export class EofdMLogB implements Policy {
     this.regularization = spec.regularization;
     this.stepSize = spec.stepSize;
     this.normBound = spec.normBound;
-    this.sketch = new FrequentDirections(d, K, spec.sketchSize, spec.sketchVariant === 'rfd');
+    const adaptive = spec.adaptiveSketch === undefined ? null : { deltaMax: spec.adaptiveSketch.deltaMax, regularization: spec.regularization };
+    this.sketch = new FrequentDirections(d, K, spec.sketchSize, spec.sketchVariant === 'rfd', adaptive);
     const m = this.sketch.sketchSize;
     this.fullRankRadius = spec.betaRank === 'full';
     this.beta = new ConfidenceRadius({
@@ -82,6 +85,17 @@ export class EofdMLogB implements Policy {
     this.current = space.float64(this.dimension);
     this.candidate = space.float64(this.dimension);
     this.difference = space.float64(this.dimension);
+    this.reserve();
+    this.actionCurvature = new ActionCurvature(this.sketch);
+    // Lemma 1, eq. (18)
+    this.curvatureOfAction = (index, out) => this.actionCurvature.write(index, out);
+  }
+
+  /** Sizes the per-round arrays for the sketch's capacity (again after an adaptive sketch grew it). */
+  private reserve(): void {
+    const { K, sketch } = this;
+    const m = sketch.capacity;
+    const space = sketch.workspace;
     const n = m + K;
     this.gramEigen = new AugmentedGramEigen(m, K, space);
     this.projection = space.float64(m * K);
@@ -91,9 +105,7 @@ export class EofdMLogB implements Policy {
     this.coordinates = new Float64Array(n);
     this.secularA = new Float64Array(n + 1);
     this.secularB = new Float64Array(n + 1);
-    this.actionCurvature = new ActionCurvature(this.sketch);
-    // Lemma 1, eq. (18)
-    this.curvatureOfAction = (index, out) => this.actionCurvature.write(index, out);
+    this.allocated = m;
   }
 
   select(actions: ActionSet, t: number): number {
@@ -102,10 +114,18 @@ export class EofdMLogB implements Policy {
     return this.selector.select(actions, this.current, this.confidenceRadius(t), this.curvatureOfAction);
   }
 
-  /** β_t of round t (recorded for `stats`); beta_rank 'full' is OFUL-MLogB's radius (rank Kd, Δ = 1). */
+  /**
+   * β_t of round t (recorded for `stats`) with the sketch's m_t and Δ_t (an adaptive sketch's m_t is the
+   * size it has reached); beta_rank 'full' is OFUL-MLogB's radius (rank Kd, Δ = 1).
+   */
   confidenceRadius(t: number): number {
-    this.lastBeta = this.beta.value(t, this.fullRankRadius ? 0 : this.sketch.sketchError);
+    this.lastBeta = this.fullRankRadius ? this.beta.value(t, 0) : this.beta.value(t, this.sketch.sketchError, this.sketch.sketchSize);
     return this.lastBeta;
+  }
+
+  /** m_t: the sketch size in this round. */
+  sketchSize(): number {
+    return this.sketch.sketchSize;
   }
 
   /** λ_t of Z_t = λ_t I + V_tΛ_tV_tᵀ: λ for FD, λ + ρ_{1:t}/2 for robust FD (params.sketch: rfd). */
@@ -115,6 +135,7 @@ export class EofdMLogB implements Policy {
 
   update(x: Float64Array, outcome: number): void {
     assertOutcome(outcome, this.K);
+    if (this.allocated < this.sketch.capacity) this.reserve();
     const { K, d, dimension, sketch, local } = this;
     const lambda = this.curvatureRegularization;
     const eta = this.stepSize;

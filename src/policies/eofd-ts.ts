@@ -14,17 +14,24 @@ import { ThompsonSampling } from './thompson-sampling.js';
 
 export class EofdTs extends ThompsonSampling<EofdMLogB> {
   readonly name = 'EOFD-TS' as const;
-  /** Vᵀξ (length m). */
-  private readonly coordinates: Float64Array;
+  /** Vᵀξ (length: the sketch's capacity). */
+  private coordinates: Float64Array;
 
   constructor(spec: PolicySpec) {
     const core = new EofdMLogB(spec);
     super(core, spec, 'EOFD-TS', core.sketch.workspace);
-    this.coordinates = core.sketch.workspace.float64(core.sketch.sketchSize);
+    this.coordinates = core.sketch.workspace.float64(core.sketch.capacity);
+  }
+
+  /** m_t: the sketch size in this round. */
+  sketchSize(): number {
+    return this.core.sketchSize();
   }
 
   /** out = √β Z_t^{-1/2} ξ (covariance β Z_t⁻¹), in O(Kd·m). */
   perturbation(beta: number, xi: Float64Array, out: Float64Array): void {
+    const sketch = this.core.sketch;
+    if (this.coordinates.length < sketch.capacity) this.coordinates = sketch.workspace.float64(sketch.capacity);
     this.core.sketch.inverseSquareRootApply(this.core.curvatureRegularization, xi, out, this.coordinates);
     const root = Math.sqrt(beta);
     for (let i = 0; i < this.dimension; i++) out[i] *= root;

@@ -26,13 +26,15 @@ export interface Policy {
   stats(): PolicyStats;
   /** The current estimate W_t, row-wise vectorised (length Kd); empty for policies without one. */
   estimate(): Float64Array;
+  /** m_t: a sketched policy's sketch size in this round (grows under params.m: adaptive); absent for the others. */
+  sketchSize?(): number;
 }
 
 /**
  * The config's `params` keys, in the order the docs list them. A policy reads some of them
  * (`PolicyDescriptor.reads`); giving a policy a key it does not read is a config error.
  */
-export const PARAM_KEYS = ['S', 'l', 'e', 'lambda', 'eta', 'm', 'beta', 'beta_scale', 'beta_rank', 'sketch', 'delta'] as const;
+export const PARAM_KEYS = ['S', 'l', 'e', 'lambda', 'eta', 'm', 'delta_max', 'beta', 'beta_scale', 'beta_rank', 'sketch', 'delta'] as const;
 export type ParamKey = (typeof PARAM_KEYS)[number];
 
 /** The keys that go with λ (l sets it through Section 4's scaling) and with η (e). */
@@ -41,8 +43,8 @@ export const REGULARIZATION_KEYS: readonly ParamKey[] = ['S', 'l', 'lambda', 'de
 export const RADIUS_KEYS: readonly ParamKey[] = ['beta', 'beta_scale'];
 /** η's keys. */
 export const STEP_KEYS: readonly ParamKey[] = ['e', 'eta'];
-/** A sketched policy's keys: m, the FD variant, and the rank β uses. */
-export const SKETCH_KEYS: readonly ParamKey[] = ['m', 'sketch', 'beta_rank'];
+/** A sketched policy's keys: m (and an adaptive m's budget), the FD variant, and the rank β uses. */
+export const SKETCH_KEYS: readonly ParamKey[] = ['m', 'delta_max', 'sketch', 'beta_rank'];
 
 /** The union of key groups, in PARAM_KEYS order (a descriptor's `reads`). */
 export function paramKeys(...groups: (readonly ParamKey[])[]): readonly ParamKey[] {

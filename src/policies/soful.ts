@@ -41,8 +41,9 @@ export class Soful implements Policy {
   private readonly curvatureOfAction: (index: number, out: Float64Array) => void;
   /** F = [1]: the rank-one update xxᵀ in Alg. 1's terms. */
   private readonly unitFactor = Float64Array.of(1);
-  private readonly coordinates: Float64Array;
-  private readonly woodbury: Float64Array;
+  /** Vᵀb and the Woodbury coefficients (length: the sketch's capacity). */
+  private coordinates: Float64Array;
+  private woodbury: Float64Array;
   private lastBeta = NaN;
   private readonly empty = new Float64Array(0);
 
@@ -54,7 +55,8 @@ export class Soful implements Policy {
     this.spec = spec;
     this.reward = spec.reward;
     this.regularization = spec.regularization;
-    this.sketch = new FrequentDirections(d, 1, spec.sketchSize, spec.sketchVariant === 'rfd');
+    const adaptive = spec.adaptiveSketch === undefined ? null : { deltaMax: spec.adaptiveSketch.deltaMax, regularization: spec.regularization };
+    this.sketch = new FrequentDirections(d, 1, spec.sketchSize, spec.sketchVariant === 'rfd', adaptive);
     // θ, b and the products over V they enter live beside V (the sketch's workspace).
     const space = this.sketch.workspace;
     this.theta = space.float64(d);
@@ -63,8 +65,13 @@ export class Soful implements Policy {
     this.selector = new OptimisticSelector(1, d, Float64Array.of(1), space);
     this.actionCurvature = new ActionCurvature(this.sketch);
     this.curvatureOfAction = (index, out) => this.actionCurvature.write(index, out);
-    this.coordinates = space.float64(this.sketch.sketchSize);
-    this.woodbury = new Float64Array(this.sketch.sketchSize);
+    this.coordinates = space.float64(this.sketch.capacity);
+    this.woodbury = new Float64Array(this.sketch.capacity);
+  }
+
+  /** m_t: the sketch size in this round. */
+  sketchSize(): number {
+    return this.sketch.sketchSize;
   }
 
   /** λ_t of V_t = λ_t I + SᵀS: λ for FD, λ + ρ_{1:t}/2 for robust FD (params.sketch: rfd). */
@@ -92,6 +99,10 @@ export class Soful implements Policy {
     const r = outcome === 0 ? 0 : this.reward[outcome - 1];
     axpy(d, r, x, 0, this.responses, 0);
     sketch.update(x, this.unitFactor);
+    if (this.woodbury.length < sketch.capacity) {
+      this.coordinates = sketch.workspace.float64(sketch.capacity);
+      this.woodbury = new Float64Array(sketch.capacity);
+    }
     // θ = V⁻¹b = b/λ_t − Σ_k c_k (v_kᵀb) v_k (Woodbury, `woodburyCoefficients`).
     const lambda = this.curvatureRegularization;
     const rank = sketch.rank;

@@ -15,8 +15,10 @@ export interface PolicySpec {
   regularization: number;
   /** η */
   stepSize: number;
-  /** m (EOFD-MLogB only; capped at Kd). */
+  /** m of the sketched policies (capped at the dimension sketched); with `adaptiveSketch`, the initial m_1. */
   sketchSize: number;
+  /** params.m: adaptive: m_t grows so that Δ_t = 1 + ρ_{1:t}/λ ≤ 1 + ε in every round (ε = deltaMax, params.delta_max). */
+  adaptiveSketch?: { deltaMax: number };
   /** β mode (DESIGN §2). */
   beta: BetaMode;
   /** beta_scale */
@@ -82,6 +84,9 @@ export function validatePolicySpec(spec: PolicySpec): void {
   requirePositive('lambda', spec.regularization);
   requirePositive('eta', spec.stepSize);
   requireInteger('m', spec.sketchSize, 1);
+  if (spec.adaptiveSketch !== undefined && !(Number.isFinite(spec.adaptiveSketch.deltaMax) && spec.adaptiveSketch.deltaMax > 0)) {
+    throw new RangeError(`delta_max must be a finite number > 0, got ${spec.adaptiveSketch.deltaMax}`);
+  }
   requirePositive('beta_scale', spec.betaScale);
   if (!BETA_RANKS.includes(spec.betaRank)) throw new RangeError(`beta_rank must be 'sketch' or 'full', got ${JSON.stringify(spec.betaRank)}`);
   if (!(spec.delta > 0 && spec.delta < 1)) throw new RangeError(`delta must lie in (0, 1), got ${spec.delta}`);
@@ -112,8 +117,10 @@ export interface PolicyOptions {
   horizon?: number;
   /** δ (default 1/T). */
   delta?: number;
-  /** m (default ⌊Kd/10⌋; capped at Kd). */
+  /** m (default ⌊Kd/10⌋; capped at Kd); with `adaptiveSketch`, the initial m_1 (default 1). */
   sketchSize?: number;
+  /** An adaptive sketch size with the budget Δ_t ≤ 1 + deltaMax (params.m: adaptive, params.delta_max). */
+  adaptiveSketch?: { deltaMax: number };
   /** β mode (default 'order', eq. (27)). */
   beta?: BetaMode;
   betaScale?: number;
@@ -132,6 +139,15 @@ export interface PolicyOptions {
   uniform?: () => number;
 }
 
+/** m_1 of an adaptive sketch: it starts from one direction and grows as its budget requires. */
+export const ADAPTIVE_INITIAL_SKETCH_SIZE = 1;
+
+/**
+ * params.delta_max's default ε = 0.1: Δ_T ≤ 1.1, so the Kd ln Δ_T of eq. (27)/(28) is at most
+ * Kd ln 1.1 ≈ Kd/10.5, no more than the m = ⌊Kd/10⌋ of Section 4's fixed sketch.
+ */
+export const DEFAULT_DELTA_MAX = 0.1;
+
 /** The horizon the library assumes for δ = 1/T when none is given. */
 export const DEFAULT_LIBRARY_HORIZON = 10_000;
 
@@ -149,7 +165,7 @@ export function policySpec(options: PolicyOptions): PolicySpec {
     e: options.e,
     regularization: options.regularization,
     stepSize: options.stepSize,
-    sketchSize: options.sketchSize,
+    sketchSize: options.adaptiveSketch !== undefined ? (options.sketchSize ?? ADAPTIVE_INITIAL_SKETCH_SIZE) : options.sketchSize,
     delta: options.delta,
   });
   const reward = nonNullRewards(options.reward);
@@ -168,6 +184,7 @@ export function policySpec(options: PolicyOptions): PolicySpec {
     delta: derived.delta,
     maxActionNorm,
   };
+  if (options.adaptiveSketch !== undefined) spec.adaptiveSketch = { deltaMax: options.adaptiveSketch.deltaMax };
   if (options.refreshInterval !== undefined) spec.refreshInterval = options.refreshInterval;
   if (options.sketchVariant !== undefined) spec.sketchVariant = options.sketchVariant;
   if (options.uniform !== undefined) spec.uniform = options.uniform;

@@ -10,14 +10,14 @@
  * A run in progress is marked at the top, at its experiment and in its panels.
  */
 import type { Report } from './report.js';
-import { BAND_TEXT, escapeXml, legendSwatch, panelSvg, regretFigure, timeFigure, type Figure } from './svg.js';
+import { BAND_TEXT, escapeXml, legendSwatch, panelSvg, regretFigure, sketchSizeFigure, timeFigure, type Figure } from './svg.js';
 import {
   CLAIM_HEADERS,
   CLAIMS_RULE,
   MULTIPLICITY_RULE,
   PAIRED_ALIGN,
   PAIRED_HEADERS,
-  POLICY_HEADERS,
+  policyHeaders,
   VERDICT_COLUMN,
   claimRows,
   comparisonLine,
@@ -133,7 +133,7 @@ export function renderHtml(report: Report): string {
       p.cpu === null ? null : `${p.cpu}${p.cores === null ? '' : ` (${p.cores} cores)`}`,
     ].filter((x): x is string => x !== null);
     out.push(`<p class="meta">${escapeXml(meta.join(' · '))}</p>`);
-    out.push(table(POLICY_HEADERS, policyRows(e), (_, column) => (column === 0 ? '' : 'num')));
+    out.push(table(policyHeaders(e), policyRows(e), (_, column) => (column === 0 ? '' : 'num')));
     for (const flag of randomFlags(e)) out.push(`<p class="warning">${escapeXml(flag)}</p>`);
     const line = comparisonLine(e);
     if (line !== null) out.push(`<p>${escapeXml(line)}</p>`);
@@ -158,6 +158,10 @@ export function renderHtml(report: Report): string {
       `Fig. 2: mean per-round time (select + update, inside the policy) with ± 1 sample std error bars; ${scale}.`,
     ),
   );
+  const sketchSizes = sketchSizeFigure(report.experiments, report.band);
+  if (sketchSizes !== null) {
+    out.push(figureHtml(sketchSizes, `Fig. 3: sketch size m_t of the adaptive sketches (params.m: adaptive) per round; line = mean over trials, band = ${BAND_TEXT[report.band]}.`));
+  }
   out.push('</body>', '</html>');
   return out.join('\n') + '\n';
 }

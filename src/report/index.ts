@@ -15,7 +15,7 @@ import { claimLabel, evaluateClaims } from './claims.js';
 import { renderHtml } from './html.js';
 import { ResultsError, readResults } from '../results/read.js';
 import { svgToPng } from './png.js';
-import { renderRegretFigure, renderTimeFigure, type Band, type TimeAxis } from './svg.js';
+import { renderRegretFigure, renderSketchSizeFigure, renderTimeFigure, type Band, type TimeAxis } from './svg.js';
 import { REPORT_FORMAT, type Report } from './report.js';
 import { makeFolders } from '../base/files.js';
 import { EOFD, OFUL, inPaperOrder, summarizeExperiment, type ExperimentSummary } from './summarize.js';
@@ -117,6 +117,9 @@ export const REPORT_FILES = [
   'report.json',
 ] as const;
 
+/** Fig. 3, m_t against t: written when an experiment has an adaptive sketch size (params.m: adaptive). */
+export const SKETCH_SIZE_FIGURE = 'fig3-sketch-size.svg';
+
 /** The files `writeReport` adds with `png: true`: the figures at PNG_SCALE pixels per SVG unit. */
 export const PNG_FILES = ['fig1-regret.png', 'fig2-time.png'] as const;
 
@@ -131,6 +134,7 @@ export function reportCsv(report: Report): string {
     'final_regret_mean', 'final_regret_std', 'round_ms_mean', 'round_ms_std', 'select_ms_mean', 'update_ms_mean',
     'state_bytes', 'sketch_error', 'projections', 'parameter_error_mean', 'parameter_error_std',
     'delta_T_mean', 'delta_T_std', 'beta_T_mean', 'beta_T_std', 'regret_overhead_pct', 'time_reduction_pct',
+    'm_T_mean', 'm_T_std',
   ];
   const rows: string[][] = [header];
   for (const e of report.experiments) {
@@ -144,6 +148,7 @@ export function reportCsv(report: Report): string {
           p.stateBytes, p.sketchError, p.projections, p.parameterError?.mean ?? null, p.parameterError?.std ?? null,
           p.deltaT?.mean ?? null, p.deltaT?.std ?? null, p.betaT?.mean ?? null, p.betaT?.std ?? null,
           versus?.regretOverheadPct ?? null, versus?.timeReductionPct ?? null,
+          p.mT?.mean ?? null, p.mT?.std ?? null,
         ].map(cell),
       );
     }
@@ -194,6 +199,8 @@ export function writeReport(given: Report, outDir: string, options: WriteOptions
     ['report.html', renderHtml(report)],
     ['report.json', JSON.stringify(report, null, 2) + '\n'],
   ];
+  const fig3 = renderSketchSizeFigure(report.experiments, { band: report.band });
+  if (fig3 !== null) contents.push([SKETCH_SIZE_FIGURE, fig3]);
   if (options.png === true) contents.push(['fig1-regret.png', svgToPng(fig1)], ['fig2-time.png', svgToPng(fig2)]);
   if (outDir.trim() === '') throw new ResultsError('--out: expected a folder, got an empty string');
   // Never into an experiment folder: its files are a run's, and readers would take the report for results.

@@ -83,6 +83,8 @@ export interface PolicySummary {
   deltaT: MeanStd | null;
   /** β_T, the confidence radius at T, mean ± std, or null when any trial lacks it (Random). */
   betaT: MeanStd | null;
+  /** m_T, the final sketch size (an adaptive m: the size reached), mean ± std, or null when any trial lacks it (unsketched policies, older files). */
+  mT: MeanStd | null;
 }
 
 /**
@@ -195,6 +197,11 @@ export interface ExperimentSummary {
   /** Every learner against Random (empty when Random did not run). */
   randomCheck: RandomCheck[];
   curves: RegretCurve[];
+  /**
+   * m_t against t (mean over trials, as a RegretCurve) of each policy whose sketch size changed within a
+   * trial (params.m: adaptive), read from the trial files' column m; empty when none did.
+   */
+  sketchCurves: RegretCurve[];
 }
 
 export function meanStd(xs: ArrayLike<number>): MeanStd {
@@ -250,6 +257,7 @@ function summarizePolicy(policy: string, rows: SummaryRow[]): PolicySummary {
     parameterError: meanStdOrNull(rows.map((r) => r.parameterError)),
     deltaT: meanStdOrNull(rows.map((r) => r.deltaT)),
     betaT: meanStdOrNull(rows.map((r) => r.betaT)),
+    mT: meanStdOrNull(rows.map((r) => r.mT ?? null)),
   };
 }
 
@@ -426,6 +434,11 @@ export function summarizeExperiment(data: ExperimentData, options: SummaryOption
     referenceNote,
     comparisons: testComparisons(pairs, isRandom),
     randomCheck,
+    sketchCurves: policies.flatMap((p) => {
+      const series = data.trials.filter((s) => s.policy === p).map((s) => s.sketchSize);
+      const grown = series.some((m) => m !== null && m[0] !== m[m.length - 1]);
+      return grown && series.every((m): m is Float64Array => m !== null) ? [regretCurve(p, series, data.setting.horizon)] : [];
+    }),
     curves: policies.map((p) =>
       regretCurve(
         p,

@@ -294,10 +294,40 @@ export function renderRegretFigure(experiments: readonly ExperimentSummary[], op
   return figureSvg(regretFigure(experiments, options.band ?? 'std'), options.standalone !== false);
 }
 
+/**
+ * Fig. 3 as parts, for runs with an adaptive sketch size (params.m: adaptive): m_t against round t,
+ * mean over trials with a band, one panel per experiment that has such a policy; null when none has.
+ */
+export function sketchSizeFigure(experiments: readonly ExperimentSummary[], band: Band = 'std'): Figure | null {
+  const shown = experiments.filter((e) => e.sketchCurves.length > 0);
+  if (shown.length === 0) return null;
+  const policies = allPolicies(experiments);
+  const styles = policyStyles(policies);
+  const drawn = policies.filter((p) => shown.some((e) => e.sketchCurves.some((c) => c.policy === p)));
+  return {
+    title: `Fig. 3. Sketch size m_t of the adaptive sketches: mean over trials (line), ${BAND_TEXT[band]} (band)`,
+    legend: drawn.map((p) => ({ label: p, style: styles.get(p) as PolicyStyle, kind: 'line' })),
+    panelWidth: PANEL_WIDTH,
+    panelHeight: PANEL_HEIGHT,
+    panels: shown.map((e, i) => ({ name: e.name, elements: curvePanel(e, i, styles, band, e.sketchCurves, 'sketch size m_t') })),
+  };
+}
+
+/** Fig. 3 as one SVG, or null when no experiment has an adaptive sketch. */
+export function renderSketchSizeFigure(experiments: readonly ExperimentSummary[], options: SvgOptions = {}): string | null {
+  const figure = sketchSizeFigure(experiments, options.band ?? 'std');
+  return figure === null ? null : figureSvg(figure, options.standalone !== false);
+}
+
 function regretPanel(e: ExperimentSummary, index: number, styles: Map<string, PolicyStyle>, band: Band): string[] {
-  const halves = e.curves.map((c) => bandHalfWidths(c, band));
+  return curvePanel(e, index, styles, band, e.curves, 'cumulative regret');
+}
+
+/** One panel of mean curves against round t with their bands (Fig. 1: regret; Fig. 3: m_t). */
+function curvePanel(e: ExperimentSummary, index: number, styles: Map<string, PolicyStyle>, band: Band, curves: readonly RegretCurve[], title: string): string[] {
+  const halves = curves.map((c) => bandHalfWidths(c, band));
   let maxY = 0;
-  e.curves.forEach((c, k) => {
+  curves.forEach((c, k) => {
     for (let i = 0; i < c.mean.length; i++) maxY = Math.max(maxY, (c.mean[i] as number) + (halves[k]?.[i] ?? 0));
   });
   const xTicks = niceTicks(e.setting.horizon);
@@ -310,7 +340,7 @@ function regretPanel(e: ExperimentSummary, index: number, styles: Map<string, Po
 
   const out = panelHeader(e, index, null);
   out.push(...axes(left, top, bottom, xTicks, yTicks, sx, sy));
-  e.curves.forEach((c, k) => {
+  curves.forEach((c, k) => {
     const half = halves[k];
     if (!half || c.t.length === 0) return;
     const colour = (styles.get(c.policy) as PolicyStyle).colour;
@@ -320,7 +350,7 @@ function regretPanel(e: ExperimentSummary, index: number, styles: Map<string, Po
       `<path data-band="${escapeXml(c.policy)}" d="M${[...upper, ...lower].join('L')}Z" fill="${colour}" fill-opacity="0.18" stroke="none"/>`,
     );
   });
-  for (const c of e.curves) {
+  for (const c of curves) {
     if (c.t.length === 0) continue;
     const style = styles.get(c.policy) as PolicyStyle;
     const line = c.t.map((t, i) => `${n(sx(t))},${n(sy(c.mean[i] as number))}`);
@@ -328,9 +358,9 @@ function regretPanel(e: ExperimentSummary, index: number, styles: Map<string, Po
       `<path data-policy="${escapeXml(c.policy)}" d="M${line.join('L')}" fill="none" stroke="${style.colour}" stroke-width="2" stroke-linejoin="round"${dashAttribute(style)}/>`,
     );
   }
-  if (e.curves.every((c) => c.t.length === 0)) out.push(noDataText(left, top));
+  if (curves.every((c) => c.t.length === 0)) out.push(noDataText(left, top));
   out.push(`<text x="${n(left + PLOT_WIDTH / 2)}" y="${n(bottom + 38)}" text-anchor="middle" fill="${INK}">round t</text>`);
-  out.push(yTitle('cumulative regret', top));
+  out.push(yTitle(title, top));
   return out;
 }
 

@@ -90,8 +90,14 @@ export const POLICY_HEADERS = [
   'β_T',
 ] as const;
 
-/** The per-policy rows of one experiment, as text. */
+/** The policy table's headers: POLICY_HEADERS, and m_T when a policy of the experiment reports its final sketch size. */
+export function policyHeaders(e: ExperimentSummary): string[] {
+  return e.policies.some((p) => p.mT !== null) ? [...POLICY_HEADERS, 'm_T'] : [...POLICY_HEADERS];
+}
+
+/** The per-policy rows of one experiment, as text (the columns of `policyHeaders`). */
 export function policyRows(e: ExperimentSummary): string[][] {
+  const withM = e.policies.some((p) => p.mT !== null);
   return e.policies.map((p) => [
     p.policy,
     formatMeanStd(p.finalRegret),
@@ -102,6 +108,7 @@ export function policyRows(e: ExperimentSummary): string[][] {
     formatMeanStd(p.parameterError, 3),
     formatMeanStd(p.deltaT),
     formatMeanStd(p.betaT, 3),
+    ...(withM ? [formatMeanStd(p.mT, 3)] : []),
   ]);
 }
 
@@ -256,7 +263,8 @@ export function renderTerminal(report: Report, options: { colour: boolean }): st
     parts.push(describeExperiment(e));
     if (progress !== null) parts.push(progress);
     parts.push('');
-    parts.push(formatTable(POLICY_HEADERS, policyRows(e), { align: ['left', ...POLICY_HEADERS.slice(1).map(() => 'right' as const)] }));
+    const headers = policyHeaders(e);
+    parts.push(formatTable(headers, policyRows(e), { align: ['left', ...headers.slice(1).map(() => 'right' as const)] }));
     const flags = randomFlags(e);
     if (flags.length > 0) parts.push(...flags, '');
     const line = comparisonLine(e);

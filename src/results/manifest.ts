@@ -12,8 +12,8 @@ export interface DerivedValues {
   lambda: number;
   /** η */
   eta: number;
-  /** m: sketch size (at most Kd). */
-  m: number;
+  /** m: sketch size (at most Kd), or 'adaptive' (params.m: adaptive). */
+  m: number | 'adaptive';
   /** δ */
   delta: number;
   /** β mode: 'theory', 'order' or a constant. */
@@ -50,8 +50,10 @@ export interface PolicyHyperparameters {
   e?: number | null;
   lambda?: number;
   eta?: number;
-  /** m as the policy's sketch holds it (capped at the dimension it sketches). */
-  m?: number;
+  /** m as the policy's sketch holds it (capped at the dimension it sketches), or 'adaptive'. */
+  m?: number | 'adaptive';
+  /** ε of an adaptive m (Δ_t ≤ 1 + ε); recorded only with m: 'adaptive'. */
+  delta_max?: number;
   beta?: BetaMode;
   beta_scale?: number;
   beta_rank?: BetaRank;

@@ -14,7 +14,7 @@ import { fileSha256 } from '../base/hash.js';
 import { bestFileSchema, sweepShardSchema } from './sweep.js';
 import { MANIFEST_FILE, SUMMARY_FILE, unitFiles, type UnitFiles } from './layout.js';
 import { manifestSchema, type ManifestRead } from './manifest.js';
-import { OPTIONAL_SUMMARY_COLUMNS, SUMMARY_COLUMNS, TRIAL_COLUMNS, type SummaryRow } from './records.js';
+import { OPTIONAL_SUMMARY_COLUMNS, OPTIONAL_TRIAL_COLUMNS, SUMMARY_COLUMNS, TRIAL_COLUMNS, type SummaryRow } from './records.js';
 import { unitSummarySchema, type UnitSummaryFile } from './unit.js';
 
 /** A defect in a results file (or a missing one): exit code 2. */
@@ -66,6 +66,8 @@ export interface TrialSeries {
   cumRegret: Float64Array;
   selectMs: Float64Array;
   updateMs: Float64Array;
+  /** m_t per round (column m), or null when the file has none or the policy is not sketched. */
+  sketchSize: Float64Array | null;
 }
 
 /** How much of an experiment has finished (a unit is one policy × trial). */
@@ -481,6 +483,7 @@ function readSummary(
       parameterError,
       deltaT: optional('delta_T'),
       betaT: optional('beta_T'),
+      mT: optional('m_T'),
     });
     lines.set(key, row.line);
   }
@@ -500,10 +503,11 @@ function readSummary(
 /** Reads one trial file, which must hold rounds t = 1..T of (policy, trial), in order. */
 export function readTrial(file: string, policy: string, trial: number, horizon: number): TrialSeries {
   const { header, rows } = readCsv(file);
-  const index = columnIndex(file, header, TRIAL_COLUMNS);
+  const index = columnIndex(file, header, TRIAL_COLUMNS.filter((c) => !OPTIONAL_TRIAL_COLUMNS.includes(c)));
   const cumRegret = new Float64Array(horizon);
   const selectMs = new Float64Array(horizon);
   const updateMs = new Float64Array(horizon);
+  let sketchSize: Float64Array | null = null;
   let t = 0;
   for (const row of rows) {
     const c = cells(file, header, row, index);
@@ -527,6 +531,10 @@ export function readTrial(file: string, policy: string, trial: number, horizon: 
     }
     selectMs[t] = c.num('select_ms');
     updateMs[t] = c.num('update_ms');
+    if (index.has('m') && c.raw('m') !== '') {
+      sketchSize ??= new Float64Array(horizon);
+      sketchSize[t] = c.int('m', 1);
+    }
     t++;
   }
   if (t < horizon) {
@@ -535,5 +543,5 @@ export function readTrial(file: string, policy: string, trial: number, horizon: 
       `${file}:${after}: ends after t = ${t}, the manifest's T is ${horizon} (truncated file?)`,
     );
   }
-  return { policy, trial, cumRegret, selectMs, updateMs };
+  return { policy, trial, cumRegret, selectMs, updateMs, sketchSize };
 }

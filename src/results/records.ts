@@ -15,6 +15,8 @@ export interface RoundRecord {
   selectMs: number;
   /** Wall time of `update`, ms. */
   updateMs: number;
+  /** m_t: a sketched policy's sketch size when it selected (grows under params.m: adaptive); null for the others. */
+  m: number | null;
 }
 
 /** Per-trial figures for `summary.csv`. */
@@ -35,6 +37,8 @@ export interface TrialSummary {
   deltaT: number | null;
   /** β_T, the confidence radius of the last round, or null for a policy without one. */
   betaT: number | null;
+  /** m_T: a sketched policy's final sketch size (the size an adaptive sketch reached); null or absent for the others (and in units written before it existed). */
+  mT?: number | null;
 }
 
 /** One row of summary.csv: a unit's TrialSummary and its identity. */
@@ -54,7 +58,11 @@ export const TRIAL_COLUMNS = [
   'cum_regret',
   'select_ms',
   'update_ms',
+  'm',
 ] as const;
+
+/** Trial columns a reader accepts as absent (files written before they existed). */
+export const OPTIONAL_TRIAL_COLUMNS: readonly string[] = ['m'];
 
 export const SUMMARY_COLUMNS = [
   'policy',
@@ -71,10 +79,11 @@ export const SUMMARY_COLUMNS = [
   'parameter_error',
   'delta_T',
   'beta_T',
+  'm_T',
 ] as const;
 
 /** Columns a reader accepts as absent (files written before they existed): they read as null. */
-export const OPTIONAL_SUMMARY_COLUMNS: readonly string[] = ['delta_T', 'beta_T'];
+export const OPTIONAL_SUMMARY_COLUMNS: readonly string[] = ['delta_T', 'beta_T', 'm_T'];
 
 /** Full round-trip precision (JavaScript's shortest text that parses back to the same double). */
 export function exact(x: number): string {
@@ -103,6 +112,7 @@ export function summaryCells(policy: string, trial: number, s: TrialSummary): st
     s.parameterError === null ? '' : exact(s.parameterError),
     s.deltaT === null ? '' : exact(s.deltaT),
     s.betaT === null ? '' : exact(s.betaT),
+    s.mT === null || s.mT === undefined ? '' : String(s.mT),
   ];
 }
 
@@ -119,5 +129,6 @@ export function roundCells(trial: string, policy: string, record: RoundRecord): 
     exact(record.cumRegret),
     milliseconds(record.selectMs),
     milliseconds(record.updateMs),
+    record.m === null ? '' : String(record.m),
   ];
 }

@@ -37,6 +37,7 @@ export const trialSummarySchema = z.object({
   parameterError: finite.nullable(),
   deltaT: finite.nullable(),
   betaT: finite.nullable(),
+  mT: z.number().int().min(1).nullable().optional(),
 }) satisfies z.ZodType<TrialSummary>;
 
 export const unitSummarySchema = z.object({

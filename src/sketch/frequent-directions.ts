@@ -12,6 +12,9 @@
  *
  * V, its spare and every array a product writes live in the sketch's `workspace` (a WebAssembly memory
  * under the wasm backend), where the products run as SIMD kernels with the same results.
+ *
+ * Adaptive sketch size (params.m: adaptive, `AdaptiveSketchOptions`): m_t grows instead of discarding
+ * mass that would break the budget Δ_t ≤ 1 + ε (see `grownSize` for the rule and its justification).
  */
 import { ArrowheadEigen } from '../linalg/arrowhead.js';
 import { axpy, dot, gemmNN, gemmNT, gemv } from '../linalg/blas.js';
@@ -25,6 +28,26 @@ export function cappedSketchSize(m: number, dimension: number): number {
   return Math.min(m, dimension);
 }
 
+/**
+ * An adaptive sketch size (params.m: adaptive): the budget ε on Δ_t = 1 + ρ_{1:t}/λ (Theorem 1), so
+ * that Δ_t ≤ 1 + ε in every round, and the λ of that definition (the base λ, also under robust FD).
+ */
+export interface AdaptiveSketchOptions {
+  /** ε > 0 (params.delta_max): the most Δ_t may exceed 1. */
+  deltaMax: number;
+  /** λ of Δ_t = 1 + ρ_{1:t}/λ. */
+  regularization: number;
+}
+
+/**
+ * The share of an adaptive sketch's budget ε that a sketch of size m may have used: 1 − 2^{−(j+1)}
+ * for m in [2^j, 2^{j+1}) (1/2 at m = 1, 3/4 at m = 2 or 3, …), so every size class keeps half of
+ * what the smaller ones left (Wen et al.'s dyadic shares; `FrequentDirections.grownSize`).
+ */
+export function budgetShare(m: number): number {
+  return 1 - 0.5 ** (32 - Math.clz32(m));
+}
+
 /** How often (in updates) ‖VᵀV − I‖_max is measured, and the drift that triggers re-orthonormalisation. */
 const ORTHONORMALITY_CHECK_INTERVAL = 32;
 const ORTHONORMALITY_TOLERANCE = 1e-12;
@@ -36,25 +59,38 @@ export class FrequentDirections {
   readonly K: number;
   /** Kd: dimension of the vectorised parameter. */
   readonly dimension: number;
-  /** m: the most directions kept. */
-  readonly sketchSize: number;
+  /** m_t: the most directions kept now (fixed, or grown by an adaptive sketch; at most Kd). */
+  get sketchSize(): number {
+    return this.size;
+  }
+  /** Directions the arrays are sized for (≥ m_t; doubles as an adaptive sketch grows). */
+  get capacity(): number {
+    return this.allocated;
+  }
   /** r ≤ m: directions currently held (all with μ_k > 0). */
   rank = 0;
   /** V as rows: v_k = basis[k·Kd .. (k+1)·Kd). */
   basis: Float64Array;
   /** Λ: μ_1 ≥ … ≥ μ_r > 0. */
-  readonly eigenvalues: Float64Array;
+  eigenvalues: Float64Array;
   /** ρ_{1:t}: the discarded mass Σ σ̄²_{m+1} (Alg. 1, line 7). */
   sketchError = 0;
   /** Times V was re-orthonormalised after measurable drift. */
   reorthonormalisations = 0;
 
+  /** Times m_t grew (adaptive sketch). */
+  growths = 0;
+  /** ε and λ of an adaptive sketch; null for a fixed m. */
+  readonly adaptive: AdaptiveSketchOptions | null;
+
+  private size: number;
+  private allocated: number;
   private spareBasis: Float64Array;
-  private readonly gramEigen: AugmentedGramEigen;
-  private readonly projection: Float64Array;
-  private readonly oldCoefficients: Float64Array;
-  private readonly xCoefficients: Float64Array;
-  private readonly overlap: Float64Array;
+  private gramEigen: AugmentedGramEigen;
+  private projection: Float64Array;
+  private oldCoefficients: Float64Array;
+  private xCoefficients: Float64Array;
+  private overlap: Float64Array;
   private readonly blockDots: Float64Array;
   /** This round's action x, copied in once so every product over V reads it in place. */
   private readonly action: Float64Array;
@@ -68,16 +104,27 @@ export class FrequentDirections {
    */
   readonly robust: boolean;
 
-  constructor(d: number, K: number, sketchSize: number, robust = false) {
+  /** `sketchSize`: m, or an adaptive sketch's initial m_1 (`adaptive` given). */
+  constructor(d: number, K: number, sketchSize: number, robust = false, adaptive: AdaptiveSketchOptions | null = null) {
     if (!Number.isInteger(sketchSize) || sketchSize < 1) {
       throw new RangeError(`sketch size m must be an integer ≥ 1, got ${sketchSize}`);
     }
+    if (adaptive !== null) {
+      if (!(Number.isFinite(adaptive.deltaMax) && adaptive.deltaMax > 0)) {
+        throw new RangeError(`delta_max (ε of Δ_t ≤ 1 + ε) must be a finite number > 0, got ${adaptive.deltaMax}`);
+      }
+      if (!(Number.isFinite(adaptive.regularization) && adaptive.regularization > 0)) {
+        throw new RangeError(`an adaptive sketch's λ must be a finite number > 0, got ${adaptive.regularization}`);
+      }
+    }
     this.robust = robust;
+    this.adaptive = adaptive;
     this.d = d;
     this.K = K;
     this.dimension = K * d;
-    this.sketchSize = cappedSketchSize(sketchSize, this.dimension);
-    const m = this.sketchSize;
+    this.size = cappedSketchSize(sketchSize, this.dimension);
+    this.allocated = this.size;
+    const m = this.size;
     // V, V's spare, the m×m products and x; grows later when a policy or a round's actions need more.
     this.workspace = new Workspace(8 * (2 * m * this.dimension + 2 * m * m + m * K + d) + 65536);
     const space = this.workspace;
@@ -211,7 +258,7 @@ export class FrequentDirections {
    * `knownProjection`: P(x) from `project`, when the caller already has it for this x and this sketch.
    */
   update(action: Float64Array, factor: Float64Array, knownProjection?: Float64Array): void {
-    const { rank: r, K, d, dimension, sketchSize: m } = this;
+    const { rank: r, K, d, dimension } = this;
     const x = this.action;
     for (let j = 0; j < d; j++) x[j] = action[j];
     const projection = knownProjection ?? this.project(x, 0, this.projection);
@@ -220,6 +267,13 @@ export class FrequentDirections {
     const n = this.gramEigen.decompose(this, projection, factor, xNormSq);
     const { values, vectors } = this.gramEigen;
     const noise = NOISE_FACTOR * n * Number.EPSILON * Math.max(values[0], 0);
+    let m = this.size;
+    if (this.adaptive !== null && n > m && m < dimension && values[m] > noise && !this.withinBudget(values[m], m)) {
+      m = this.grownSize(m, n, values, noise);
+      this.size = m;
+      this.growths++;
+      if (m > this.allocated) this.reserve(Math.min(dimension, Math.max(2 * this.allocated, m)));
+    }
     // Alg. 1, lines 4–7. With m ≥ Kd the (m+1)-th singular value of a Kd-row matrix is exactly 0.
     let shrink = 0;
     if (n > m && m < dimension && values[m] > noise) shrink = values[m];
@@ -255,6 +309,71 @@ export class FrequentDirections {
     if (this.updates % ORTHONORMALITY_CHECK_INTERVAL === 0 && this.orthonormalityError() > ORTHONORMALITY_TOLERANCE) {
       this.reorthonormalise();
     }
+  }
+
+  /**
+   * Whether a sketch of size m may discard σ̄² = `value`: (ρ_{1:t−1} + σ̄²)/λ within the share of ε of
+   * m's dyadic size class (`budgetShare`). Floating point is monotone, so Δ_t = 1 + ρ_{1:t}/λ as
+   * reported stays ≤ 1 + ε.
+   */
+  private withinBudget(value: number, m: number): boolean {
+    const { deltaMax, regularization } = this.adaptive!;
+    return (this.sketchError + value) / regularization <= deltaMax * budgetShare(m);
+  }
+
+  /**
+   * The growth rule of an adaptive sketch: the smallest m' > m whose shrink σ̄²_{m'+1} (values[m'],
+   * 0-based, of the Gram matrix of [V Λ^{1/2}, B_t]) still fits the budget of m' (`withinBudget`), or
+   * whose (m'+1)-th value is zero (m' = r + K, the whole of [V Λ^{1/2}, B_t], or m' = Kd). So
+   * ρ_{1:t} < ελ and Δ_t ≤ 1 + ε in every round, and m_t grows only when a discard would break the
+   * budget, by at most K a round (and never past the rank of the Hessians seen).
+   *
+   * The budget is shared out dyadically: a sketch of size m in [2^j, 2^{j+1}) may have discarded at
+   * most ελ(1 − 2^{−(j+1)}) in all (`budgetShare`), so half of ε is kept back at m = 1 and ελ/2^{j+1}
+   * in class j. Spending all of ε greedily at a small m would leave no room to discard ever after, and
+   * every later round's tail would force m_t up to the rank of the data at once; with the reserve, m_t
+   * grows only as far as the discard rate at m_t fits what remains.
+   *
+   * Why this is sound. Alg. 1 with a larger m in one round is still one FD step: Lemma 3 (appendix,
+   * V_{t+1}Λ_{t+1}V_{t+1}ᵀ ⪯ V_tΛ_tV_tᵀ + ∇²ℓ_t ⪯ V_{t+1}Λ_{t+1}V_{t+1}ᵀ + (ρ_{1:t} − ρ_{1:t−1})I) holds
+   * round by round whatever m each round keeps, so Lemma 4 (VΛVᵀ ⪯ M_t ⪯ VΛVᵀ + ρ_{1:t}I) and
+   * Lemma 5 follow by the same telescoping, and Theorem 1 holds with Δ_t = 1 + ρ_{1:t}/λ ≤ 1 + ε. In
+   * Lemma 6 the rank of V_tΛ_tV_tᵀ is at most m_t, so eq. (27) and eq. (36) hold with m_t in round t
+   * ((1 + a/m)^m grows with m, so m_T bounds every round); Theorem 2, eq. (28), then reads
+   * Õ((1+ε)(Kd ln(1+ε) + m_T)√T). The idea of growing a sketch when its spectral error would exceed a
+   * budget, over dyadic size classes (2^j) each with its own share of the error, with sizes doubling
+   * so that growth costs amortised O(1), is Wen et al.'s dyadic block sketching (2024, "Matrix
+   * sketching in bandits: current pitfalls and new framework", arXiv:2410.10258, DBSLinUCB). Here a
+   * single FD sketch grows in place instead of starting a new block: V stays orthonormal (its new
+   * columns come from the same eigendecomposition), m_t grows only as far as the budget needs, and the
+   * arrays' capacity doubles (`reserve`), so no round costs more than O(Kd(m_t+K)²) and the copies
+   * cost O(Kd·m_T) in all.
+   */
+  private grownSize(m: number, n: number, values: Float64Array, noise: number): number {
+    const limit = Math.min(n, this.dimension);
+    let grown = m + 1;
+    while (grown < limit && values[grown] > noise && !this.withinBudget(values[grown], grown)) grown++;
+    return grown;
+  }
+
+  /** Re-sizes every array held by direction count for `capacity` directions, keeping V's r rows and Λ. */
+  private reserve(capacity: number): void {
+    const { dimension, K, rank: r } = this;
+    const space = this.workspace;
+    const basis = space.float64(capacity * dimension);
+    basis.set(this.basis.subarray(0, r * dimension));
+    this.basis = basis;
+    this.spareBasis = space.float64(capacity * dimension);
+    const eigenvalues = new Float64Array(capacity);
+    eigenvalues.set(this.eigenvalues.subarray(0, r));
+    this.eigenvalues = eigenvalues;
+    // The round's Gram eigenpairs stay readable: `update` holds the old solver's arrays until it ends.
+    this.gramEigen = new AugmentedGramEigen(capacity, K, space);
+    this.projection = space.float64(capacity * K);
+    this.oldCoefficients = space.float64(capacity * capacity);
+    this.xCoefficients = new Float64Array(capacity * K);
+    this.overlap = space.float64(capacity * capacity);
+    this.allocated = capacity;
   }
 
   /** max |VᵀV − I| over the r held directions. */
@@ -380,13 +499,13 @@ export class ActionCurvature {
   private features: Float64Array = new Float64Array(0);
   private normsSq = new Float64Array(0);
   /** c_k of `woodburyCoefficients` for this round's λ. */
-  private readonly woodbury: Float64Array;
+  private woodbury: Float64Array;
   /** λ of the round (λ_t for robust FD). */
   private regularization = 1;
 
   constructor(sketch: FrequentDirections) {
     this.sketch = sketch;
-    this.woodbury = new Float64Array(sketch.sketchSize);
+    this.woodbury = new Float64Array(sketch.capacity);
   }
 
   get byteLength(): number {
@@ -395,8 +514,9 @@ export class ActionCurvature {
 
   /** Takes P(x) and ‖x‖² of `count` actions (rows of `features`, length d each) against the current sketch. */
   prepare(features: Float64Array, count: number, regularization: number): void {
-    const { K, d, dimension, rank: r, sketchSize: m } = this.sketch;
+    const { K, d, dimension, rank: r, capacity: m } = this.sketch;
     if (this.projections.length < count * K * m) this.projections = this.sketch.workspace.float64(count * K * m);
+    if (this.woodbury.length < m) this.woodbury = new Float64Array(m);
     if (this.normsSq.length < count) this.normsSq = new Float64Array(count);
     if (this.features.length < count * d) this.features = this.sketch.workspace.float64(count * d);
     const x = this.features;

@@ -105,3 +105,22 @@ describe('decisionsDigest', () => {
     expect(decisionsDigest(chosen, Float64Array.of(0.5 + 2 ** -53, -2))).not.toBe(digest);
   });
 });
+
+describe('measurePoint with an adaptive m (eofd bench --m adaptive)', () => {
+  it('starts the sketch at m = 1, reports the m reached, and plays the same under both backends', async () => {
+    const reached: (number | null)[] = [];
+    const decisions: string[] = [];
+    for (const choice of BACKENDS) {
+      // A budget so small (ε = 1e-4, with Section 4's λ) that the sketch must grow within 40 rounds.
+      const adaptive = point({ backend: choice, d: 8, K: 2, sketchSize: 1, sketchRequest: 'adaptive', deltaMax: 1e-4, warmup: 30, rounds: 10 });
+      expect(benchSpec(adaptive)).toMatchObject({ sketchSize: 1, adaptiveSketch: { deltaMax: 1e-4 } });
+      const measurement = await measurePoint(adaptive, { probeRounds: 0 });
+      reached.push(measurement.sketchSize);
+      decisions.push(measurement.decisions);
+      expect(measurement.sketchSizeStart).toBeLessThanOrEqual(measurement.sketchSize!);
+    }
+    expect(reached[0]).toBeGreaterThan(1);
+    expect(new Set(reached).size).toBe(1);
+    expect(new Set(decisions).size).toBe(1);
+  });
+});

@@ -28,7 +28,8 @@ describe('configJsonSchema', () => {
 
   it('the reference has a row per key with type and default', () => {
     const text = configReference();
-    expect(text).toContain('| `params.m` | `"auto"` or integer ≥ 1 | `"auto"` |');
+    expect(text).toContain('| `params.m` | `"auto"` or `"adaptive"` or integer ≥ 1 | `"auto"` |');
+    expect(text).toContain('| `params.delta_max` | number > 0 | (none) |');
     expect(text).toContain('| `horizon` | integer in [1, 100000000] | (required) |');
     for (const type of ENVIRONMENT_TYPES) expect(text).toContain(`\`environment\` with \`type: ${type}\``);
   });

@@ -253,7 +253,7 @@ describe('loadConfig', () => {
 
   it('names the override in errors that come from it', () => {
     const error = failure(VALID, ['params.m=abc']);
-    expect(error.message).toBe(`--set params.m=abc: params.m: expected 'auto' (⌊Kd/10⌋) or an integer ≥ 1, got "abc"`);
+    expect(error.message).toBe(`--set params.m=abc: params.m: expected 'auto' (⌊Kd/10⌋), 'adaptive' (grown to keep Δ_t ≤ 1 + delta_max) or an integer ≥ 1, got "abc"`);
     expect(error.override).toBe('params.m=abc');
     expect(failure(VALID, ['params.extra=1']).message).toMatch(/^--set params\.extra=1: params\.extra: unknown key "extra"/);
     expect(failure(VALID, ['environment={type: mnist, target: 11}']).message).toMatch(

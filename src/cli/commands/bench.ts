@@ -17,6 +17,7 @@ export interface BenchCommandOptions {
   d: number[];
   K: number[];
   m: SketchChoice[];
+  deltaMax: number;
   actions: number;
   rounds: number;
   warmup: WarmupChoice[];
@@ -71,7 +72,8 @@ function integerList(min: number): (value: string) => number[] {
 function sketchList(value: string): SketchChoice[] {
   const items = value.split(',').map((item): SketchChoice => {
     if (item.trim() === 'auto') return 'auto';
-    if (!/^\s*\d+\s*$/.test(item) || Number(item) < 1) throw usage(`expected "auto" or integers ≥ 1, comma-separated, got "${item}"`);
+    if (item.trim() === 'adaptive') return 'adaptive';
+    if (!/^\s*\d+\s*$/.test(item) || Number(item) < 1) throw usage(`expected "auto", "adaptive" or integers ≥ 1, comma-separated, got "${item}"`);
     return Number(item);
   });
   return [...new Set(items)];
@@ -112,6 +114,7 @@ export async function runBenchCommand(options: BenchCommandOptions, io: CliIo): 
     d: options.d,
     K: options.K,
     m: options.m,
+    deltaMax: options.deltaMax,
     actions: options.actions,
     rounds: options.rounds,
     warmup: options.warmup,
@@ -164,7 +167,12 @@ export function registerBench(program: Command, io: CliIo = processIo()): void {
     .addOption(new Option('--d <list>', 'feature dimensions d').argParser(integerList(1)).default(defaults.d, list(defaults.d)))
     .addOption(new Option('--K <list>', 'numbers of non-null outcomes K').argParser(integerList(1)).default(defaults.K, list(defaults.K)))
     .addOption(
-      new Option('--m <list>', 'sketch sizes of the sketched policies: integers and/or "auto" (⌊Kd/10⌋)').argParser(sketchList).default(defaults.m, list(defaults.m)),
+      new Option('--m <list>', 'sketch sizes of the sketched policies: integers, "auto" (⌊Kd/10⌋) and/or "adaptive" (grown to keep Δ_t ≤ 1 + --delta-max; timed at the m it reaches)')
+        .argParser(sketchList)
+        .default(defaults.m, list(defaults.m)),
+    )
+    .addOption(
+      new Option('--delta-max <ε>', 'budget of --m adaptive: Δ_t = 1 + ρ_{1:t}/λ ≤ 1 + ε').argParser(positiveNumber).default(defaults.deltaMax),
     )
     .addOption(new Option('--actions <n>', 'actions per round').argParser(integer(1)).default(defaults.actions))
     .addOption(new Option('--rounds <n>', 'timed rounds per point').argParser(integer(1)).default(defaults.rounds))
