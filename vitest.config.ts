@@ -1,10 +1,69 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Three projects, run together by `npm test` (alone: `vitest run --project e2e`, `--project 'unit*'`):
+ *
+ * - e2e: files that start processes or threads of their own: the CLI as a child process (`node
+ *   bin/eofd.js`), the worker pool on dist/experiment/worker.js, scripts, shells, python3, Chromium,
+ *   the fake Slurm.
+ * - unit: everything else, in process (the CLI through main(), experiments with --jobs 1). An
+ *   in-process run may still call `git rev-parse` for its manifest and start the lock's heartbeat
+ *   thread: those are the code under test, not the test's own processes.
+ * - unit-isolated: the files that need a fresh module graph (vi.mock), one process each.
+ *
+ * unit and e2e are not isolated: a worker process runs file after file with the modules it has already
+ * loaded (a fresh process and module graph per file was most of the suite's CPU time). So a file must
+ * leave module state, process.env, the working folder, signal handlers and timers as it found them;
+ * one that cannot goes in ISOLATED. A new test file is a unit file unless it is listed below.
+ *
+ * Every project uses every core. The e2e files run first (the default order: by project name, then the
+ * slowest or largest file first), so the slow process-bound files start early and the unit files fill
+ * in behind them.
+ */
+const E2E = [
+  // child processes
+  'test/base/files.test.ts', // mkfifo, a read-only tmpfs (mount, when root)
+  'test/bench/dgemm.test.ts', // python3 (numpy)
+  'test/cli/bench.test.ts', // the CLI
+  'test/cli/completion.test.ts', // bash, zsh
+  'test/cli/io.test.ts', // the CLI, with its stdout a full device or a closed pipe
+  'test/cli/main.test.ts', // the CLI under EOFD_BACKEND
+  'test/cli/malformed.test.ts', // the CLI, once per malformed input
+  'test/cli/progress.test.ts', // the CLI in a pseudo-terminal (script)
+  'test/cli/run.test.ts', // the CLI, killed and resumed; the worker pool
+  'test/cli/signals.test.ts', // the CLI, signalled; the worker pool
+  'test/environments/labelled-data.test.ts', // scripts/make-data.mjs
+  'test/experiment/lock.test.ts', // a live process holding a lock
+  'test/index.test.ts', // node importing the package (dist/)
+  'test/linalg/simd.test.ts', // scripts/gen-simd.mjs --check
+  'test/regression/baselines.test.ts', // the CLI on the baseline configs
+  'test/report/browser.test.ts', // headless Chromium (skipped without it)
+  'test/scripts/slurm-grid.test.ts', // scripts/slurm-grid.sh with a fake sbatch
+  // the worker pool (dist/experiment/worker.js) in this process
+  'test/experiment/folders.test.ts',
+  'test/experiment/grid.test.ts',
+  'test/experiment/merge.test.ts',
+  'test/experiment/runner.test.ts',
+  'test/results/read.test.ts',
+];
+
+/** In-process files that need a fresh module graph. */
+const ISOLATED = [
+  'test/bench/measure.test.ts', // vi.mock of the policy registry, which src/bench/measure.ts imports
+];
+
+const cores = os.availableParallelism();
+const shared = { testTimeout: 60_000, hookTimeout: 60_000, maxWorkers: cores, pool: 'forks' } as const;
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    // Brings dist/ up to date with src/ (incrementally), once, before any project runs (see the file).
     globalSetup: ['test/global-setup.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    projects: [
+      { test: { ...shared, name: 'e2e', include: E2E, isolate: false } },
+      { test: { ...shared, name: 'unit', include: ['test/**/*.test.ts'], exclude: [...E2E, ...ISOLATED], isolate: false } },
+      { test: { ...shared, name: 'unit-isolated', include: ISOLATED } },
+    ],
   },
 });

@@ -132,9 +132,11 @@ export function completeUnit(files: UnitFiles, record: Omit<UnitSummaryFile, 'fo
   syncFolder(files.folder);
 }
 
-/** Removes what an unfinished unit may have left: its partial CSV, summary and final CSV. */
+/** Removes what an unfinished unit may have left: its partial CSV, summary, final CSV and their temporary files. */
 export function clearUnit(files: UnitFiles): void {
-  for (const file of [files.partial, files.summary, files.csv]) fs.rmSync(file, { force: true });
+  // A writer stopped inside writeFileAtomic (a terminated worker thread shares the pid) leaves its temporary file.
+  const temporary = [files.summary, files.csv].map((file) => `${file}.tmp-${process.pid}`);
+  for (const file of [files.partial, files.summary, files.csv, ...temporary]) fs.rmSync(file, { force: true });
 }
 
 /** Removes leftovers of killed writers (`*.partial`, `*.tmp-<pid>`) in a folder, if it exists. */
