@@ -96,7 +96,11 @@ export function compareRows(a: GridRow, b: GridRow): number {
 /** Per label, its rows best first (see compareRows). */
 export function rankRows(rows: readonly GridRow[]): Map<string, GridRow[]> {
   const ranked = new Map<string, GridRow[]>();
-  for (const row of rows) ranked.set(row.policy, [...(ranked.get(row.policy) ?? []), row]);
+  for (const row of rows) {
+    const list = ranked.get(row.policy);
+    if (list === undefined) ranked.set(row.policy, [row]);
+    else list.push(row);
+  }
   for (const list of ranked.values()) list.sort(compareRows);
   return ranked;
 }

@@ -151,7 +151,7 @@ export const DEFAULT_DELTA_MAX = 0.1;
 /** The horizon the library assumes for δ = 1/T when none is given. */
 export const DEFAULT_LIBRARY_HORIZON = 10_000;
 
-/** The one PolicySpec factory (library, runner, bench): λ, η, m and δ derived as Section 4 does. */
+/** The PolicySpec factory of the library and the bench: λ, η, m and δ derived as Section 4 does (the runner's come from experiment/setup.ts, resolved per policy entry). */
 export function policySpec(options: PolicyOptions): PolicySpec {
   const normBound = options.normBound ?? HYPERPARAMETER_DEFAULTS.S;
   const maxActionNorm = options.maxActionNorm ?? 1;
