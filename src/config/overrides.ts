@@ -2,7 +2,8 @@
  * `--set key=value` overrides: a dotted key (`params.m`, `environment.d`, `environment.actions.1`)
  * and a value parsed as YAML (`400`, `[EOFD-MLogB, Random]`, `{type: mnist}`). They are applied to
  * the parsed YAML document before validation, so a bad value is reported like a bad file entry,
- * prefixed by the override that supplied it.
+ * prefixed by the override that supplied it. `key=null` (or `key=~`) removes the key, so its default
+ * applies: no config key takes null as a value.
  */
 import { isCollection, parseDocument, type Document } from 'yaml';
 import { ConfigError } from '../base/errors.js';
@@ -47,11 +48,12 @@ export function parseOverrides(texts: readonly string[], file: string): ConfigOv
   return texts.map((text) => parseOverride(text, file));
 }
 
-/** Sets each override's value in the document, in order (later overrides win). */
+/** Sets (or, for a null value, removes) each override's key in the document, in order (later overrides win). */
 export function applyOverrides(document: Document, overrides: readonly ConfigOverride[], file: string): void {
   for (const override of overrides) {
     try {
-      document.setIn(override.path, document.createNode(override.value));
+      if (override.value === null) document.deleteIn(override.path);
+      else document.setIn(override.path, document.createNode(override.value));
     } catch (error) {
       throw new ConfigError({
         file,

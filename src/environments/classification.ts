@@ -40,8 +40,10 @@ import {
   canonicalLabel,
   columnStatistics,
   DATA_FORMATS,
+  defaultLabelColumn,
   formatFromExtension,
   KNOWN_EXTENSIONS,
+  readCsvHeader,
   readLabelledData,
   type DataFormat,
   type LabelledData,
@@ -372,27 +374,38 @@ const labelList = z.array(labelSchema, { error: 'expected a list of labels' }).m
 const classificationSchema = strictObject(
   {
     type: z.literal('classification'),
-    /** The data file (CSV or LIBSVM, optionally .gz); relative to the config file's folder. */
-    file: z.string({ error: 'expected a file path' }).min(1, { error: 'expected a file path' }),
-    /** csv or libsvm; default from the extension. */
-    format: z.enum(DATA_FORMATS, { error: `expected ${listAllowed(DATA_FORMATS)}` }).optional(),
-    /** CSV: the label column's header. */
-    label: z.string({ error: 'expected a column name' }).min(1, { error: 'expected a column name' }).default('label'),
-    /** The number of feature columns (LIBSVM default: the largest index). */
-    features: integer(1, ENVIRONMENT_LIMITS.maxDimension - 1).optional(),
-    /** Binary protocol: the rewarded label(s). */
-    target: z.union([labelSchema, labelList], { error: 'expected a label or a list of labels' }).optional(),
-    /** Graded protocol: the labels of y = 1, 2, …, K. */
+    file: z
+      .string({ error: 'expected a file path' })
+      .min(1, { error: 'expected a file path' })
+      .describe("the data file: CSV with a header or LIBSVM, optionally gzipped (.gz); relative to the config file's folder"),
+    format: z
+      .enum(DATA_FORMATS, { error: `expected ${listAllowed(DATA_FORMATS)}` })
+      .optional()
+      .describe('csv or libsvm; default: from the extension (.csv, .libsvm, .svm, … each optionally .gz)'),
+    label: z
+      .string({ error: 'expected a column name' })
+      .min(1, { error: 'expected a column name' })
+      .optional()
+      .describe("CSV: the header of the label column; default: `label` or `target`, whichever the header has (both: an error, set it)"),
+    features: integer(1, ENVIRONMENT_LIMITS.maxDimension - 1)
+      .optional()
+      .describe('the number of feature columns, checked against the file (LIBSVM default: the largest index); d = features + 1 with bias'),
+    target: z
+      .union([labelSchema, labelList], { error: 'expected a label or a list of labels' })
+      .optional()
+      .describe('binary protocol (K = 1): the label or labels whose examples pay reward 1 (y = 1); every other label pays 0'),
     outcomes: z
       .array(labelList, { error: 'expected a list of label lists, one per outcome y = 1..K' })
       .min(1, { error: 'expected at least one outcome' })
       .max(ENVIRONMENT_LIMITS.maxOutcomes, { error: `expected at most ${ENVIRONMENT_LIMITS.maxOutcomes} outcomes` })
-      .optional(),
-    /** r_0..r_K with `outcomes` (default r_k = k/K). */
-    reward: rewardVector().optional(),
-    /** Examples per round (default: one of each class). */
-    candidates: integer(1, ENVIRONMENT_LIMITS.maxActions).optional(),
-    /** How feature values are scaled to ‖x‖ ≤ 1 (module comment). */
+      .optional()
+      .describe('graded protocol (K ≥ 1): a list of label lists, the labels of outcome y = 1, 2, …, K; other labels are y = 0'),
+    reward: rewardVector()
+      .optional()
+      .describe('with outcomes: the rewards r_0..r_K of outcomes y = 0..K, r_0 = 0 (default r_k = k/K)'),
+    candidates: integer(1, ENVIRONMENT_LIMITS.maxActions)
+      .optional()
+      .describe('examples offered per round, drawn without replacement from all rows (default: one example of each class, in random order)'),
     normalize: z
       .enum(FEATURE_NORMALIZATIONS, { error: `expected ${listAllowed(FEATURE_NORMALIZATIONS)}` })
       .default('global')
@@ -402,12 +415,11 @@ const classificationSchema = strictObject(
           'to mean 0, sample sd 1 over all rows of the file, a constant column to 0, then divided by the largest resulting row norm; ' +
           'the bias is appended afterwards): use standardize when columns have very different scales',
       ),
-    /** Append a bias coordinate. */
-    bias: z.boolean({ error: 'expected true or false' }).default(true),
-    /** The labels rows may carry (a row with another one is an error). */
-    classes: labelList.optional(),
-    /** Largest file read, MiB (after decompression). */
-    max_file_mb: positive('expected a positive number of MiB').default(ENVIRONMENT_LIMITS.maxFileMiB),
+    bias: z.boolean({ error: 'expected true or false' }).default(true).describe('append a constant coordinate 1 (scaled with the row) to every example'),
+    classes: labelList.optional().describe('the labels rows may carry; a row with another label is an error (default: any label)'),
+    max_file_mb: positive('expected a positive number of MiB')
+      .default(ENVIRONMENT_LIMITS.maxFileMiB)
+      .describe('the largest data file read, MiB after decompression; a larger file is refused'),
   },
   'a classification environment mapping',
 ).superRefine((env, ctx) => {
@@ -455,6 +467,10 @@ export const classificationEnvironment = defineEnvironment({
     const file = inputFile(['environment', 'file'], parsed.file);
     // The schema made sure that one of the two names the format.
     const format = parsed.format ?? (formatFromExtension(file) as DataFormat);
+    // The column is fixed here (and recorded in the manifest), not left to each reader.
+    const label =
+      parsed.label ??
+      (format === 'csv' ? defaultLabelColumn(readCsvHeader(file, { displayName: displayName(file), maxBytes: parsed.max_file_mb * 2 ** 20 }), displayName(file)) : 'label');
     const outcomes = (parsed.outcomes ?? [Array.isArray(parsed.target) ? parsed.target : [parsed.target as string | number]]).map((labels) =>
       labels.map(canonicalLabel),
     );
@@ -463,7 +479,7 @@ export const classificationEnvironment = defineEnvironment({
       type: 'classification',
       file,
       format,
-      label: parsed.label,
+      label,
       features: parsed.features ?? null,
       outcomes,
       reward: parsed.reward ?? [0, ...outcomes.map((_, k) => (k + 1) / K)],

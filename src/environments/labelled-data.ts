@@ -132,7 +132,7 @@ export interface ReadOptions {
   readonly format: DataFormat;
   /** The file as errors should name it (default: the path). */
   readonly displayName?: string;
-  /** CSV: the label column's header (default 'label'). */
+  /** CSV: the label column's header (default: defaultLabelColumn). */
   readonly labelColumn?: string;
   /** The number of features; LIBSVM default: the largest index; CSV: must match the header. */
   readonly features?: number;
@@ -148,13 +148,13 @@ export interface ReadOptions {
 
 const DEFAULT_CHUNK_BYTES = 1 << 20;
 
-/** Calls `onLine(text, lineNumber)` for every line of `file`, reading it in chunks. */
+/** Calls `onLine(text, lineNumber)` for every line of `file`, reading it in chunks, until it returns false. */
 function forEachLine(
   file: string,
   name: string,
   maxBytes: number,
   chunkBytes: number,
-  onLine: (text: string, line: number) => void,
+  onLine: (text: string, line: number) => boolean | void,
 ): void {
   function fail(detail: string): never {
     throw new ConfigError({ file: name, detail });
@@ -163,7 +163,9 @@ function forEachLine(
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let pending = '';
   let line = 0;
+  let stopped = false;
   const feed = (bytes: Uint8Array, last: boolean): void => {
+    if (stopped) return;
     let text: string;
     try {
       text = decoder.decode(bytes, { stream: !last });
@@ -175,7 +177,10 @@ function forEachLine(
     for (let newline = pending.indexOf('\n'); newline >= 0; newline = pending.indexOf('\n', start)) {
       line++;
       const end = newline > start && pending.charCodeAt(newline - 1) === 13 ? newline - 1 : newline;
-      onLine(pending.slice(start, end), line);
+      if (onLine(pending.slice(start, end), line) === false) {
+        stopped = true;
+        return;
+      }
       start = newline + 1;
     }
     pending = pending.slice(start);
@@ -203,14 +208,14 @@ function forEachLine(
         if (code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) fail(`decompressed ${tooLarge}`);
         fail(`cannot decompress (gzip): ${(error as Error).message}`);
       }
-      for (let offset = 0; offset < bytes.length; offset += chunkBytes) {
+      for (let offset = 0; offset < bytes.length && !stopped; offset += chunkBytes) {
         feed(bytes.subarray(offset, Math.min(bytes.length, offset + chunkBytes)), false);
       }
       feed(new Uint8Array(0), true);
       return;
     }
     const chunk = Buffer.allocUnsafe(chunkBytes);
-    for (;;) {
+    while (!stopped) {
       const read = readSync(fd, chunk, 0, chunkBytes, null);
       feed(chunk.subarray(0, read), read === 0);
       if (read === 0) break;
@@ -223,6 +228,36 @@ function forEachLine(
 /** Strips one pair of surrounding double quotes. */
 function unquote(field: string): string {
   return field.length >= 2 && field.startsWith('"') && field.endsWith('"') ? field.slice(1, -1) : field;
+}
+
+/** The label column names tried, in order, when a config names none (pandas and scikit-learn write `target`). */
+export const DEFAULT_LABEL_COLUMNS = ['label', 'target'] as const;
+
+/**
+ * The label column of a CSV header when the config names none: the one of DEFAULT_LABEL_COLUMNS the
+ * header has. Neither, or both (the other would be read as a feature), is a ConfigError at line 1.
+ */
+export function defaultLabelColumn(header: readonly string[], name: string): string {
+  const present = DEFAULT_LABEL_COLUMNS.filter((column) => header.includes(column));
+  if (present.length === 1) return present[0];
+  const detail =
+    present.length === 0
+      ? `no column named ${DEFAULT_LABEL_COLUMNS.map((c) => JSON.stringify(c)).join(' or ')} in the header (columns: ${header.join(', ')}); set label: to the label column`
+      : `the header has both ${DEFAULT_LABEL_COLUMNS.map((c) => JSON.stringify(c)).join(' and ')}; set label: to the label column (the other would be read as a feature)`;
+  throw new ConfigError({ file: name, line: 1, column: 1, detail });
+}
+
+/** A CSV file's header (its first non-blank line), fields trimmed and unquoted; reads no further. */
+export function readCsvHeader(file: string, options: { displayName?: string; maxBytes?: number } = {}): string[] {
+  const name = options.displayName ?? file;
+  let header: string[] | null = null;
+  forEachLine(file, name, options.maxBytes ?? ENVIRONMENT_LIMITS.maxFileMiB * 2 ** 20, DEFAULT_CHUNK_BYTES, (text) => {
+    if (text.trim() === '') return true;
+    header = text.split(',').map((f) => unquote(f.trim()));
+    return false;
+  });
+  if (header === null) throw new ConfigError({ file: name, line: 1, column: 1, detail: 'empty file: expected a header line' });
+  return header;
 }
 
 /** Reads and checks a labelled data file (module comment); throws ConfigError at the first problem. */
@@ -280,7 +315,7 @@ export function readLabelledData(file: string, options: ReadOptions): LabelledDa
     }
     if (featureNames === null) {
       const header = fields.map((f) => unquote(f.trim()));
-      const labelName = options.labelColumn ?? 'label';
+      const labelName = options.labelColumn ?? defaultLabelColumn(header, name);
       labelAt = header.indexOf(labelName);
       if (labelAt < 0) fail(line, 1, `no column named ${JSON.stringify(labelName)} in the header (columns: ${header.join(', ')}); set label: to the label column`);
       if (header.indexOf(labelName, labelAt + 1) >= 0) fail(line, 1, `two columns are named ${JSON.stringify(labelName)}`);

@@ -71,6 +71,18 @@ describe('applyOverrides and overrideFor', () => {
       new: { deep: { key: 'x' } },
     });
   });
+  it('removes a key whose value is null (null, ~ or nothing), so its default applies; a later override can set it again', () => {
+    const document = parseDocument('environment: {type: classification, label: y, target: 1}\nparams: {m: 4, S: 2}\nseed: 3\n');
+    applyOverrides(document, parseOverrides(['environment.label=null', 'params.m=~', 'seed=', 'params.absent=null'], 'c.yaml'), 'c.yaml');
+    expect(document.toJS()).toEqual({ environment: { type: 'classification', target: 1 }, params: { S: 2 } });
+    applyOverrides(document, parseOverrides(['seed=null', 'seed=5'], 'c.yaml'), 'c.yaml');
+    expect(document.toJS()).toMatchObject({ seed: 5 });
+  });
+  it('refuses to remove a key below a scalar, naming it', () => {
+    const document = parseDocument('name: x\n');
+    const error = thrownBy(ConfigError, () => applyOverrides(document, [parseOverride('name.first=null', 'c.yaml')], 'c.yaml'));
+    expect(error.message).toBe('--set name.first=null: name.first: cannot set this key: name is not a mapping or list');
+  });
   it('finds the last override covering a field', () => {
     const overrides = parseOverrides(['environment={type: mnist}', 'params.m=1', 'environment.target=3'], 'c.yaml');
     expect(overrideFor(['environment', 'target'], overrides)?.text).toBe('environment.target=3');

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/base/errors.js';
 import { loadConfigs } from '../../src/config/load.js';
@@ -15,7 +16,7 @@ import {
   type FeatureNormalization,
   type FeatureTable,
 } from '../../src/environments/classification.js';
-import { readLabelledData } from '../../src/environments/labelled-data.js';
+import { readCsvHeader, readLabelledData } from '../../src/environments/labelled-data.js';
 import { createMnistEnvironment, defaultMnistRoot, MNIST_DIGITS, MNIST_PIXELS } from '../../src/environments/mnist.js';
 import { createEnvironment } from '../../src/environments/registry.js';
 import { runExperiments } from '../../src/experiment/runner.js';
@@ -432,4 +433,50 @@ describe('classification: runs', () => {
       expect(preset2.play(t % 10)).toEqual(mnist.play(t % 10));
     }
   }, 120_000);
+});
+
+describe('classification: the label column when the config names none', () => {
+  const environmentOf = (file: string, overrides: string[] = []): ClassificationConfig =>
+    loadConfigs(file, overrides)[0].environment as ClassificationConfig;
+
+  it('is `label` or `target`, whichever the header has, and is recorded in the resolved config', () => {
+    const target = write('target.csv', 'u,v,target\n3,4,a\n0,0,b\n1,0,a\n');
+    expect(environmentOf(write('t.yaml', configText('t', `{type: classification, file: ${target}, target: a}`))).label).toBe('target');
+    expect(environmentOf(write('l.yaml', configText('l', `{type: classification, file: ${small}, target: a}`))).label).toBe('label');
+    // The data read through it: the same rows and classes as the file written with `label`.
+    const data = readLabelledData(target, { format: 'csv' });
+    expect(data.classes).toEqual(['a', 'b']);
+    expect(Array.from(data.labels)).toEqual([0, 1, 0]);
+  });
+  it('is refused when the header has both (the other would be a feature) or neither, naming the file and the fix', () => {
+    const both = write('both.csv', 'label,u,target\na,1,x\n');
+    const error = configError(`{type: classification, file: ${both}, target: a}`);
+    expect(error.message).toContain('both.csv:1:1');
+    expect(error.message).toContain('the header has both "label" and "target"; set label: to the label column');
+    const neither = write('neither.csv', 'u,v,class\n1,2,a\n');
+    expect(configError(`{type: classification, file: ${neither}, target: a}`).message).toContain('no column named "label" or "target" in the header (columns: u, v, class)');
+    // Naming it resolves either case.
+    expect(environmentOf(write('b.yaml', configText('b', `{type: classification, file: ${both}, target: x, label: target}`))).label).toBe('target');
+  });
+  it('applies again after --set environment.label=null removes a configured column', () => {
+    const target = write('target2.csv', 'target,u\na,1\nb,2\n');
+    const file = write('n.yaml', configText('n', `{type: classification, file: ${target}, target: a, label: u}`));
+    expect(environmentOf(file).label).toBe('u');
+    expect(environmentOf(file, ['environment.label=null']).label).toBe('target');
+  });
+  it('reads no further than the header to decide (a bad byte 2 MiB on is never decoded), plain or gzipped', () => {
+    // Text is decoded a chunk (1 MiB) at a time: the bad byte sits two chunks after the header.
+    const rows = Buffer.from('1,a\n'.repeat((2 << 20) / 4));
+    const plain = path.join(root, 'broken.csv');
+    fs.writeFileSync(plain, Buffer.concat([Buffer.from('x,target\n'), rows, Buffer.from([0xff, 0xfe, 0x0a])]));
+    expect(readCsvHeader(plain)).toEqual(['x', 'target']);
+    const gz = path.join(root, 'broken.csv.gz');
+    fs.writeFileSync(gz, zlib.gzipSync(Buffer.concat([Buffer.from('\n"x", "target"\r\n'), rows, Buffer.from([0xff, 0x0a])])));
+    expect(readCsvHeader(gz)).toEqual(['x', 'target']);
+    expect(() => new TextDecoder('utf-8', { fatal: true }).decode(fs.readFileSync(plain))).toThrow(TypeError);
+    expect(() => readCsvHeader(write('empty.csv', '\n\n'))).toThrow(/empty file: expected a header line/);
+  });
+  it('leaves LIBSVM files as they were (no header)', () => {
+    expect(environmentOf(write('s.yaml', configText('s', `{type: classification, file: ${IRIS_LIBSVM}, target: 3}`))).label).toBe('label');
+  });
 });
