@@ -11,7 +11,7 @@ import { BETA_MODES, BETA_RANKS } from '../model/beta.js';
 import { HYPERPARAMETER_DEFAULTS } from '../model/hyperparameters.js';
 import type { ParamKey } from '../policies/policy.js';
 import { POLICY_NAMES } from '../policies/registry.js';
-import { SKETCH_VARIANTS } from '../policies/spec.js';
+import { OFUL_SOLVERS, SKETCH_VARIANTS } from '../policies/spec.js';
 
 export { listAllowed };
 export type { EnvironmentConfig };
@@ -77,6 +77,11 @@ const paramFields = {
   sketch: z
     .enum(SKETCH_VARIANTS, { error: sketchError })
     .describe("the sketched policies' frequent directions: 'fd' (Alg. 1, the default) or 'rfd' (robust FD, λ_t = λ + ρ/2)"),
+  oful_solver: z
+    .enum(OFUL_SOLVERS, { error: `expected ${listAllowed(OFUL_SOLVERS)}` })
+    .describe(
+      "OFUL-MLogB's linear algebra, same decisions either way: 'incremental' (the default: Woodbury updates of H⁻¹, H̃ decomposed only in rounds whose step leaves the ball) or 'textbook' (the paper's O(K³d³) cost model: H⁻¹ inverted and H̃ eigendecomposed every round)",
+    ),
   delta: z
     .union(
       [z.literal('auto', { error: deltaError }), z.number({ error: deltaError }).gt(0, { error: deltaError }).lt(1, { error: deltaError })],
@@ -100,12 +105,14 @@ const paramsSchema = strictObject(
     beta_rank: paramFields.beta_rank.default(HYPERPARAMETER_DEFAULTS.betaRank),
     // Absent means 'fd' (left out rather than defaulted, so that existing manifests stay as they were).
     sketch: paramFields.sketch.optional(),
+    // Absent means 'incremental' (left out rather than defaulted, so that existing manifests stay as they were).
+    oful_solver: paramFields.oful_solver.optional(),
     delta: paramFields.delta.default('auto'),
   },
   'a params mapping',
 );
 
-/** Every `params` key's default (lambda, eta, delta_max and sketch have none: absent means derived, 0.1, or 'fd'). */
+/** Every `params` key's default (lambda, eta, delta_max, sketch and oful_solver have none: absent means derived, 0.1, 'fd' or 'incremental'). */
 export const PARAM_DEFAULTS: Readonly<Record<string, unknown>> = Object.freeze(paramsSchema.parse({}));
 
 /** A policy entry's own params: any `params` key, none defaulted (absent keys come from the experiment's). */

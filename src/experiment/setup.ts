@@ -13,7 +13,7 @@ import { createEnvironment, environmentDescriptor } from '../environments/regist
 import { deriveHyperparameters } from '../model/hyperparameters.js';
 import { PARAM_KEYS, type ParamKey } from '../policies/policy.js';
 import { policyDescriptor } from '../policies/registry.js';
-import { ADAPTIVE_INITIAL_SKETCH_SIZE, DEFAULT_DELTA_MAX, nonNullRewards, validatePolicySpec, type PolicySpec, type SketchVariant } from '../policies/spec.js';
+import { ADAPTIVE_INITIAL_SKETCH_SIZE, DEFAULT_DELTA_MAX, nonNullRewards, validatePolicySpec, type OfulSolver, type PolicySpec, type SketchVariant } from '../policies/spec.js';
 import { cappedSketchSize } from '../sketch/frequent-directions.js';
 import { RandomStream } from '../random/stream.js';
 import type { DerivedValues, PolicyHyperparameters, ResolvedEnvironment } from '../results/manifest.js';
@@ -223,6 +223,8 @@ export function resolvePolicyParams(
     beta_scale: values.beta_scale,
     beta_rank: values.beta_rank,
     sketch: values.sketch ?? 'fd',
+    // Recorded only when given ('incremental' is the default), so that existing manifests stay as they were.
+    oful_solver: values.oful_solver,
     delta: hp.delta,
   };
   const read = new Set<ParamKey>(descriptor.reads);
@@ -262,6 +264,7 @@ export function policySpecFor(experiment: ResolvedExperiment, label: string, tri
     delta: own.delta ?? derived.delta,
     maxActionNorm: derived.D,
     sketchVariant: (own.sketch ?? 'fd') as SketchVariant,
+    ...(own.oful_solver === undefined ? {} : { ofulSolver: own.oful_solver as OfulSolver }),
     ...(uniform === undefined ? {} : { uniform }),
   };
 }

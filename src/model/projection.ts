@@ -71,12 +71,21 @@ export class ExactBallProjection {
     return this.work.matrix;
   }
 
+  /**
+   * M = QΛQᵀ for M as put in `matrix()` (which it overwrites), as `project` starts; alone, for a
+   * caller that pays for the decomposition in every round (OFUL-MLogB's textbook solver).
+   */
+  decompose(): void {
+    if (this.work === null) throw new Error('ExactBallProjection: fill matrix() before decompose() or project()');
+    const { matrix, values, eigen } = this.work;
+    eigen.decomposeFactored(this.n, matrix, 0, this.n, values);
+  }
+
   /** In place: `point` (length n, outside the ball) becomes its M-norm projection, M as put in `matrix()`. */
   project(point: Float64Array, normBound: number): void {
     const n = this.n;
-    if (this.work === null) throw new Error('ExactBallProjection: fill matrix() before project()');
-    const { matrix, values, eigen, coordinates, a } = this.work;
-    eigen.decomposeFactored(n, matrix, 0, n, values);
+    this.decompose();
+    const { values, eigen, coordinates, a } = this.work as NonNullable<typeof this.work>;
     eigen.applyVectorsTransposed(point, coordinates);
     for (let i = 0; i < n; i++) a[i] = coordinates[i] * coordinates[i] * values[i] * values[i];
     const nu = secularRoot(n, a, values, normBound * normBound);

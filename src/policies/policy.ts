@@ -34,7 +34,7 @@ export interface Policy {
  * The config's `params` keys, in the order the docs list them. A policy reads some of them
  * (`PolicyDescriptor.reads`); giving a policy a key it does not read is a config error.
  */
-export const PARAM_KEYS = ['S', 'l', 'e', 'lambda', 'eta', 'm', 'delta_max', 'beta', 'beta_scale', 'beta_rank', 'sketch', 'delta'] as const;
+export const PARAM_KEYS = ['S', 'l', 'e', 'lambda', 'eta', 'm', 'delta_max', 'beta', 'beta_scale', 'beta_rank', 'sketch', 'oful_solver', 'delta'] as const;
 export type ParamKey = (typeof PARAM_KEYS)[number];
 
 /** The keys that go with λ (l sets it through Section 4's scaling) and with η (e). */

@@ -59,6 +59,8 @@ export interface PolicyHyperparameters {
   beta_rank?: BetaRank;
   /** 'fd' or 'rfd' (policies/spec.ts SKETCH_VARIANTS). */
   sketch?: string;
+  /** OFUL-MLogB: 'incremental' or 'textbook' (policies/spec.ts OFUL_SOLVERS); recorded only when the config gives it. */
+  oful_solver?: string;
   delta?: number;
 }
 

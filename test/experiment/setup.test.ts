@@ -89,6 +89,17 @@ describe('setup: params reach the policy spec', () => {
     const robust = resolved(', sketch: rfd');
     for (const policy of ['EOFD-MLogB', 'EOFD-TS', 'SOFUL']) expect(policySpecFor(robust, policy, 0).sketchVariant).toBe('rfd');
   });
+  it("params.oful_solver: absent is 'incremental' and unrecorded; textbook reaches OFUL-MLogB's spec and its recorded params", () => {
+    const plain = resolved('', '[OFUL-MLogB]');
+    expect(plain.derived.policies['OFUL-MLogB']).not.toHaveProperty('oful_solver');
+    expect(policySpecFor(plain, 'OFUL-MLogB', 0).ofulSolver).toBeUndefined();
+    const textbook = resolved(', oful_solver: textbook', '[OFUL-MLogB]');
+    expect(textbook.derived.policies['OFUL-MLogB']!.oful_solver).toBe('textbook');
+    expect(policySpecFor(textbook, 'OFUL-MLogB', 0).ofulSolver).toBe('textbook');
+    expect(() => resolved(', oful_solver: fast', '[OFUL-MLogB]')).toThrow(/params\.oful_solver: expected 'incremental' or 'textbook', got "fast"/);
+    // An entry whose policy does not read it may not be given it.
+    expect(() => resolved('', '[{policy: EOFD-MLogB, params: {oful_solver: textbook}}]')).toThrow(/EOFD-MLogB does not read oful_solver|oful_solver.*EOFD-MLogB/);
+  });
   it('params.beta: 0 is a constant radius of 0', () => {
     expect(policySpecFor(resolved(', beta: 0'), 'EOFD-MLogB', 0).beta).toBe(0);
   });

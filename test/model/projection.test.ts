@@ -32,7 +32,8 @@ describe('secularRoot: Lemma 2, eq. (24), to machine precision', () => {
 
 describe('ExactBallProjection', () => {
   it('asks for its matrix before projecting', () => {
-    expect(() => new ExactBallProjection(3).project(new Float64Array(3), 1)).toThrow(/fill matrix\(\) before project\(\)/);
+    expect(() => new ExactBallProjection(3).project(new Float64Array(3), 1)).toThrow(/fill matrix\(\) before decompose\(\) or project\(\)/);
+    expect(() => new ExactBallProjection(3).decompose()).toThrow(/fill matrix\(\) before decompose\(\) or project\(\)/);
   });
 
   it('equals the dense M-norm projection (ml-matrix eigenvectors, bisection on ν), lands on the sphere', () => {

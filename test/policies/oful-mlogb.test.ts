@@ -1,6 +1,7 @@
 import { Matrix } from 'ml-matrix';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { TraceEnvironment } from '../../src/environments/trace.js';
+import { ExactBallProjection } from '../../src/model/projection.js';
 import { OfulMLogB } from '../../src/policies/oful-mlogb.js';
 import { denseInverse } from '../helpers/dense.js';
 import { makeSpec, syntheticTrace } from '../helpers/policies.js';
@@ -48,5 +49,69 @@ describe('OFUL-MLogB: H⁻¹ by rank-K Woodbury updates', () => {
       policy.update(actions.features.slice(index * d, (index + 1) * d), env.play(index).outcome);
     }
     expect(relativeDrift(policy)).toBeLessThan(1e-13);
+  });
+});
+
+describe('OFUL-MLogB: oful_solver textbook (the paper\'s O(K³d³) cost model)', () => {
+  /** Plays both solvers on one trace; returns the rounds where they chose differently and the decompositions each took. */
+  function playBoth(K: number, d: number, rounds: number, seed: number, normBound: number) {
+    const trace = syntheticTrace(K, d, rounds, seed, 2);
+    const spec = { normBound, regularization: 0.5, stepSize: 0.8 };
+    const players = (['incremental', 'textbook'] as const).map((solver) => {
+      const decompose = vi.spyOn(ExactBallProjection.prototype, 'decompose');
+      const policy = new OfulMLogB(makeSpec(K, d, { ...spec, ofulSolver: solver }));
+      return { policy, env: new TraceEnvironment(trace), decompose, choices: [] as number[], decompositions: 0 };
+    });
+    for (let t = 1; t <= rounds; t++) {
+      for (const player of players) {
+        const calls = player.decompose.mock.calls.length;
+        const actions = player.env.actions(t);
+        const index = player.policy.select(actions, t);
+        player.choices.push(index);
+        player.policy.update(actions.features.slice(index * d, (index + 1) * d), player.env.play(index).outcome);
+        player.decompositions += player.decompose.mock.calls.length - calls;
+      }
+    }
+    vi.restoreAllMocks();
+    const [incremental, textbook] = players;
+    const differing = incremental.choices.filter((c, i) => c !== textbook.choices[i]).length;
+    let gap = 0;
+    for (let i = 0; i < K * d; i++) gap = Math.max(gap, Math.abs(incremental.policy.estimate()[i] - textbook.policy.estimate()[i]));
+    return { differing, gap, incremental, textbook };
+  }
+
+  for (const [K, d, normBound] of [
+    [1, 8, 1],
+    [3, 5, 1],
+    [3, 5, 0.3],
+  ] as const) {
+    it(`decides as the incremental solver in every one of 400 rounds (K = ${K}, d = ${d}, S = ${normBound}), decomposing H̃ every round`, () => {
+      const { differing, gap, incremental, textbook } = playBoth(K, d, 400, 11 + K, normBound);
+      expect(differing).toBe(0);
+      expect(gap).toBeLessThan(1e-9);
+      // Both take the projection in the same rounds; only textbook decomposes in the others too.
+      expect(textbook.policy.stats().projections).toBe(incremental.policy.stats().projections);
+      expect(textbook.decompositions).toBe(400);
+      expect(incremental.decompositions).toBe(incremental.policy.stats().projections);
+      if (normBound < 1) expect(incremental.policy.stats().projections).toBeGreaterThan(10);
+    });
+  }
+
+  it('keeps H⁻¹ a fresh inverse of H after every update (a Cholesky re-inversion each round)', () => {
+    const K = 2;
+    const d = 4;
+    const trace = syntheticTrace(K, d, 30, 5, 2);
+    const policy = new OfulMLogB(makeSpec(K, d, { ofulSolver: 'textbook', refreshInterval: 1000 }));
+    const env = new TraceEnvironment(trace);
+    for (let t = 1; t <= 30; t++) {
+      const actions = env.actions(t);
+      const index = policy.select(actions, t);
+      policy.update(actions.features.slice(index * d, (index + 1) * d), env.play(index).outcome);
+      expect(relativeDrift(policy)).toBeLessThan(1e-13);
+    }
+  });
+
+  it('refuses an unknown solver', () => {
+    expect(() => new OfulMLogB(makeSpec(1, 3, { ofulSolver: 'fast' as never }))).toThrow(/oful_solver must be 'incremental' or 'textbook', got "fast"/);
   });
 });
