@@ -26,7 +26,7 @@ import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { withBackend, type Backend } from '../linalg/simd.js';
 import type { Policy } from '../policies/policy.js';
 import { createPolicy, policyDescriptor, readsParam } from '../policies/registry.js';
-import { ADAPTIVE_INITIAL_SKETCH_SIZE, policySpec, type PolicySpec } from '../policies/spec.js';
+import { ADAPTIVE_INITIAL_SKETCH_SIZE, policySpec, type OfulSolver, type PolicySpec } from '../policies/spec.js';
 import { mulberry32 } from '../random/stream.js';
 import { BenchWorkload } from './workload.js';
 
@@ -48,6 +48,8 @@ export interface BenchPoint {
   sketchRequest: number | 'auto' | 'adaptive' | 'exact';
   /** ε of an adaptive m (Δ_t ≤ 1 + ε); present only with sketchRequest 'adaptive'. */
   deltaMax?: number;
+  /** params.oful_solver of a policy that reads it; present only when 'textbook'. */
+  ofulSolver?: OfulSolver;
   /** |A_t|, every round. */
   actions: number;
   /** Untimed rounds before the timed ones (the history a round's cost may grow with). */
@@ -119,6 +121,7 @@ export function benchSpec(point: BenchPoint): PolicySpec {
     sketchSize: point.deltaMax === undefined ? point.sketchSize : ADAPTIVE_INITIAL_SKETCH_SIZE,
     ...(point.deltaMax === undefined ? {} : { adaptiveSketch: { deltaMax: point.deltaMax } }),
     beta: 'theory',
+    ...(point.ofulSolver === undefined ? {} : { ofulSolver: point.ofulSolver }),
     // A policy that draws (Random, Thompson sampling) gets its own stream, seeded from the point's.
     uniform: policyDescriptor(point.policy).needsRandomStream ? mulberry32(point.seed + POLICY_STREAM_OFFSET) : undefined,
   });

@@ -32,6 +32,7 @@ export const BENCH_COLUMNS = [
   'K',
   'm',
   'm_requested',
+  'oful_solver',
   'Kd',
   'actions',
   'warmup_rounds',
@@ -65,10 +66,11 @@ export const BENCH_COLUMNS = [
  * for, one backend ("EOFD-MLogB K=1 m=Kd/10 [wasm]").
  */
 export function seriesKey(row: BenchRow): string {
-  const { policy, backend, K, sketchRequest, warmupRequest } = row.plan.point;
+  const { policy, backend, K, sketchRequest, warmupRequest, ofulSolver } = row.plan.point;
   const sketch = sketchRequest === 'exact' ? '' : ` m=${sketchRequest === 'auto' ? 'Kd/10' : sketchRequest}`;
   const history = warmupRequest === 'auto' ? '' : ` t=${warmupRequest + 1}`;
-  return `${policy} K=${K}${sketch}${history} [${backend}]`;
+  const solver = ofulSolver === undefined ? '' : ` ${ofulSolver}`;
+  return `${policy}${solver} K=${K}${sketch}${history} [${backend}]`;
 }
 
 /** The m a point ran with: an adaptive m's size after the timed rounds (its plan's estimate when not measured), else the plan's. */
@@ -171,6 +173,7 @@ export function benchCsv(rows: readonly BenchRow[], dgemm: DgemmReference): stri
       String(p.K),
       String(reachedSketchSize(row)),
       String(p.sketchRequest),
+      p.ofulSolver ?? '',
       String(p.K * p.d),
       String(p.actions),
       String(p.warmup),

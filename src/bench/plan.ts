@@ -8,7 +8,7 @@
 import { BACKENDS, wasmAvailable, type Backend } from '../linalg/simd.js';
 import type { ProblemShape } from '../policies/policy.js';
 import { policyDescriptor, POLICY_NAMES } from '../policies/registry.js';
-import { DEFAULT_DELTA_MAX } from '../policies/spec.js';
+import { DEFAULT_DELTA_MAX, type OfulSolver } from '../policies/spec.js';
 import { isSketched, type BenchPoint } from './measure.js';
 
 /**
@@ -40,6 +40,8 @@ export interface BenchOptions {
   warmup: WarmupChoice[];
   /** Policies to measure (registered names). */
   policies: string[];
+  /** params.oful_solver values, one point each for a policy that reads it (OFUL-MLogB). */
+  ofulSolvers: OfulSolver[];
   /** Where the policies' kernels run (src/linalg/simd.ts), one point per backend. */
   backends: Backend[];
   /** Whether to measure the single-thread dgemm reference (dgemm.ts). */
@@ -72,6 +74,7 @@ export const DEFAULT_BENCH_OPTIONS: BenchOptions = {
   rounds: 50,
   warmup: ['auto'],
   policies: [...POLICY_NAMES],
+  ofulSolvers: ['incremental'],
   backends: ['wasm'],
   dgemm: true,
   maxStateMb: 2048,
@@ -116,7 +119,7 @@ export function unavailableBackend(backends: readonly Backend[], wasm: boolean =
   return null;
 }
 
-/** Every point of the grid in a fixed order (K, then d, then policy, then m, then warm-up, then backend), with skips decided. */
+/** Every point of the grid in a fixed order (K, then d, then policy, then m, then warm-up, then solver, then backend), with skips decided. */
 export function planPoints(options: BenchOptions): PlannedPoint[] {
   const planned: PlannedPoint[] = [];
   for (const K of options.K) {
@@ -125,28 +128,32 @@ export function planPoints(options: BenchOptions): PlannedPoint[] {
         const { supports } = policyDescriptor(policy);
         if (!(K === 1 ? supports.binary : supports.multinomial)) continue;
         const sketched = isSketched(policy);
+        const solvers = policyDescriptor(policy).reads.includes('oful_solver') ? options.ofulSolvers : ['incremental' as const];
         const choices: { m: number; request: SketchChoice | 'exact' }[] = [];
         if (!sketched) choices.push({ m: K * d, request: 'exact' });
         else for (const choice of options.m) choices.push({ m: resolveSketchSize(choice, d, K), request: choice });
         for (const { m, request } of choices) {
           for (const choice of options.warmup) {
             const warmup = choice !== 'auto' ? choice : sketched ? m + SKETCH_WARMUP_EXTRA : EXACT_WARMUP;
-            for (const backend of options.backends) {
-              const point: BenchPoint = {
-                policy,
-                backend,
-                d,
-                K,
-                sketchSize: m,
-                sketchRequest: request,
-                ...(request === 'adaptive' ? { deltaMax: options.deltaMax } : {}),
-                actions: options.actions,
-                warmup,
-                warmupRequest: choice,
-                rounds: options.rounds,
-                seed: options.seed,
-              };
-              planned.push({ point, skip: skipReason(point, options), probe: probes(point, options) });
+            for (const solver of solvers) {
+              for (const backend of options.backends) {
+                const point: BenchPoint = {
+                  policy,
+                  backend,
+                  d,
+                  K,
+                  sketchSize: m,
+                  sketchRequest: request,
+                  ...(request === 'adaptive' ? { deltaMax: options.deltaMax } : {}),
+                  ...(solver === 'textbook' ? { ofulSolver: solver } : {}),
+                  actions: options.actions,
+                  warmup,
+                  warmupRequest: choice,
+                  rounds: options.rounds,
+                  seed: options.seed,
+                };
+                planned.push({ point, skip: skipReason(point, options), probe: probes(point, options) });
+              }
             }
           }
         }
@@ -158,7 +165,7 @@ export function planPoints(options: BenchOptions): PlannedPoint[] {
 
 /** The problem a point's policy sees at round t (by default its last timed round), for its cost estimates. */
 export function pointShape(point: BenchPoint, t: number = point.warmup + point.rounds): ProblemShape {
-  return { d: point.d, K: point.K, m: point.sketchSize, actions: point.actions, t };
+  return { d: point.d, K: point.K, m: point.sketchSize, actions: point.actions, t, ...(point.ofulSolver === undefined ? {} : { ofulSolver: point.ofulSolver }) };
 }
 
 /**

@@ -315,8 +315,10 @@ export const ofulMLogBPolicy: PolicyDescriptor = {
   cost: {
     round: 'O(|A_t|·K²d² + K²d²)',
     memory: 'O(K²d²)',
-    // Scoring (I⊗x)ᵀH⁻¹(I⊗x) per action, then the rank-K Woodbury update of H⁻¹.
-    flops: ({ d, K, actions }) => 2 * actions * K * K * d * d + 8 * (K * d) ** 2,
+    // Scoring (I⊗x)ᵀH⁻¹(I⊗x) per action, then the rank-K Woodbury update of H⁻¹; textbook adds, with
+    // n = Kd, the inverse from a Cholesky factor (≈ n³) and the reduction of H̃ to tridiagonal form (≈ 4n³/3).
+    flops: ({ d, K, actions, ofulSolver }) =>
+      2 * actions * K * K * d * d + 8 * (K * d) ** 2 + (ofulSolver === 'textbook' ? (7 / 3) * (K * d) ** 3 : 0),
     // H, H⁻¹ and the refresh workspace, then at the first projection H̃, the eigensolver's work array
     // and its eigenvectors (≈ 2(Kd)²): seven Kd×Kd arrays, plus the scoring scratch.
     bytes: ({ d, K, actions }) => 8 * (7 * (K * d) ** 2 + actions * K * K * d + 16 * K * d),

@@ -1,5 +1,5 @@
 import type { ActionSet } from '../environments/environment.js';
-import type { PolicySpec } from './spec.js';
+import type { OfulSolver, PolicySpec } from './spec.js';
 
 /** Counters a policy reports about itself (written to summaries and manifests). */
 export interface PolicyStats {
@@ -63,6 +63,8 @@ export interface ProblemShape {
   actions: number;
   /** The round t (for policies whose cost grows with the history). */
   t: number;
+  /** OFUL-MLogB's solver (params.oful_solver; absent: 'incremental'). */
+  ofulSolver?: OfulSolver;
 }
 
 /** What a round costs: O-notation for people, estimates for the bench's caps. */

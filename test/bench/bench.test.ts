@@ -11,7 +11,7 @@ import { Command, CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { backendDisagreements, BENCH_COLUMNS, DEFAULT_BENCH_OPTIONS, fitSlopes, runBench, type DgemmReference, leastSquaresSlope, planPoints, quantiles, type BenchOptions, type BenchRow } from '../../src/bench/index.js';
 import { benchReward, benchSpec } from '../../src/bench/measure.js';
-import { unavailableBackend } from '../../src/bench/plan.js';
+import { nominalRoundFlops, unavailableBackend } from '../../src/bench/plan.js';
 import type { Backend } from '../../src/linalg/simd.js';
 import { seriesKey } from '../../src/bench/output.js';
 import { POLICIES, POLICY_NAMES, policyDescriptor } from '../../src/policies/registry.js';
@@ -190,6 +190,32 @@ describe('bench plan', () => {
     expect(oful.map((p) => [p.point.warmup, p.point.warmupRequest])).toEqual([[10, 'auto'], [100, 100]]);
     const row = (p: (typeof plan)[number]) => ({ plan: p, measurement: null, peakRssBytes: null, rssScope: null, note: '' }) as BenchRow;
     expect(oful.map((p) => seriesKey(row(p)))).toEqual(['OFUL-MLogB K=1 [wasm]', 'OFUL-MLogB K=1 t=101 [wasm]']);
+  });
+
+  it('--oful-solver incremental,textbook: two OFUL-MLogB points (only it reads the key), textbook costed at O((Kd)³) and named in its series', async () => {
+    const { error, options: parsed } = await parseBench(['--oful-solver', 'textbook, incremental,textbook']);
+    expect(error).toBeNull();
+    expect(parsed!.ofulSolver).toEqual(['textbook', 'incremental']);
+    expect((await parseBench([])).options!.ofulSolver).toEqual(['incremental']);
+    expect((await parseBench(['--oful-solver', 'fast'])).stderr).toMatch(/expected solvers from incremental, textbook/);
+
+    const plan = planPoints(options({ d: [100, 400], K: [1], m: ['auto'], policies: ['EOFD-MLogB', 'OFUL-MLogB'], ofulSolvers: ['incremental', 'textbook'] }));
+    expect(plan.map((p) => `${p.point.policy} ${p.point.d} ${p.point.ofulSolver ?? '-'}`)).toEqual([
+      'EOFD-MLogB 100 -',
+      'OFUL-MLogB 100 -',
+      'OFUL-MLogB 100 textbook',
+      'EOFD-MLogB 400 -',
+      'OFUL-MLogB 400 -',
+      'OFUL-MLogB 400 textbook',
+    ]);
+    expect(benchSpec(plan[2].point).ofulSolver).toBe('textbook');
+    expect(benchSpec(plan[1].point).ofulSolver).toBeUndefined();
+    // What textbook adds to a round's estimated work is cubic in Kd: 4³ times as much at 4 times d.
+    const extra = (i: number) => nominalRoundFlops(plan[i + 1].point) - nominalRoundFlops(plan[i].point);
+    expect(extra(1)).toBeCloseTo((7 / 3) * 100 ** 3, -3);
+    expect(extra(4) / extra(1)).toBeCloseTo(64, 10);
+    const row = (p: (typeof plan)[number]) => ({ plan: p, measurement: null, peakRssBytes: null, rssScope: null, note: '' }) as BenchRow;
+    expect(seriesKey(row(plan[2]))).toBe('OFUL-MLogB textbook K=1 [wasm]');
   });
 
   it('a policy that draws gets its own seeded stream; one that does not gets none', () => {

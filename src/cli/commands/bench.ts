@@ -7,6 +7,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { DEFAULT_BENCH_OPTIONS, runBench, unavailableBackend, type BenchOptions, type SketchChoice, type WarmupChoice } from '../../bench/index.js';
 import { BACKENDS, type Backend } from '../../linalg/simd.js';
 import { isPolicyName, POLICY_NAMES } from '../../policies/registry.js';
+import { OFUL_SOLVERS, type OfulSolver } from '../../policies/spec.js';
 import { failureExitCode, processIo, type CliIo } from '../io.js';
 
 const EXAMPLE = 'eofd bench --d 400,1600,12800 --K 1 --m 50 --rounds 30 --out results/bench';
@@ -22,6 +23,7 @@ export interface BenchCommandOptions {
   rounds: number;
   warmup: WarmupChoice[];
   policy: string[];
+  ofulSolver: OfulSolver[];
   backend: Backend[];
   dgemm: boolean;
   out: string;
@@ -97,6 +99,15 @@ function policyList(value: string): string[] {
   return [...new Set(items)];
 }
 
+function solverList(value: string): OfulSolver[] {
+  const items = value.split(',').map((item) => {
+    const name = item.trim();
+    if (!(OFUL_SOLVERS as readonly string[]).includes(name)) throw usage(`expected solvers from ${OFUL_SOLVERS.join(', ')}, comma-separated, got "${name}"`);
+    return name as OfulSolver;
+  });
+  return [...new Set(items)];
+}
+
 function backendList(value: string): Backend[] {
   const items = value.split(',').map((item) => {
     const name = item.trim();
@@ -119,6 +130,7 @@ export async function runBenchCommand(options: BenchCommandOptions, io: CliIo): 
     rounds: options.rounds,
     warmup: options.warmup,
     policies: options.policy,
+    ofulSolvers: options.ofulSolver,
     backends: options.backend,
     dgemm: options.dgemm,
     maxStateMb: options.maxStateMb,
@@ -182,6 +194,11 @@ export function registerBench(program: Command, io: CliIo = processIo()): void {
         .default(defaults.warmup, list(defaults.warmup)),
     )
     .addOption(new Option('--policy <list>', 'policies to measure').argParser(policyList).default(defaults.policies, list(defaults.policies)))
+    .addOption(
+      new Option('--oful-solver <list>', `OFUL-MLogB's params.oful_solver, one point each: ${OFUL_SOLVERS.join(', ')} (textbook: the paper's O((Kd)³) round)`)
+        .argParser(solverList)
+        .default(defaults.ofulSolvers, list(defaults.ofulSolvers)),
+    )
     .addOption(
       new Option('--backend <list>', `where the kernels run, one point per backend: ${BACKENDS.join(', ')} (comma-separated)`)
         .argParser(backendList)
