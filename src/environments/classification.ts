@@ -230,13 +230,23 @@ export interface ClassificationEnvironment extends Environment {
   readonly roundClasses: Int32Array;
 }
 
-/**
- * The environment of one trial over a scaled table: `outcomes` lists the labels of y = 1..K,
- * `reward` r_1..r_K, `candidates` null for one example per class.
- */
+/** What one trial plays over a scaled table. */
+export interface ClassificationSpec {
+  /** The labels of y = 1..K. */
+  readonly outcomes: readonly (readonly string[])[];
+  /** r_1..r_K */
+  readonly reward: Float64Array;
+  /** Examples per round; null: one example of each class. */
+  readonly candidates: number | null;
+  readonly horizon: number;
+  /** Whether the environment states its data's facts (rows, class counts) for the manifest (default true; a preset over fixed data: false). */
+  readonly facts?: boolean;
+}
+
+/** The environment of one trial over a scaled table. */
 export function createClassificationEnvironment(
   table: FeatureTable,
-  spec: { outcomes: readonly (readonly string[])[]; reward: Float64Array; candidates: number | null; horizon: number },
+  spec: ClassificationSpec,
   stream: RandomStream,
 ): ClassificationEnvironment {
   return new ClassificationEnvironmentImpl(table, spec, stream);
@@ -248,7 +258,7 @@ class ClassificationEnvironmentImpl implements ClassificationEnvironment {
   readonly reward: Float64Array;
   readonly maxActionNorm = 1;
   readonly horizon: number;
-  readonly facts: Readonly<Record<string, unknown>>;
+  readonly facts: Readonly<Record<string, unknown>> | undefined;
   readonly roundExamples: Int32Array;
   readonly roundClasses: Int32Array;
 
@@ -268,7 +278,7 @@ class ClassificationEnvironmentImpl implements ClassificationEnvironment {
 
   constructor(
     table: FeatureTable,
-    spec: { outcomes: readonly (readonly string[])[]; reward: Float64Array; candidates: number | null; horizon: number },
+    spec: ClassificationSpec,
     private readonly stream: RandomStream,
   ) {
     const { data } = table;
@@ -312,12 +322,15 @@ class ClassificationEnvironmentImpl implements ClassificationEnvironment {
     this.chosen = new Int32Array(data.classes.length);
     this.drawn = new Uint8Array(candidates === null ? 0 : data.rows);
     this.actionSet = { count, d: table.d, features: new Float64Array(count * table.d) };
-    this.facts = {
-      examples: data.rows,
-      feature_columns: data.features,
-      class_counts: data.classes.map((label, c) => ({ label, count: data.counts[c] })),
-      ...table.facts,
-    };
+    this.facts =
+      spec.facts === false
+        ? undefined
+        : {
+            examples: data.rows,
+            feature_columns: data.features,
+            class_counts: data.classes.map((label, c) => ({ label, count: data.counts[c] })),
+            ...table.facts,
+          };
   }
 
   actions(t: number): ActionSet {

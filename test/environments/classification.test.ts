@@ -17,7 +17,6 @@ import {
   type FeatureTable,
 } from '../../src/environments/classification.js';
 import { readCsvHeader, readLabelledData } from '../../src/environments/labelled-data.js';
-import { createMnistEnvironment, defaultMnistRoot, MNIST_DIGITS, MNIST_PIXELS } from '../../src/environments/mnist.js';
 import { createEnvironment } from '../../src/environments/registry.js';
 import { runExperiments } from '../../src/experiment/runner.js';
 import { resolveExperiment } from '../../src/experiment/setup.js';
@@ -397,42 +396,6 @@ describe('classification: runs', () => {
     });
     expect(manifest.config.environment.inputs[0].sha256).toMatch(/^[0-9a-f]{64}$/);
   });
-
-  it('over the mnist package\'s digits, as Section 4, makes exactly the decisions and regret of type: mnist', async () => {
-    // The digits as LIBSVM: one row per image, digit by digit in the package's order.
-    const lines: string[] = [];
-    for (let digit = 0; digit < MNIST_DIGITS; digit++) {
-      const pixels = (JSON.parse(fs.readFileSync(path.join(defaultMnistRoot(), `${digit}.json`), 'utf8')) as { data: number[] }).data;
-      for (let start = 0; start < pixels.length; start += MNIST_PIXELS) {
-        const entries: string[] = [];
-        for (let j = 0; j < MNIST_PIXELS; j++) if (pixels[start + j] !== 0) entries.push(`${j + 1}:${pixels[start + j]}`);
-        lines.push(`${digit} ${entries.join(' ')}`);
-      }
-    }
-    const digits = write('digits.libsvm', lines.join('\n') + '\n');
-    const preset = `{type: classification, file: ${digits}, features: 784, target: 1, normalize: per-row}`;
-    const run = { horizon: 300, trials: 1 };
-    await runExperiments(loadConfigs(write('m1.yaml', configText('digits', '{type: mnist, target: 1, normalize: per-image}', run))), { out: path.join(root, 'mnist'), jobs: 1 });
-    await runExperiments(loadConfigs(write('m2.yaml', configText('digits', preset, run))), { out: path.join(root, 'preset'), jobs: 1 });
-    const a = trialCsvs(path.join(root, 'mnist', 'digits'));
-    const b = trialCsvs(path.join(root, 'preset', 'digits'));
-    expect(a.size).toBe(3);
-    for (const [file, text] of a) {
-      expect(text.split('\n').length).toBeGreaterThan(300);
-      expect(withoutTimings(b.get(file) as string), file).toBe(withoutTimings(text));
-    }
-
-    // 'global' matches too, coordinate for coordinate, over a few rounds of the environments alone.
-    const table = loadFeatureTable({ ...smallConfig(), file: digits, format: 'libsvm', features: 784, outcomes: [['1']], max_file_mb: 100 });
-    const preset2 = createClassificationEnvironment(table, { outcomes: [['1']], reward: Float64Array.of(1), candidates: null, horizon: 20 }, new RandomStream('g'));
-    const mnist = createMnistEnvironment({ target: 1, horizon: 20, normalize: 'global' }, new RandomStream('g'));
-    for (let t = 1; t <= 20; t++) {
-      const x = mnist.actions(t);
-      const y = preset2.actions(t);
-      expect(y.features.subarray(0, 10 * 785)).toEqual(x.features.subarray(0, 10 * 785));
-      expect(preset2.play(t % 10)).toEqual(mnist.play(t % 10));
-    }
-  }, 120_000);
 });
 
 describe('classification: the label column when the config names none', () => {

@@ -74,7 +74,8 @@ describe('readLabelledData: bad files (exit 2, file:line:column)', () => {
   }
 
   it('refuses what the format cannot hold', () => {
-    expect(readError(write('nolabel.csv', 'x,y\n1,2\n')).message).toMatch(/:1:1: no column named "label" in the header \(columns: x, y\)/);
+    expect(readError(write('nolabel.csv', 'x,y\n1,2\n')).message).toMatch(/:1:1: no column named "label" or "target" in the header \(columns: x, y\)/);
+    expect(readError(write('both.csv', 'target,x,label\na,1,b\n')).message).toMatch(/:1:1: the header has both "label" and "target"/);
     expect(readError(write('twice.csv', 'label,x,label\na,1,b\n')).message).toMatch(/two columns are named "label"/);
     expect(readError(write('onlylabel.csv', 'label\na\n')).message).toMatch(/no feature column/);
     expect(readError(write('header-only.csv', 'x,label\n')).message).toMatch(/no data rows/);

@@ -2,17 +2,32 @@ import { mkdtempSync, writeFileSync, rmSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFeatures, type ClassificationEnvironment } from '../../src/environments/classification.js';
 import {
   createMnistEnvironment,
   defaultMnistRoot,
-  loadMnistData,
+  loadMnistTable,
   MNIST_BIAS,
   MNIST_DIMENSION,
   MNIST_NORMALIZATIONS,
   MNIST_PIXELS,
+  readMnistDigits,
   type MnistNormalization,
+  type MnistTable,
 } from '../../src/environments/mnist.js';
 import { RandomStream } from '../../src/random/stream.js';
+
+/** Image `image` of `digit` as its 785 features. */
+function rowOf(table: MnistTable, digit: number, image: number): Float64Array {
+  const row = new Float64Array(MNIST_DIMENSION);
+  writeFeatures(table, table.firstRow[digit] + image, row, 0);
+  return row;
+}
+/** The digit shown by each action of the current round. */
+const labelsOf = (env: ClassificationEnvironment): number[] => Array.from(env.roundClasses);
+/** The index, within its digit's images, of each action of the current round. */
+const imagesOf = (env: ClassificationEnvironment, table: MnistTable): number[] =>
+  Array.from(env.roundExamples, (row, i) => row - table.firstRow[env.roundClasses[i]]);
 
 let root: string;
 /** A tiny fixture: digit k has k + 1 images; image j of digit k has pixel 0 = k + 1, pixel 1 = j. */
@@ -42,10 +57,10 @@ describe('createMnistEnvironment: bad arguments', () => {
   });
   it('names the missing or malformed data file', () => {
     const empty = mkdtempSync(path.join(root, 'empty-'));
-    expect(() => loadMnistData(empty)).toThrow(/0\.json/);
+    expect(() => readMnistDigits(empty)).toThrow(/0\.json/);
     const bad = mkdtempSync(path.join(root, 'bad-'));
     for (let digit = 0; digit < 10; digit++) writeFileSync(path.join(bad, `${digit}.json`), JSON.stringify({ data: [1, 2, 3] }));
-    expect(() => loadMnistData(bad)).toThrow(/multiple of 784/);
+    expect(() => readMnistDigits(bad)).toThrow(/multiple of 784/);
   });
   it('rejects rounds out of order and plays out of turn or range', () => {
     const env = createMnistEnvironment({ horizon: 1 }, new RandomStream('turns'), fixture);
@@ -61,30 +76,32 @@ describe('createMnistEnvironment: bad arguments', () => {
 
 describe('MNIST features on a fixture', () => {
   it('scales pixels by the largest pixel norm, appends the bias and divides by √2', () => {
-    const data = loadMnistData(fixture, 'global');
-    expect(data.counts).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    // Largest pixel norm: digit 9, image 9: ‖(10, 9)‖.
-    expect(data.maxPixelNorm).toBeCloseTo(Math.hypot(10, 9), 14);
-    const row = data.features[9].subarray(9 * MNIST_DIMENSION, 10 * MNIST_DIMENSION);
+    const data = loadMnistTable(fixture, 'global');
+    expect(data.data.counts).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(data.d).toBe(MNIST_DIMENSION);
+    // Largest pixel norm: digit 9, image 9: ‖(10, 9)‖; every image is scaled by it.
+    expect(rowOf(data, 3, 2)[0]).toBeCloseTo(4 / Math.hypot(10, 9) / Math.SQRT2, 15);
+    const row = rowOf(data, 9, 9);
     expect(row[0]).toBeCloseTo(10 / Math.hypot(10, 9) / Math.SQRT2, 15);
     expect(row[1]).toBeCloseTo(9 / Math.hypot(10, 9) / Math.SQRT2, 15);
     expect(row[MNIST_PIXELS]).toBe(MNIST_BIAS);
     let norm = 0;
     for (const v of row) norm += v * v;
     expect(Math.abs(Math.sqrt(norm) - 1)).toBeLessThan(1e-12);
-    expect(loadMnistData(fixture, 'global')).toBe(data);
+    expect(loadMnistTable(fixture, 'global')).toBe(data);
   });
 
   it('consumes 19 uniforms a round: one image per digit 0..9, then a Fisher–Yates order', () => {
     const env = createMnistEnvironment({ target: 4, horizon: 20, normalize: 'global' }, new RandomStream('replay'), fixture);
+    const table = loadMnistTable(fixture, 'global');
     const replay = new RandomStream('replay');
     for (let t = 1; t <= 20; t++) {
       const set = env.actions(t);
       const images = Array.from({ length: 10 }, (_, digit) => replay.integer(0, digit));
       const order = replay.shuffle([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-      expect(Array.from(env.roundLabels)).toEqual(order);
+      expect(labelsOf(env)).toEqual(order);
       for (let i = 0; i < 10; i++) {
-        expect(env.roundImages[i]).toBe(images[order[i]]);
+        expect(imagesOf(env, table)[i]).toBe(images[order[i]]);
         // Pixel 0 encodes the digit, pixel 1 the image index.
         const scale = 1 / Math.hypot(10, 9) / Math.SQRT2;
         expect(set.features[i * MNIST_DIMENSION]).toBeCloseTo((order[i] + 1) * scale, 15);
@@ -98,10 +115,12 @@ describe('MNIST features on a fixture', () => {
 
 describe('MNIST protocol on the installed data set', () => {
   it('reads the mnist package (10,000 digits) from its own folder', () => {
-    const data = loadMnistData();
-    expect(data.root).toBe(defaultMnistRoot());
-    expect(data.counts.reduce((a, b) => a + b, 0)).toBe(10_000);
-    expect(data.features.every((f, digit) => f.length === data.counts[digit] * MNIST_DIMENSION)).toBe(true);
+    const table = loadMnistTable();
+    expect(table.data.file).toBe(defaultMnistRoot());
+    expect(table.data.counts.reduce((a, b) => a + b, 0)).toBe(10_000);
+    expect(table.data.rows).toBe(10_000);
+    expect(table.d).toBe(MNIST_DIMENSION);
+    expect(table.data.classes).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
   });
 
   it('offers 10 distinct labels with exactly one target, unit-bounded 785-d actions with a constant bias', () => {
@@ -117,8 +136,8 @@ describe('MNIST protocol on the installed data set', () => {
         const set = env.actions(t);
         expect(set.count).toBe(10);
         expect(set.d).toBe(785);
-        expect(new Set(env.roundLabels).size).toBe(10);
-        const targets = Array.from(env.roundLabels).filter((label) => label === target);
+        expect(new Set(labelsOf(env)).size).toBe(10);
+        const targets = labelsOf(env).filter((label) => label === target);
         expect(targets.length).toBe(1);
         for (let i = 0; i < 10; i++) {
           let norm = 0;
@@ -128,9 +147,9 @@ describe('MNIST protocol on the installed data set', () => {
         }
         const played = t % 10;
         const f = env.play(played);
-        const hit = env.roundLabels[played] === target;
+        const hit = labelsOf(env)[played] === target;
         expect(f).toEqual({ outcome: hit ? 1 : 0, reward: hit ? 1 : 0, regret: hit ? 0 : 1 });
-        targetPositions.add(Array.from(env.roundLabels).indexOf(target));
+        targetPositions.add(labelsOf(env).indexOf(target));
       }
       expect(targetPositions.size).toBe(10);
     }
@@ -142,7 +161,7 @@ describe('MNIST protocol on the installed data set', () => {
       const out: number[] = [];
       for (let t = 1; t <= 30; t++) {
         const set = env.actions(t);
-        out.push(...env.roundLabels, ...env.roundImages, set.features[123], set.features[4000]);
+        out.push(...labelsOf(env), ...imagesOf(env, loadMnistTable()), set.features[123], set.features[4000]);
         env.play(0);
       }
       return out;
@@ -165,8 +184,8 @@ describe('MNIST feature normalisation', () => {
     return {
       env,
       bytes: Buffer.from(set.features.slice().buffer),
-      labels: Array.from(env.roundLabels),
-      images: Array.from(env.roundImages),
+      labels: labelsOf(env),
+      images: Array.from(env.roundExamples),
     };
   };
 
@@ -175,12 +194,11 @@ describe('MNIST feature normalisation', () => {
   });
 
   it('per-image on the fixture: each image divided by its own norm, then the bias and 1/√2', () => {
-    const data = loadMnistData(fixture, 'per-image');
-    expect(data.normalize).toBe('per-image');
-    expect(data.counts).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    const data = loadMnistTable(fixture, 'per-image');
+    expect(data.data.counts).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     for (let digit = 0; digit < 10; digit++) {
       for (let image = 0; image <= digit; image++) {
-        const row = data.features[digit].subarray(image * MNIST_DIMENSION, (image + 1) * MNIST_DIMENSION);
+        const row = rowOf(data, digit, image);
         const pixelNorm = Math.hypot(digit + 1, image);
         expect(row[0]).toBeCloseTo((digit + 1) / pixelNorm / Math.SQRT2, 15);
         expect(row[1]).toBeCloseTo(image / pixelNorm / Math.SQRT2, 15);
@@ -189,10 +207,9 @@ describe('MNIST feature normalisation', () => {
       }
     }
     // Cached per (folder, normalisation).
-    expect(loadMnistData(fixture, 'per-image')).toBe(data);
-    expect(loadMnistData(fixture, 'per-image')).toBe(loadMnistData(fixture));
-    expect(loadMnistData(fixture, 'global')).not.toBe(data);
-    expect(loadMnistData(fixture).normalize).toBe('per-image');
+    expect(loadMnistTable(fixture, 'per-image')).toBe(data);
+    expect(loadMnistTable(fixture, 'per-image')).toBe(loadMnistTable(fixture));
+    expect(loadMnistTable(fixture, 'global')).not.toBe(data);
   });
 
   it('per-image leaves an all-zero image zero (bias only)', () => {
@@ -202,18 +219,17 @@ describe('MNIST feature normalisation', () => {
       data[MNIST_PIXELS + 5] = 3; // image 1 non-blank, image 0 all zero
       writeFileSync(path.join(blank, `${digit}.json`), JSON.stringify({ data }));
     }
-    const data = loadMnistData(blank, 'per-image');
-    const zero = data.features[4].subarray(0, MNIST_DIMENSION);
+    const data = loadMnistTable(blank, 'per-image');
+    const zero = rowOf(data, 4, 0);
     expect(zero.subarray(0, MNIST_PIXELS).every((v) => v === 0)).toBe(true);
     expect(zero[MNIST_PIXELS]).toBe(MNIST_BIAS);
-    const one = data.features[4].subarray(MNIST_DIMENSION, 2 * MNIST_DIMENSION);
+    const one = rowOf(data, 4, 1);
     expect(one[5]).toBe(MNIST_BIAS);
     expect(Math.abs(norm(one) - 1)).toBeLessThan(1e-12);
   });
 
   it('per-image on the installed data: every action of a few rounds has norm 1 and bias 1/√2', () => {
     const env = createMnistEnvironment({ horizon: 10, normalize: 'per-image' }, new RandomStream('per-image-norm'));
-    expect(env.normalize).toBe('per-image');
     expect(env.maxActionNorm).toBe(1);
     for (let t = 1; t <= 10; t++) {
       const set = env.actions(t);
@@ -230,8 +246,6 @@ describe('MNIST feature normalisation', () => {
     for (const dataRoot of [fixture, undefined]) {
       const implicit = firstRound({}, 'default-bytes', dataRoot);
       const explicit = firstRound({ normalize: 'per-image' }, 'default-bytes', dataRoot);
-      expect(implicit.env.normalize).toBe('per-image');
-      expect(explicit.env.normalize).toBe('per-image');
       expect(implicit.bytes.equals(explicit.bytes)).toBe(true);
       expect(implicit.labels).toEqual(explicit.labels);
       expect(implicit.images).toEqual(explicit.images);
@@ -253,7 +267,7 @@ describe('MNIST feature normalisation', () => {
       const rounds: number[][] = [];
       for (let t = 1; t <= 25; t++) {
         env.actions(t);
-        rounds.push([...env.roundLabels, ...env.roundImages]);
+        rounds.push([...env.roundClasses, ...env.roundExamples]);
         env.play(t % 10);
       }
       return { rounds, next: stream.uniform() };
@@ -271,7 +285,7 @@ describe('MNIST feature normalisation', () => {
     expect(() => createMnistEnvironment({ horizon: 5, normalize: bad }, stream, fixture)).toThrow(
       /normalize must be one of 'global', 'per-image', got "unit"/,
     );
-    expect(() => loadMnistData(fixture, bad)).toThrow(RangeError);
-    expect(() => loadMnistData(fixture, bad)).toThrow(/'global', 'per-image'/);
+    expect(() => loadMnistTable(fixture, bad)).toThrow(RangeError);
+    expect(() => loadMnistTable(fixture, bad)).toThrow(/'global', 'per-image'/);
   });
 });
