@@ -28,9 +28,12 @@ const E2E = [
   'test/cli/bench.test.ts', // the CLI
   'test/cli/completion.test.ts', // bash, zsh
   'test/cli/io.test.ts', // the CLI, with its stdout a full device or a closed pipe
+  'test/cli/hint.test.ts', // bash (quoting), npx (the printed invocation runs)
+  'test/cli/install.test.ts', // npm pack, npm install of the tarball, the installed CLI
   'test/cli/main.test.ts', // the CLI under EOFD_BACKEND
   'test/cli/malformed.test.ts', // the CLI, once per malformed input
   'test/cli/progress.test.ts', // the CLI in a pseudo-terminal (script)
+  'test/cli/terminal-width.test.ts', // eofd report and eofd list in an 80-column pseudo-terminal (script)
   'test/cli/run.test.ts', // the CLI, killed and resumed; the worker pool
   'test/cli/signals.test.ts', // the CLI, signalled; the worker pool
   'test/environments/labelled-data.test.ts', // scripts/make-data.mjs

@@ -280,7 +280,8 @@ export function describePoint(point: BenchPoint): string {
 
 /** "EOFD-MLogB d=785 K=1 m=78": the point without its backend. */
 export function describeProblem(point: BenchPoint): string {
-  return `${point.policy} d=${point.d} K=${point.K} m=${point.sketchRequest === 'adaptive' ? `adaptive(ε=${point.deltaMax})` : point.sketchSize}`;
+  const solver = point.ofulSolver === undefined ? '' : ` ${point.ofulSolver}`;
+  return `${point.policy}${solver} d=${point.d} K=${point.K} m=${point.sketchRequest === 'adaptive' ? `adaptive(ε=${point.deltaMax})` : point.sketchSize}`;
 }
 
 /** Per-round timings of the timed rounds, allocated before they start. */

@@ -249,7 +249,7 @@ export function benchTable(rows: readonly BenchRow[], slopes: readonly SeriesSlo
     const projection = m?.probeUpdate?.median ?? m?.projectionUpdate.median;
     const gflop = roundGflopPerS(row);
     return [
-      p.policy,
+      p.ofulSolver === undefined ? p.policy : `${p.policy} (${p.ofulSolver})`,
       p.backend,
       String(p.d),
       String(p.K),

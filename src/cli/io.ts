@@ -2,13 +2,11 @@
  * What every command is given instead of touching `process` directly (so tests run commands
  * in-process with captured output), the exit codes, and the one failure handler.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { describeFsError, EofdError, errnoCode } from '../base/errors.js';
-import { PACKAGE_ROOT } from '../base/package-root.js';
 
 export interface CliIo {
-  stdout: { write(text: string): unknown; isTTY?: boolean };
+  /** columns: the terminal's width when stdout is one (report and list fit it). */
+  stdout: { write(text: string): unknown; isTTY?: boolean; columns?: number };
   /** columns and rows: the terminal's size when stderr is one (progress fits it). */
   stderr: { write(text: string): unknown; isTTY?: boolean; columns?: number; rows?: number };
   env: NodeJS.ProcessEnv;
@@ -49,6 +47,9 @@ export function processIo(): CliIo {
   guardStdout();
   const stdout = {
     isTTY: process.stdout.isTTY,
+    get columns(): number | undefined {
+      return process.stdout.columns;
+    },
     write(text: string): boolean {
       try {
         return process.stdout.write(text);
@@ -60,29 +61,6 @@ export function processIo(): CliIo {
     },
   };
   return { stdout, stderr: process.stderr, env: process.env };
-}
-
-/**
- * How the user can run this program again from their shell, for the commands hints print: `eofd` when
- * an `eofd` on PATH is this program (installed globally or linked), else `npx eofd` (a clone, or a
- * project's dependency). PATH entries inside node_modules/.bin are skipped: npx adds them only while
- * it runs.
- */
-export function invocation(env: NodeJS.ProcessEnv): string {
-  const self = realPath(path.join(PACKAGE_ROOT, 'bin', 'eofd.js'));
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (dir === '' || dir.split(path.sep).slice(-2).join('/') === 'node_modules/.bin') continue;
-    if (realPath(path.join(dir, 'eofd')) === self) return 'eofd';
-  }
-  return 'npx eofd';
-}
-
-function realPath(file: string): string | null {
-  try {
-    return fs.realpathSync(file);
-  } catch {
-    return null;
-  }
 }
 
 /** Exit codes of every command. */

@@ -8,6 +8,7 @@ import { packageInfo } from '../experiment/manifest.js';
 import { backend } from '../linalg/simd.js';
 import { registerBench } from './commands/bench.js';
 import { registerCompletion } from './commands/completion.js';
+import { registerExport } from './commands/export.js';
 import { registerGrid } from './commands/grid.js';
 import { registerInit } from './commands/init.js';
 import { registerList } from './commands/list.js';
@@ -15,6 +16,7 @@ import { registerMerge } from './commands/merge.js';
 import { registerReport } from './commands/report.js';
 import { registerRun } from './commands/run.js';
 import { registerSchema } from './commands/schema.js';
+import { registerStatus } from './commands/status.js';
 import { registerSweep } from './commands/sweep.js';
 import { EXIT, outputFailed, processIo, type CliIo } from './io.js';
 
@@ -62,6 +64,8 @@ export function createProgram(io: CliIo = processIo()): Command {
   registerSweep(program, io);
   registerMerge(program, io);
   registerReport(program, io);
+  registerExport(program, io);
+  registerStatus(program, io);
   registerBench(program, io);
   registerList(program, io);
   registerSchema(program, io);

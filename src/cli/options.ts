@@ -9,6 +9,7 @@ import { RunError } from '../base/errors.js';
 import { loadConfigFiles, renameConfigs } from '../config/load.js';
 import type { ExperimentConfig } from '../config/schema.js';
 import type { RunOptions } from '../experiment/runner.js';
+import { shellWord, type Hint } from './hint.js';
 import type { ProgressReporter } from './progress.js';
 import { parseShard, parseShardCount, type ResolvedShard, type Shard } from './shard.js';
 
@@ -52,22 +53,19 @@ export const SHARD_HELP =
 
 /** The note a shard prints when done. */
 export function shardNote(
-  eofd: string,
+  hint: Hint,
   command: string,
   shard: ResolvedShard,
   out: string,
   dir: string,
   units: { run: number; skipped: number; failed: number },
 ): string {
+  // The glob stays unquoted for the shell to expand; the folder before it is quoted.
+  const shards = { raw: `${shellWord(out.endsWith(path.sep) ? out : out + path.sep)}shard-*-of-${shard.count}` };
   return (
     `eofd ${command}: shard ${shard.index}/${shard.count} (from ${shard.source}): ${units.run} units run, ${units.skipped} kept, ${units.failed} failed → ${dir}\n` +
-    `eofd ${command}: when every shard is done: ${eofd} merge ${path.join(out, `shard-*-of-${shard.count}`)} --out <dir>\n`
+    `eofd ${command}: when every shard is done: ${hint('merge', shards, '--out', { raw: '<dir>' })}\n`
   );
-}
-
-/** A shell word: quoted when it holds anything but safe characters. */
-export function shellWord(word: string): string {
-  return /^[A-Za-z0-9_./=:@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`;
 }
 
 /** The options every experiment command (run, grid, …) shares. */
@@ -129,7 +127,7 @@ export function overridesOf(options: ExperimentCommandOptions): string[] {
  * command's own words, e.g. `--l 0,1`), then `--resume`.
  */
 export function resumeCommand(
-  eofd: string,
+  hint: Hint,
   command: string,
   configFiles: readonly string[],
   options: ExperimentCommandOptions,
@@ -142,8 +140,11 @@ export function resumeCommand(
   if (options.shard !== undefined) words.push('--shard', `${options.shard.index}/${options.shard.count}`);
   if (options.shardCount !== undefined) words.push('--shard-count', String(options.shardCount));
   words.push('--resume');
-  return [eofd, ...words.map(shellWord)].join(' ');
+  return hint(...words);
 }
+
+/** `--set`'s help, shared by run, grid and sweep. */
+export const SET_HELP = 'override a config key in every experiment; the value is YAML, and key=null removes the key so its default applies (repeatable)';
 
 /** The help of `--name` (run, grid, sweep). */
 export const NAME_HELP =

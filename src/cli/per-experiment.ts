@@ -6,7 +6,8 @@
 import type { ExperimentConfig } from '../config/schema.js';
 import type { RunOptions, RunResult } from '../experiment/runner.js';
 import { shardFolder } from '../results/layout.js';
-import { EXIT, failureExitCode, firstLine, invocation, type CliIo } from './io.js';
+import { hinter } from './hint.js';
+import { EXIT, failureExitCode, firstLine, type CliIo } from './io.js';
 import { loadCommandConfigs, resumeCommand, runOptionsFor, shardNote, timingCheck, type ExperimentCommandOptions } from './options.js';
 import { createProgress, progressMode, type ProgressReporter } from './progress.js';
 import { Session } from './session.js';
@@ -39,7 +40,7 @@ export async function perExperimentCommand<Result extends { run: RunResult; dir:
   const reporter = createProgress(progressMode(io.stderr, options.quiet === true, io.env), io.stderr);
   const session = new Session(command.name, (line) => reporter.log(line));
   let shard: ResolvedShard | null = null;
-  const eofd = invocation(io.env);
+  const eofd = hinter(io.env);
   const resume = (): string => resumeCommand(eofd, command.name, configFiles, withExplicitShard(options, shard), command.resumeWords);
   try {
     command.prepare?.();

@@ -2,8 +2,10 @@
  * What a run shows while it works, on stderr, in one of three modes:
  * - live (a terminal of at least LIVE_MIN columns and rows): a few lines redrawn in place at the
  *   bottom: one overall line (units done/total, rounds/s, overall ETA) and one line per running unit
- *   (at most MAX_RUNNING_LINES); messages and plan lines print above them, wrapped to the width;
- * - lines (not a terminal, or a small one): one line per finished unit, `[done/total, ETA …]`;
+ *   with its own ETA (at most MAX_RUNNING_LINES); messages and plan lines print above them, wrapped to the width;
+ * - lines (not a terminal, or a small one): one line per finished unit, `[done/total, ETA …]`, and
+ *   while units run, at most every LINES_EVERY_SECONDS a line on the longest-running one (a log of a
+ *   cluster job shows how far an hours-long unit is);
  * - quiet: nothing.
  * No line is wider than the terminal. Unit failures are printed in every mode: they are errors, not
  * progress. Counters are per run: a command that runs several experiments one after another (grid,
@@ -135,16 +137,94 @@ function unitLine(unit: UnitRef, summary: TrialSummary): string {
   return `${unitLabel(unit)}: final regret ${formatShort(summary.finalRegret)}, ${formatShort(summary.meanRoundMs, 3)} ms/round`;
 }
 
+/** A running unit's progress report: rounds done at performance.now() = `ms`. */
+export interface RoundSample {
+  ms: number;
+  rounds: number;
+}
+
 interface RunningUnit {
   unit: UnitRef;
   rounds: number;
   /** performance.now() at its start (ms). */
   started: number;
+  reports: ReportLog;
+}
+
+/** Progress reports kept per running unit (and the latest). */
+const MAX_SAMPLES = 64;
+
+/**
+ * A running unit's progress reports, evenly thinned: report n is kept when n is a multiple of the
+ * stride, which doubles (dropping every other kept one) when more than MAX_SAMPLES are kept; the
+ * latest is always there.
+ */
+export class ReportLog {
+  private kept: RoundSample[] = [];
+  private stride = 1;
+  private count = 0;
+  private latest: RoundSample | null = null;
+
+  add(sample: RoundSample): void {
+    if (this.count % this.stride === 0) {
+      this.kept.push(sample);
+      if (this.kept.length > MAX_SAMPLES) {
+        this.stride *= 2;
+        this.kept = this.kept.filter((_, i) => i % 2 === 0);
+      }
+    }
+    this.count++;
+    this.latest = sample;
+  }
+
+  /** The kept reports, oldest first, ending with the latest. */
+  samples(): RoundSample[] {
+    const last = this.kept[this.kept.length - 1];
+    return this.latest === null || last === this.latest ? [...this.kept] : [...this.kept, this.latest];
+  }
+}
+
+/** The time (ms) at which `rounds` were done, interpolated between the samples around it. */
+function timeAt(samples: readonly RoundSample[], rounds: number): number {
+  for (let i = 1; i < samples.length; i++) {
+    const a = samples[i - 1] as RoundSample;
+    const b = samples[i] as RoundSample;
+    if (b.rounds >= rounds) return b.rounds === a.rounds ? b.ms : a.ms + ((rounds - a.rounds) / (b.rounds - a.rounds)) * (b.ms - a.ms);
+  }
+  return (samples[samples.length - 1] as RoundSample).ms;
 }
 
 /**
+ * Seconds a running unit still needs for `horizon` rounds, from its progress reports; null before it
+ * has two that differ in rounds. The time per round is taken as linear in t, c(t) = c₂ + b·(t − t₂),
+ * so that a policy whose cost grows with t (MNL-UCB) gets an ETA that grows with it: c₁ and c₂ are
+ * the mean times per round over the first and the second half of the rounds reported (for a linear
+ * c, an interval's mean is its value at the middle round, t₁ and t₂), b = (c₂ − c₁)/(t₂ − t₁), and
+ * what is left is ∫_r^T c(t) dt = (T − r)·(c₂ + b·((T + r)/2 − t₂)). A falling cost (start-up, JIT
+ * warm-up) is not extrapolated: b < 0 counts as 0, i.e. the recent rate c₂. The reports start with the
+ * first one, after the unit's set-up (data loading) that a rate should not include.
+ */
+export function remainingSeconds(samples: readonly RoundSample[], horizon: number): number | null {
+  const first = samples[0];
+  const last = samples[samples.length - 1];
+  if (first === undefined || last === undefined || last.rounds <= first.rounds) return null;
+  const middle = (first.rounds + last.rounds) / 2;
+  const tMiddle = timeAt(samples, middle);
+  const c1 = (tMiddle - first.ms) / (middle - first.rounds);
+  const c2 = (last.ms - tMiddle) / (last.rounds - middle);
+  const t1 = (first.rounds + middle) / 2;
+  const t2 = (middle + last.rounds) / 2;
+  const slope = Math.max(0, (c2 - c1) / (t2 - t1));
+  const left = Math.max(0, horizon - last.rounds);
+  return (left * (c2 + slope * ((horizon + last.rounds) / 2 - t2))) / 1000;
+}
+
+/** Units of one experiment and policy take alike long (same T, same policy, other seeds). */
+const groupKey = (unit: UnitRef): string => `${unit.experiment}\u0000${unit.policy}`;
+
+/**
  * The counts of one run (one plan): units and rounds done, what is running, and from these the
- * rate and the ETA of the whole run (rounds left ÷ rounds per second since its first unit started).
+ * rate and the ETA of the whole run (remainingRunSeconds).
  */
 class Tally {
   units = 0;
@@ -153,7 +233,13 @@ class Tally {
   rounds = 0;
   /** Rounds of finished (or failed) units. */
   roundsDone = 0;
+  /** Units run at once. */
+  jobs = 1;
   readonly running = new Map<string, RunningUnit>();
+  /** Units not started yet. */
+  readonly waiting = new Map<string, UnitRef>();
+  /** Seconds each finished unit took, by groupKey. */
+  readonly durations = new Map<string, number[]>();
   started: number | null = null;
 
   plan(plan: RunPlan): void {
@@ -161,26 +247,81 @@ class Tally {
     this.units = pending.length;
     this.rounds = pending.reduce((n, u) => n + u.horizon, 0);
     this.unitsDone = this.unitsFailed = this.roundsDone = 0;
+    this.jobs = plan.jobs;
     this.running.clear();
+    this.waiting.clear();
+    for (const unit of pending) this.waiting.set(unitKey(unit), unit);
+    this.durations.clear();
     this.started = null;
   }
 
   start(unit: UnitRef, now: number): void {
     this.started ??= now;
-    this.running.set(unitKey(unit), { unit, rounds: 0, started: now });
+    this.waiting.delete(unitKey(unit));
+    this.running.set(unitKey(unit), { unit, rounds: 0, started: now, reports: new ReportLog() });
   }
 
   progress(unit: UnitRef, rounds: number, now: number): void {
     const running = this.running.get(unitKey(unit));
     if (running === undefined) this.start(unit, now);
-    (this.running.get(unitKey(unit)) as RunningUnit).rounds = rounds;
+    const r = this.running.get(unitKey(unit)) as RunningUnit;
+    r.rounds = rounds;
+    r.reports.add({ ms: now, rounds });
   }
 
-  finish(unit: UnitRef, failed: boolean): void {
+  finish(unit: UnitRef, failed: boolean, now: number): void {
+    const running = this.running.get(unitKey(unit));
     this.running.delete(unitKey(unit));
+    this.waiting.delete(unitKey(unit));
     this.roundsDone += unit.horizon;
     if (failed) this.unitsFailed++;
     else this.unitsDone++;
+    if (!failed && running !== undefined) {
+      const group = this.durations.get(groupKey(unit)) ?? [];
+      group.push((now - running.started) / 1000);
+      this.durations.set(groupKey(unit), group);
+    }
+  }
+
+  /** A running unit's seconds left (remainingSeconds). */
+  unitSeconds(r: RunningUnit): number | null {
+    return remainingSeconds(r.reports.samples(), r.unit.horizon);
+  }
+
+  /**
+   * Seconds the run still needs. The work left, in seconds of one thread: each running unit its own
+   * estimate; each waiting unit the mean duration of its experiment and policy's finished units (and
+   * running ones, their elapsed time plus estimate); failing both, its rounds at the run's overall
+   * rate. Spread over the threads, and never less than the longest running unit. null with no rate yet.
+   */
+  remainingRunSeconds(now: number): number | null {
+    const durations = new Map([...this.durations].map(([key, list]) => [key, [...list]]));
+    let work = 0;
+    let longest = 0;
+    let unknownRounds = 0;
+    for (const r of this.running.values()) {
+      const left = this.unitSeconds(r);
+      if (left === null) {
+        unknownRounds += r.unit.horizon - r.rounds;
+        continue;
+      }
+      work += left;
+      longest = Math.max(longest, left);
+      const group = durations.get(groupKey(r.unit)) ?? [];
+      group.push((now - r.started) / 1000 + left);
+      durations.set(groupKey(r.unit), group);
+    }
+    for (const unit of this.waiting.values()) {
+      const group = durations.get(groupKey(unit));
+      if (group === undefined) unknownRounds += unit.horizon;
+      else work += group.reduce((a, b) => a + b, 0) / group.length;
+    }
+    if (unknownRounds > 0) {
+      const rate = this.rate(now);
+      if (rate === null) return null;
+      work += (unknownRounds * this.jobs) / rate;
+    }
+    return Math.max(longest, work / Math.max(1, this.jobs));
   }
 
   roundsNow(): number {
@@ -197,8 +338,8 @@ class Tally {
   }
 
   eta(now: number): string {
-    const rate = this.rate(now);
-    return rate === null ? '–' : formatDuration((this.rounds - this.roundsNow()) / rate);
+    const seconds = this.remainingRunSeconds(now);
+    return seconds === null ? '–' : formatDuration(seconds);
   }
 
   elapsed(now: number): string {
@@ -209,7 +350,11 @@ class Tally {
 /** A unit failure, as every mode prints it. */
 const failureLine = (message: string): string => `eofd run: ${message}`;
 
-export function createProgress(mode: ProgressMode, stream: ProgressStream): ProgressReporter {
+/** Lines mode: seconds between the lines on running units (the default of createProgress's `linesEvery`). */
+export const LINES_EVERY_SECONDS = 60;
+
+/** `linesEvery`: seconds between lines mode's lines on running units. */
+export function createProgress(mode: ProgressMode, stream: ProgressStream, linesEvery: number = LINES_EVERY_SECONDS): ProgressReporter {
   if (mode === 'live') return liveReporter(stream);
   // A small terminal still gets lines that fit it; a pipe or file gets them whole.
   const fit = (line: string): string[] => (stream.isTTY === true && stream.columns !== undefined ? wrapLine(line, stream.columns - 1) : [line]);
@@ -217,7 +362,7 @@ export function createProgress(mode: ProgressMode, stream: ProgressStream): Prog
   const tally = new Tally();
   const events: RunEvents = {
     onUnitFailed: (unit, message) => {
-      tally.finish(unit, true);
+      tally.finish(unit, true, performance.now());
       write(failureLine(message));
     },
   };
@@ -227,8 +372,23 @@ export function createProgress(mode: ProgressMode, stream: ProgressStream): Prog
       tally.plan(plan);
     };
     events.onUnitStart = (unit) => tally.start(unit, performance.now());
+    let lastLine = performance.now();
+    events.onProgress = (unit, rounds) => {
+      const now = performance.now();
+      tally.progress(unit, rounds, now);
+      if (now - lastLine < linesEvery * 1000) return;
+      lastLine = now;
+      const oldest = [...tally.running.values()].sort((a, b) => a.started - b.started);
+      const r = oldest[0] as RunningUnit;
+      const left = tally.unitSeconds(r);
+      const more = oldest.length > 1 ? `; ${oldest.length - 1} more running` : '';
+      write(
+        `[${tally.unitsDone + tally.unitsFailed}/${tally.units}, ETA ${tally.eta(now)}] ${unitLabel(r.unit)}: ` +
+          `${r.rounds}/${r.unit.horizon} rounds, ETA ${left === null ? '–' : formatDuration(left)}${more}`,
+      );
+    };
     events.onUnitDone = (unit, summary) => {
-      tally.finish(unit, false);
+      tally.finish(unit, false, performance.now());
       const eta = tally.unitsDone + tally.unitsFailed < tally.units ? `, ETA ${tally.eta(performance.now())}` : '';
       write(`[${tally.unitsDone + tally.unitsFailed}/${tally.units}${eta}] ${unitLine(unit, summary)}`);
     };
@@ -268,9 +428,8 @@ function liveLines(tally: Tally, now: number, columns: number, rows: number): st
   const room = Math.max(0, Math.min(MAX_RUNNING_LINES, rows - 3));
   const shown = running.length > room ? Math.max(0, room - 1) : running.length;
   for (const r of running.slice(0, shown)) {
-    const seconds = (now - r.started) / 1000;
-    const unitRate = seconds > 0 && r.rounds > 0 ? r.rounds / seconds : null;
-    const eta = unitRate === null ? '–' : formatDuration((r.unit.horizon - r.rounds) / unitRate);
+    const left = tally.unitSeconds(r);
+    const eta = left === null ? '–' : formatDuration(left);
     const count = `${r.rounds}/${r.unit.horizon}`.padStart(2 * String(r.unit.horizon).length + 1);
     const right = ` ${bar(r.rounds / r.unit.horizon, 10)} ${count} ETA ${eta.padEnd(6)}`;
     const rightFits = width(right) + 12 <= columns;
@@ -331,11 +490,11 @@ function liveReporter(stream: ProgressStream): ProgressReporter {
       draw(false);
     },
     onUnitDone: (unit) => {
-      tally.finish(unit, false);
+      tally.finish(unit, false, performance.now());
       draw(false);
     },
     onUnitFailed: (unit, message) => {
-      tally.finish(unit, true);
+      tally.finish(unit, true, performance.now());
       log(failureLine(message));
     },
   };

@@ -13,6 +13,7 @@ import { summarizeExperiment, type Comparison, type PolicySummary, type RandomCh
 import { formatTable } from '../report/table.js';
 import { readExperiment, type Setting } from '../results/read.js';
 import { ratioEstimate } from '../stats/ratio.js';
+import { hinter, type Hint } from './hint.js';
 
 export interface ExperimentRunSummary {
   name: string;
@@ -117,8 +118,8 @@ function comparisonLines(e: ExperimentRunSummary): string[] {
 }
 
 /** The summary as terminal text: one table, then the comparisons per experiment and where the files are. */
-/** `eofd` is how the user runs this program (`eofd` or `npx eofd`), for the closing hint. */
-export function formatRunSummary(summary: RunSummary, eofd = 'eofd'): string {
+/** `hint` prints the closing command as the user can run it (hint.ts; default: this process's PATH and folder). */
+export function formatRunSummary(summary: RunSummary, hint: Hint = hinter(process.env)): string {
   const rows: string[][] = [];
   const notes: string[] = [];
   for (const e of summary.experiments) {
@@ -148,7 +149,7 @@ export function formatRunSummary(summary: RunSummary, eofd = 'eofd'): string {
   if (complete.length > 0) {
     parts.push('');
     parts.push(`Per-round CSVs: ${path.join(summary.out, '<experiment>', '<policy>', 'trial-<i>.csv')}; per-trial summaries: ${complete.map((e) => path.join(e.dir, 'summary.csv')).join(', ')}`);
-    parts.push(`Full report (tables, comparisons, figures; the paper's claims for its settings): ${eofd} report ${complete.map((e) => e.dir).join(' ')}`);
+    parts.push(`Full report (tables, comparisons, figures; the paper's claims for its settings): ${hint('report', ...complete.map((e) => e.dir))}`);
   }
   return parts.join('\n') + '\n';
 }

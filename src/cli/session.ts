@@ -1,7 +1,7 @@
 /**
  * SIGINT and SIGTERM for a long command: the first signal aborts `signal` (the runner stops its
- * units and removes their partial files) and the command exits 130 or 143 with a resume hint; a second
- * signal exits at once.
+ * running units within a round or two, in this thread or on workers, and removes their partial files)
+ * and the command exits 130 or 143 with a resume hint; a second signal exits at once.
  */
 import { EXIT } from './io.js';
 

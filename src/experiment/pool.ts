@@ -1,7 +1,9 @@
 /**
  * Running units: one after another in this thread (`jobs = 1`), or on a pool of worker threads
  * (worker.ts). Each unit writes its own files (unit.ts); the pool only hands out tasks and relays
- * progress. An aborted signal stops the pool: workers are terminated and their partial files removed.
+ * progress. An aborted signal stops either within a round or two, and removes the partial files of
+ * the units it cut short: in this thread the running unit looks at the signal between rounds (it
+ * yields to the event loop every PROGRESS_INTERVAL_MS), workers are terminated.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,7 +13,7 @@ import { RunError } from '../base/errors.js';
 import { unitFiles } from '../results/layout.js';
 import { readFinishedUnit } from '../results/read.js';
 import { clearUnit } from '../results/write.js';
-import { executeUnit, type UnitResult, type UnitTask } from './unit.js';
+import { executeUnit, UnitStopped, type UnitResult, type UnitTask } from './unit.js';
 import type { FromWorker, ToWorker } from './worker.js';
 
 /** The compiled worker next to this module, or (running from TypeScript sources) the repository's dist/. */
@@ -29,16 +31,17 @@ export interface TaskHandlers {
   failed(task: UnitTask, error: { name: string; message: string; stack?: string }): void;
 }
 
-/** Units one after another in this thread; the signal is looked at between units. Returns true if stopped early. */
+/** Units one after another in this thread; the signal stops the running unit between rounds. Returns true if stopped early. */
 export async function runInProcess(tasks: readonly UnitTask[], handlers: TaskHandlers, signal: AbortSignal | undefined): Promise<boolean> {
   for (let i = 0; i < tasks.length; i++) {
     const task = tasks[i] as UnitTask;
     if (signal?.aborted) return true;
     handlers.start(task);
     try {
-      const result = executeUnit(task, (rounds) => handlers.progress(task, rounds));
+      const result = await executeUnit(task, (rounds) => handlers.progress(task, rounds), signal);
       handlers.done(task, result);
     } catch (error) {
+      if (error instanceof UnitStopped) return true;
       handlers.failed(task, error instanceof Error ? error : new Error(String(error)));
     }
     // Let signal handlers and timers (progress bars) run between units.

@@ -71,7 +71,10 @@ export interface RunOptions {
   split?: SeedSplit;
   /** The config file as the user named it (for messages). */
   configFile?: string;
-  /** Aborting it stops the run (SIGINT). */
+  /**
+   * Aborting it (SIGINT) stops the run within a round or two: finished units are kept, the running
+   * ones' partial files removed (a resumed run redoes them).
+   */
   signal?: AbortSignal;
   events?: RunEvents;
   mnistDataRoot?: string;

@@ -16,16 +16,18 @@ export class TrialError extends EofdError {
 }
 
 /**
- * Plays `horizon` rounds; `onRound` sees every record (the caller streams them to CSV).
+ * Plays `horizon` rounds; `onRound` sees every record (the caller streams them to CSV). When it
+ * returns a promise, the next round waits for it, outside the timed sections: the caller yields to
+ * the event loop there (a signal handler can run) and stops the trial by rejecting it.
  * A non-finite number anywhere in a round stops the trial with a TrialError.
  */
-export function runTrial(
+export async function runTrial(
   environment: Environment,
   policy: Policy,
   horizon: number,
   trial: number,
-  onRound: (record: RoundRecord) => void,
-): TrialSummary {
+  onRound: (record: RoundRecord) => Promise<void> | void,
+): Promise<TrialSummary> {
   const d = environment.d;
   const played = new Float64Array(d);
   const selectMs = new Float64Array(horizon);
@@ -33,6 +35,7 @@ export function runTrial(
   let cumRegret = 0;
   const sketched = policy.sketchSize !== undefined;
   for (let t = 1; t <= horizon; t++) {
+    let pause: Promise<void> | void;
     try {
       const actions = environment.actions(t);
       // m_t: the sketch this round's decision used (before the update may grow it).
@@ -50,7 +53,7 @@ export function runTrial(
       cumRegret += feedback.regret;
       selectMs[t - 1] = Number(selected - start) / 1e6;
       updateMs[t - 1] = Number(end - updateStart) / 1e6;
-      onRound({
+      pause = onRound({
         t,
         action,
         outcome: feedback.outcome,
@@ -64,6 +67,7 @@ export function runTrial(
     } catch (error) {
       throw error instanceof TrialError ? error : new TrialError(policy.name, trial, t, error);
     }
+    if (pause !== undefined) await pause;
   }
   const stats = policy.stats();
   const estimate = policy.estimate();

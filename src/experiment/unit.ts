@@ -27,15 +27,27 @@ export interface UnitResult {
   bytes: number;
 }
 
-/** How often a running unit reports its progress, ms. */
+/** How often a running unit reports its progress (and, in-process, looks at its signal), ms. */
 export const PROGRESS_INTERVAL_MS = 100;
+
+/** Thrown by executeUnit when its signal stopped it; its partial CSV is removed. */
+export class UnitStopped extends Error {
+  override name = 'UnitStopped';
+  constructor() {
+    super('stopped by a signal');
+  }
+}
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * Runs the unit and writes its files. `onProgress(rounds)` is called at most every
- * PROGRESS_INTERVAL_MS with the rounds done so far. On failure the partial CSV is removed and the
- * error (a TrialError for a policy failure) is rethrown.
+ * PROGRESS_INTERVAL_MS with the rounds done so far. With a `signal` (a unit in the thread that
+ * receives SIGINT) the unit yields to the event loop at each of these moments, between rounds, so
+ * that signal handlers and timers run, and throws UnitStopped once the signal is aborted. On failure
+ * the partial CSV is removed and the error (a TrialError for a policy failure) is rethrown.
  */
-export function executeUnit(task: UnitTask, onProgress?: (rounds: number) => void): UnitResult {
+export async function executeUnit(task: UnitTask, onProgress?: (rounds: number) => void, signal?: AbortSignal): Promise<UnitResult> {
   const { experiment, policy, trial } = task;
   const horizon = experiment.config.horizon;
   const files = unitFiles(task.dir, policy, trial);
@@ -46,15 +58,16 @@ export function executeUnit(task: UnitTask, onProgress?: (rounds: number) => voi
   let last = performance.now();
   let summary: TrialSummary;
   try {
-    summary = runTrial(environment, instance, horizon, trial, (record) => {
+    summary = await runTrial(environment, instance, horizon, trial, (record) => {
       writer.add(record);
-      if (onProgress !== undefined) {
-        const now = performance.now();
-        if (now - last >= PROGRESS_INTERVAL_MS) {
-          last = now;
-          onProgress(record.t);
-        }
-      }
+      const now = performance.now();
+      if (now - last < PROGRESS_INTERVAL_MS) return;
+      last = now;
+      onProgress?.(record.t);
+      if (signal === undefined) return;
+      return nextTurn().then(() => {
+        if (signal.aborted) throw new UnitStopped();
+      });
     });
     writer.close();
   } catch (error) {

@@ -14,12 +14,13 @@ export type FromWorker =
 const port = parentPort;
 if (port === null) throw new Error('worker.ts is a worker_threads entry point, not a script to run');
 
-port.on('message', (message: ToWorker) => {
+port.on('message', async (message: ToWorker) => {
   if (message.type !== 'run') return;
   const { id } = message.task;
   const send = (reply: FromWorker): void => port.postMessage(reply);
   try {
-    const result = executeUnit(message.task, (rounds) => send({ type: 'progress', id, rounds }));
+    // No signal here: the pool stops a worker by terminating it.
+    const result = await executeUnit(message.task, (rounds) => send({ type: 'progress', id, rounds }));
     send({ type: 'done', id, result });
   } catch (error) {
     const failure = error instanceof Error ? error : new Error(String(error));

@@ -10,6 +10,7 @@
  * A run in progress is marked at the top, at its experiment and in its panels.
  */
 import type { Report } from './report.js';
+import { EOFD } from './summarize.js';
 import { BAND_TEXT, escapeXml, legendSwatch, panelSvg, regretFigure, sketchSizeFigure, timeFigure, type Figure } from './svg.js';
 import {
   CLAIM_HEADERS,
@@ -24,6 +25,7 @@ import {
   comparisonNotes,
   comparisonsTitle,
   describeExperiment,
+  identicalLines,
   pairedRows,
   policyRows,
   progressLine,
@@ -84,7 +86,13 @@ function figureHtml(figure: Figure, caption: string): string {
   ].join('\n');
 }
 
-export function renderHtml(report: Report): string {
+export interface HtmlOptions {
+  /** Fig. 1's regret axis on a log scale. */
+  logY?: boolean;
+}
+
+export function renderHtml(report: Report, options: HtmlOptions = {}): string {
+  const logY = options.logY === true;
   const out: string[] = [
     '<!DOCTYPE html>',
     '<html lang="en">',
@@ -134,6 +142,7 @@ export function renderHtml(report: Report): string {
     ].filter((x): x is string => x !== null);
     out.push(`<p class="meta">${escapeXml(meta.join(' · '))}</p>`);
     out.push(table(policyHeaders(e), policyRows(e), (_, column) => (column === 0 ? '' : 'num')));
+    for (const same of identicalLines(e)) out.push(`<p class="meta">${escapeXml(same)}</p>`);
     for (const flag of randomFlags(e)) out.push(`<p class="warning">${escapeXml(flag)}</p>`);
     const line = comparisonLine(e);
     if (line !== null) out.push(`<p>${escapeXml(line)}</p>`);
@@ -147,15 +156,20 @@ export function renderHtml(report: Report): string {
   out.push('<h2>Figures</h2>');
   out.push(
     figureHtml(
-      regretFigure(report.experiments, report.band),
-      `Fig. 1: cumulative regret per round; line = mean over trials, band = ${BAND_TEXT[report.band]}.`,
+      regretFigure(report.experiments, report.band, logY),
+      `Fig. 1: cumulative regret per round; line = mean over trials, band = ${BAND_TEXT[report.band]}` +
+        `${logY ? '; log scale, values below its lowest decade drawn on it (≤)' : ''}.` +
+        (report.experiments.some((e) => e.identical.length > 0)
+          ? ' "A = B in every round" above a panel: the two played the same action in every round of every trial, so one line hides the other.'
+          : ''),
     ),
   );
   const scale = report.timeAxis === 'log' ? 'log scale' : 'linear scale';
   out.push(
     figureHtml(
-      timeFigure(report.experiments, report.timeAxis),
-      `Fig. 2: mean per-round time (select + update, inside the policy) with ± 1 sample std error bars; ${scale}.`,
+      timeFigure(report.experiments, report.timeAxis, report.claims),
+      `Fig. 2: mean per-round time (select + update, inside the policy) with ± 1 sample std error bars; ${scale}. ` +
+        `A panel states ${EOFD}'s time reduction only when the report judged its claim.`,
     ),
   );
   const sketchSizes = sketchSizeFigure(report.experiments, report.band);

@@ -43,11 +43,11 @@ export {
   type TestedComparison,
 } from './summarize.js';
 export { MIN_TRIALS, PAPER_CLAIMS, claimLabel, evaluateClaims, hasPaperExperiment, type ClaimRow, type PaperClaim, type Verdict } from './claims.js';
-export { BANDS, TIME_AXES, bandHalfWidths, renderRegretFigure, renderTimeFigure, type Band, type TimeAxis } from './svg.js';
+export { BANDS, TIME_AXES, bandHalfWidths, renderRegretFigure, renderTimeFigure, timeNote, type Band, type SvgOptions, type TimeAxis } from './svg.js';
 export { POLICY_COLOURS, POLICY_STYLES, policyStyles, type PolicyStyle } from './palette.js';
 export { PNG_SCALE, svgToPng } from './png.js';
-export { renderHtml } from './html.js';
-export { formatTable, renderTerminal, shouldColour } from './table.js';
+export { renderHtml, type HtmlOptions } from './html.js';
+export { displayWidth, fitColumns, fitText, formatTable, renderTerminal, shouldColour, terminalWidth, wrapText, type TableFit, type TerminalOptions } from './table.js';
 
 export { REPORT_FORMAT, type Report } from './report.js';
 
@@ -105,6 +105,8 @@ export interface WriteOptions {
   timeAxis?: TimeAxis;
   /** Also write fig1-regret.png and fig2-time.png (PNG_FILES). */
   png?: boolean;
+  /** Fig. 1's regret axis on a log scale (in the SVG, the PNG and report.html). */
+  logY?: boolean;
 }
 
 /** The file names `writeReport` writes. */
@@ -189,14 +191,14 @@ export function claimsCsv(report: Report): string {
  */
 export function writeReport(given: Report, outDir: string, options: WriteOptions = {}): string[] {
   const report: Report = { ...given, band: options.band ?? given.band, timeAxis: options.timeAxis ?? given.timeAxis };
-  const fig1 = renderRegretFigure(report.experiments, { band: report.band });
-  const fig2 = renderTimeFigure(report.experiments, { timeAxis: report.timeAxis });
+  const fig1 = renderRegretFigure(report.experiments, { band: report.band, logY: options.logY });
+  const fig2 = renderTimeFigure(report.experiments, { timeAxis: report.timeAxis, claims: report.claims });
   const contents: [string, string | Buffer][] = [
     ['report.csv', reportCsv(report)],
     ['claims.csv', claimsCsv(report)],
     ['fig1-regret.svg', fig1],
     ['fig2-time.svg', fig2],
-    ['report.html', renderHtml(report)],
+    ['report.html', renderHtml(report, { logY: options.logY })],
     ['report.json', JSON.stringify(report, null, 2) + '\n'],
   ];
   const fig3 = renderSketchSizeFigure(report.experiments, { band: report.band });

@@ -9,7 +9,7 @@ import type { ExperimentSummary } from './summarize.js';
  * comparisons against one reference (or all pairs) with Holm-adjusted tests, ratios as back-transformed
  * log-scale intervals, the Random check, claims only for the paper's settings).
  */
-export const REPORT_FORMAT = 'eofd-report/4';
+export const REPORT_FORMAT = 'eofd-report/5';
 
 /** Everything the report shows, as plain JSON-serialisable data (report.json, `--json`). */
 export interface Report {

@@ -25,6 +25,10 @@
  *   of the mean at each round, over trials, downsampled to at most 500 evenly spaced rounds that
  *   include the first and the last.
  *
+ * - a run in progress: its units still running (or cut short) are listed apart (`partial`: rounds so
+ *   far, cumulative regret and time per round there); they enter no number above, no comparison and
+ *   no claim.
+ *
  * Policy strings are labels (several variants of one policy may run under their own labels);
  * policies are listed in the experiment's configured order (the manifest's config.policies).
  */
@@ -112,8 +116,11 @@ export interface PairedComparison {
   timeRatioNote: string | null;
 }
 
-/** lower / higher: the adjusted interval lies below / above 0 (ratio 1); inconclusive: it does not (or there is none). */
-export type ComparisonVerdict = 'lower' | 'higher' | 'inconclusive';
+/**
+ * lower / higher: the adjusted interval lies below / above 0 (ratio 1); inconclusive: it does not (or
+ * there is none); identical: the difference is exactly 0 in every trial.
+ */
+export type ComparisonVerdict = 'lower' | 'higher' | 'inconclusive' | 'identical';
 
 /** One quantity of a comparison within its family: raw p, Holm's adjustment (src/stats/holm.ts) and the verdict. */
 export interface HolmTest extends HolmResult {
@@ -151,6 +158,18 @@ export interface Comparison extends PairedComparison {
   timeReductionPct: number | null;
 }
 
+/** A unit of a run in progress that has not finished: what its rounds so far show (never judged). */
+export interface PartialUnit {
+  policy: string;
+  trial: number;
+  /** Rounds written so far (of the experiment's T). */
+  rounds: number;
+  /** Cumulative regret at round `rounds`. */
+  cumRegret: number;
+  /** Mean per-round time so far (select + update, ms). */
+  roundMs: number;
+}
+
 /** Fig. 1 data for one policy: rounds t (1-based) and the mean and spread of cumulative regret there. */
 export interface RegretCurve {
   policy: string;
@@ -181,6 +200,8 @@ export interface ExperimentSummary {
   progress: Progress;
   /** The policies with at least one finished trial (all of them once the run is complete), in configured order. */
   policies: PolicySummary[];
+  /** Units of a run in progress not finished yet, with rounds written (manifest order); never judged. */
+  partial: PartialUnit[];
   /** The labels whose policy is Random (the manifest's config.variants, else the label "Random"). */
   randomLabels: string[];
   /** null when EOFD-MLogB or OFUL-MLogB did not run in this experiment. */
@@ -197,6 +218,11 @@ export interface ExperimentSummary {
   /** Every learner against Random (empty when Random did not run). */
   randomCheck: RandomCheck[];
   curves: RegretCurve[];
+  /**
+   * Groups (two or more, policy order) of policies that played the same action in every round of every
+   * trial, all trials finished (so one curve of Fig. 1 hides the others); empty when none did.
+   */
+  identical: string[][];
   /**
    * m_t against t (mean over trials, as a RegretCurve) of each policy whose sketch size changed within a
    * trial (params.m: adaptive), read from the trial files' column m; empty when none did.
@@ -307,9 +333,14 @@ export function verdictOf(x: PairedInterval): ComparisonVerdict {
   return x.high < 0 ? 'lower' : x.low > 0 ? 'higher' : 'inconclusive';
 }
 
+/** Every trial's difference is exactly 0 (mean and sample std both 0 over at least one pair). */
+export function zeroDifference(x: PairedInterval): boolean {
+  return x.n >= 1 && x.mean === 0 && x.std === 0;
+}
+
 /** Holm over one family (one quantity), each result with its verdict. */
 function holmTests(intervals: readonly PairedInterval[]): HolmTest[] {
-  return holm(intervals, ALPHA).map((r) => ({ ...r, verdict: verdictOf(r.adjusted) }));
+  return holm(intervals, ALPHA).map((r, i) => ({ ...r, verdict: zeroDifference(intervals[i] as PairedInterval) ? 'identical' : verdictOf(r.adjusted) }));
 }
 
 /** Tests each comparison's quantities within their families: final regret over all, time over those that compare time. */
@@ -425,6 +456,13 @@ export function summarizeExperiment(data: ExperimentData, options: SummaryOption
     timing: data.timing,
     progress: data.progress,
     policies: policies.map((p) => summarizePolicy(p, rowsOf(p))),
+    partial: data.partial.map((s) => ({
+      policy: s.policy,
+      trial: s.trial,
+      rounds: s.cumRegret.length,
+      cumRegret: s.cumRegret[s.cumRegret.length - 1] as number,
+      roundMs: mean(s.selectMs) + mean(s.updateMs),
+    })),
     randomLabels: policies.filter(isRandom),
     comparison:
       headline === null
@@ -446,5 +484,28 @@ export function summarizeExperiment(data: ExperimentData, options: SummaryOption
         data.setting.horizon,
       ),
     ),
+    identical: sameDecisions(data, policies),
   };
+}
+
+/** The groups of `policies` whose actions agree in every round of every trial (each with every trial finished). */
+function sameDecisions(data: ExperimentData, policies: readonly string[]): string[][] {
+  const trials = data.setting.trials;
+  const actionsOf = new Map<string, Int32Array[]>();
+  for (const p of policies) {
+    const series = data.trials.filter((s) => s.policy === p).sort((a, b) => a.trial - b.trial);
+    if (series.length === trials && series.every((s, i) => s.trial === i)) actionsOf.set(p, series.map((s) => s.actions));
+  }
+  const same = (a: Int32Array[], b: Int32Array[]): boolean =>
+    a.every((x, i) => {
+      const y = b[i] as Int32Array;
+      return x.length === y.length && x.every((v, t) => v === y[t]);
+    });
+  const groups: string[][] = [];
+  for (const [p, actions] of actionsOf) {
+    const group = groups.find((g) => same(actionsOf.get(g[0] as string) as Int32Array[], actions));
+    if (group === undefined) groups.push([p]);
+    else group.push(p);
+  }
+  return groups.filter((g) => g.length > 1);
 }

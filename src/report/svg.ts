@@ -17,7 +17,9 @@
  * Each policy has a fixed colour and dash pattern (palette.ts). The legend wraps onto more rows
  * when the policies do not fit on one.
  */
+import type { ClaimRow } from './claims.js';
 import { describeTimeReduction, fixed, formatSig } from './format.js';
+import { identicalText } from './identical.js';
 import { dashAttribute, policyStyles, type PolicyStyle } from './palette.js';
 import { OFUL, EOFD, comparePolicies, type ExperimentSummary, type RegretCurve } from './summarize.js';
 
@@ -44,6 +46,10 @@ export interface SvgOptions {
   band?: Band;
   /** Fig. 2's time axis: linear (default) or log. */
   timeAxis?: TimeAxis;
+  /** Fig. 1's regret axis on a log scale (default linear). */
+  logY?: boolean;
+  /** The report's claims: Fig. 2 states a time difference only where its claim was judged. */
+  claims?: readonly ClaimRow[];
 }
 
 const PANEL_WIDTH = 380;
@@ -277,21 +283,21 @@ export function bandHalfWidths(curve: RegretCurve, band: Band): number[] | null 
 }
 
 /** Fig. 1 as parts: cumulative regret vs round t, mean over trials with a band, one panel per experiment. */
-export function regretFigure(experiments: readonly ExperimentSummary[], band: Band = 'std'): Figure {
+export function regretFigure(experiments: readonly ExperimentSummary[], band: Band = 'std', logY = false): Figure {
   const policies = allPolicies(experiments);
   const styles = policyStyles(policies);
   return {
-    title: `Fig. 1. Cumulative regret: mean over trials (line), ${BAND_TEXT[band]} (band)`,
+    title: `Fig. 1. Cumulative regret${logY ? ' (log scale)' : ''}: mean over trials (line), ${BAND_TEXT[band]} (band)`,
     legend: policies.map((p) => ({ label: p, style: styles.get(p) as PolicyStyle, kind: 'line' })),
     panelWidth: PANEL_WIDTH,
     panelHeight: PANEL_HEIGHT,
-    panels: experiments.map((e, i) => ({ name: e.name, elements: regretPanel(e, i, styles, band) })),
+    panels: experiments.map((e, i) => ({ name: e.name, elements: regretPanel(e, i, styles, band, logY) })),
   };
 }
 
 /** Fig. 1 as one SVG. */
 export function renderRegretFigure(experiments: readonly ExperimentSummary[], options: SvgOptions = {}): string {
-  return figureSvg(regretFigure(experiments, options.band ?? 'std'), options.standalone !== false);
+  return figureSvg(regretFigure(experiments, options.band ?? 'std', options.logY === true), options.standalone !== false);
 }
 
 /**
@@ -309,7 +315,7 @@ export function sketchSizeFigure(experiments: readonly ExperimentSummary[], band
     legend: drawn.map((p) => ({ label: p, style: styles.get(p) as PolicyStyle, kind: 'line' })),
     panelWidth: PANEL_WIDTH,
     panelHeight: PANEL_HEIGHT,
-    panels: shown.map((e, i) => ({ name: e.name, elements: curvePanel(e, i, styles, band, e.sketchCurves, 'sketch size m_t') })),
+    panels: shown.map((e, i) => ({ name: e.name, elements: curvePanel(e, i, styles, band, e.sketchCurves, 'sketch size m_t', null, false) })),
   };
 }
 
@@ -319,27 +325,34 @@ export function renderSketchSizeFigure(experiments: readonly ExperimentSummary[]
   return figure === null ? null : figureSvg(figure, options.standalone !== false);
 }
 
-function regretPanel(e: ExperimentSummary, index: number, styles: Map<string, PolicyStyle>, band: Band): string[] {
-  return curvePanel(e, index, styles, band, e.curves, 'cumulative regret');
+/** Fig. 1's panel; policies that decided identically are named above the plot ("A = B in every round"). */
+function regretPanel(e: ExperimentSummary, index: number, styles: Map<string, PolicyStyle>, band: Band, logY: boolean): string[] {
+  const same = e.identical.map((group) => identicalText(e, group));
+  return curvePanel(e, index, styles, band, e.curves, logY ? 'cumulative regret (log scale)' : 'cumulative regret', same.length === 0 ? null : same.join('; '), logY);
 }
 
 /** One panel of mean curves against round t with their bands (Fig. 1: regret; Fig. 3: m_t). */
-function curvePanel(e: ExperimentSummary, index: number, styles: Map<string, PolicyStyle>, band: Band, curves: readonly RegretCurve[], title: string): string[] {
+function curvePanel(
+  e: ExperimentSummary,
+  index: number,
+  styles: Map<string, PolicyStyle>,
+  band: Band,
+  curves: readonly RegretCurve[],
+  title: string,
+  note: string | null,
+  logY: boolean,
+): string[] {
   const halves = curves.map((c) => bandHalfWidths(c, band));
-  let maxY = 0;
-  curves.forEach((c, k) => {
-    for (let i = 0; i < c.mean.length; i++) maxY = Math.max(maxY, (c.mean[i] as number) + (halves[k]?.[i] ?? 0));
-  });
+  const highs: number[] = [];
+  curves.forEach((c, k) => c.mean.forEach((m, i) => highs.push(m + (halves[k]?.[i] ?? 0))));
   const xTicks = niceTicks(e.setting.horizon);
-  const yTicks = niceTicks(maxY);
   const left = MARGIN.left;
   const top = MARGIN.top;
   const bottom = top + PLOT_HEIGHT;
   const sx = (t: number) => left + (t / xTicks.top) * PLOT_WIDTH;
-  const sy = (v: number) => bottom - (Math.max(0, v) / yTicks.top) * PLOT_HEIGHT;
-
-  const out = panelHeader(e, index, null);
-  out.push(...axes(left, top, bottom, xTicks, yTicks, sx, sy));
+  const { sy, ticks } = logY ? logRegretScale(curves, halves, highs, left, bottom) : linearScale(highs, left, bottom, PLOT_HEIGHT);
+  const out = panelHeader(e, index, note);
+  out.push(...axes(left, top, bottom, ticks, xTicks, sx));
   curves.forEach((c, k) => {
     const half = halves[k];
     if (!half || c.t.length === 0) return;
@@ -362,6 +375,30 @@ function curvePanel(e: ExperimentSummary, index: number, styles: Map<string, Pol
   out.push(`<text x="${n(left + PLOT_WIDTH / 2)}" y="${n(bottom + 38)}" text-anchor="middle" fill="${INK}">round t</text>`);
   out.push(yTitle(title, top));
   return out;
+}
+
+/** A y axis from 0 to a round number ≥ the largest of `highs`, `height` px up from `bottom`, with its grid. */
+function linearScale(highs: readonly number[], left: number, bottom: number, height: number): { sy: (v: number) => number; ticks: string[] } {
+  const yTicks = niceTicks(Math.max(0, ...highs));
+  const sy = (v: number) => bottom - (Math.max(0, v) / yTicks.top) * height;
+  return { sy, ticks: yGrid(left, yTicks, sy) };
+}
+
+/**
+ * Fig. 1's log axis (--log-y): from the decade at or below the smallest positive mean to the one above
+ * the highest band edge; zeros and lower band edges beneath it sit on it, and its label says "≤".
+ */
+function logRegretScale(
+  curves: readonly RegretCurve[],
+  halves: readonly (number[] | null)[],
+  highs: readonly number[],
+  left: number,
+  bottom: number,
+): { sy: (v: number) => number; ticks: string[] } {
+  const means = curves.flatMap((c) => c.mean);
+  const lows = curves.flatMap((c, k) => c.mean.map((m, i) => m - (halves[k]?.[i] ?? 0)));
+  const [lo, hi] = decadeRange(means.filter((v) => v > 0), highs.filter((v) => v > 0), MAX_REGRET_DECADES);
+  return logAxis(lo, hi, left, bottom, PLOT_HEIGHT, [...means, ...lows].some((v) => v < 10 ** lo));
 }
 
 /** "no finished trial yet", centred in the plot area. */
@@ -393,23 +430,63 @@ function axisLines(left: number, top: number, bottom: number): string[] {
   ];
 }
 
-function axes(
-  left: number,
-  top: number,
-  bottom: number,
-  xTicks: Ticks,
-  yTicks: Ticks,
-  sx: (v: number) => number,
-  sy: (v: number) => number,
-): string[] {
-  const out = yGrid(left, yTicks, sy);
-  for (const v of xTicks.values) {
-    const x = n(sx(v));
-    out.push(`<line x1="${x}" y1="${n(bottom)}" x2="${x}" y2="${n(bottom + 5)}" stroke="${INK}"/>`);
-    out.push(`<text x="${x}" y="${n(bottom + 18)}" text-anchor="middle" fill="${INK}">${tickLabel(v, xTicks)}</text>`);
-  }
+/** The y axis's grid and labels (`yTicks`, drawn), the x axis's ticks and labels, and both axis lines. */
+function axes(left: number, top: number, bottom: number, yTicks: readonly string[], xTicks: Ticks, sx: (v: number) => number): string[] {
+  const out = [...yTicks];
+  for (const v of xTicks.values) out.push(...xTick(v, xTicks, sx, bottom));
   out.push(...axisLines(left, top, bottom));
   return out;
+}
+
+/** A tick mark and label on the x axis. */
+function xTick(v: number, xTicks: Ticks, sx: (v: number) => number, bottom: number): string[] {
+  const x = n(sx(v));
+  return [
+    `<line x1="${x}" y1="${n(bottom)}" x2="${x}" y2="${n(bottom + 5)}" stroke="${INK}"/>`,
+    `<text x="${x}" y="${n(bottom + 18)}" text-anchor="middle" fill="${INK}">${tickLabel(v, xTicks)}</text>`,
+  ];
+}
+
+/** Most decades a log axis of Fig. 1 spans below its top (Fig. 2's: TIME_DECADES). */
+const MAX_REGRET_DECADES = 6;
+const TIME_DECADES = 8;
+
+/**
+ * [lo, hi]: decades 10^lo ≤ the smallest of `lows` and 10^hi ≥ the largest of `highs` (all > 0),
+ * at least one and at most `maxDecades` apart; [−1, 0] when there is nothing to show.
+ */
+export function decadeRange(lows: readonly number[], highs: readonly number[], maxDecades: number): [number, number] {
+  const all = [...lows, ...highs];
+  if (all.length === 0) return [-1, 0];
+  let hi = Math.ceil(Math.log10(Math.max(...all)));
+  const lo = lows.length === 0 ? hi - 1 : Math.floor(Math.log10(Math.min(...lows)));
+  if (hi <= lo) hi = lo + 1;
+  return [Math.max(lo, hi - maxDecades), hi];
+}
+
+/**
+ * A log axis from 10^lo to 10^hi, `height` px up from `bottom`: values at or below 10^lo are drawn on
+ * it, and with `floored` its label says so ("≤0.01"). Grid lines and labels at the decades, minor
+ * ticks at 2..9 × 10^k.
+ */
+function logAxis(lo: number, hi: number, left: number, bottom: number, height: number, floored: boolean): { sy: (v: number) => number; ticks: string[] } {
+  const floor = 10 ** lo;
+  const sy = (v: number) => bottom - ((Math.log10(Math.max(v, floor)) - lo) / (hi - lo)) * height;
+  const ticks: string[] = [];
+  for (let k = lo; k <= hi; k++) {
+    const y = n(sy(10 ** k));
+    const label = `${k === lo && floored ? '≤' : ''}${decadeLabel(k)}`;
+    ticks.push(`<line x1="${n(left)}" y1="${y}" x2="${n(left + PLOT_WIDTH)}" y2="${y}" stroke="${GRID}"/>`);
+    ticks.push(`<line x1="${n(left - 5)}" y1="${y}" x2="${n(left)}" y2="${y}" stroke="${INK}"/>`);
+    ticks.push(`<text x="${n(left - 7)}" y="${y}" dy="4" text-anchor="end" fill="${INK}">${escapeXml(label)}</text>`);
+    if (k < hi) {
+      for (let j = 2; j <= 9; j++) {
+        const ym = n(sy(j * 10 ** k));
+        ticks.push(`<line x1="${n(left - 3)}" y1="${ym}" x2="${n(left)}" y2="${ym}" stroke="${INK}"/>`);
+      }
+    }
+  }
+  return { sy, ticks };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -419,7 +496,7 @@ function axes(
 const LABEL_ANGLE = 40;
 
 /** Fig. 2 as parts: mean per-round time (ms) per policy, ±1 std error bars; one panel per experiment. */
-export function timeFigure(experiments: readonly ExperimentSummary[], timeAxis: TimeAxis = 'linear'): Figure {
+export function timeFigure(experiments: readonly ExperimentSummary[], timeAxis: TimeAxis = 'linear', claims: readonly ClaimRow[] = []): Figure {
   const policies = allPolicies(experiments);
   const styles = policyStyles(policies);
   const slot = Math.min(PLOT_WIDTH, ...experiments.map((e) => PLOT_WIDTH / Math.max(1, e.policies.length)));
@@ -432,23 +509,20 @@ export function timeFigure(experiments: readonly ExperimentSummary[], timeAxis: 
     legend: policies.map((p) => ({ label: p, style: styles.get(p) as PolicyStyle, kind: 'box' })),
     panelWidth: PANEL_WIDTH,
     panelHeight: PANEL_HEIGHT + Math.max(0, Math.ceil(labelDepth - MARGIN.bottom + 8)),
-    panels: experiments.map((e, i) => ({ name: e.name, elements: timePanel(e, i, styles, timeAxis, turned) })),
+    panels: experiments.map((e, i) => ({ name: e.name, elements: timePanel(e, i, styles, timeAxis, turned, timeNote(e, claims)) })),
   };
 }
 
 /** Fig. 2 as one SVG. */
 export function renderTimeFigure(experiments: readonly ExperimentSummary[], options: SvgOptions = {}): string {
-  return figureSvg(timeFigure(experiments, options.timeAxis ?? 'linear'), options.standalone !== false);
+  return figureSvg(timeFigure(experiments, options.timeAxis ?? 'linear', options.claims), options.standalone !== false);
 }
 
 /** The value → y map of Fig. 2's axis and its tick marks; the top 16 px stay free for the value labels. */
 function timeScale(e: ExperimentSummary, timeAxis: TimeAxis, left: number, bottom: number): { sy: (v: number) => number; ticks: string[] } {
   const height = PLOT_HEIGHT - 16;
   if (timeAxis === 'linear') {
-    const highs = e.policies.map((p) => p.roundMs.mean + p.roundMs.std).filter(Number.isFinite);
-    const yTicks = niceTicks(Math.max(0, ...highs));
-    const sy = (v: number) => bottom - (Math.max(0, v) / yTicks.top) * height;
-    return { sy, ticks: yGrid(left, yTicks, sy) };
+    return linearScale(e.policies.map((p) => p.roundMs.mean + p.roundMs.std).filter(Number.isFinite), left, bottom, height);
   }
   const positive: number[] = [];
   for (const p of e.policies) {
@@ -456,36 +530,29 @@ function timeScale(e: ExperimentSummary, timeAxis: TimeAxis, left: number, botto
       if (Number.isFinite(v) && v > 0) positive.push(v);
     }
   }
-  let lo = positive.length > 0 ? Math.floor(Math.log10(Math.min(...positive))) : -3;
-  let hi = positive.length > 0 ? Math.ceil(Math.log10(Math.max(...positive))) : 0;
-  if (hi <= lo) hi = lo + 1;
-  // Keep the decade ticks readable: at most 8 decades below the top.
-  lo = Math.max(lo, hi - 8);
-  const floor = 10 ** lo;
-  const sy = (v: number) => bottom - ((Math.log10(Math.max(v, floor)) - lo) / (hi - lo)) * height;
-  const ticks: string[] = [];
-  for (let k = lo; k <= hi; k++) {
-    const y = n(sy(10 ** k));
-    ticks.push(`<line x1="${n(left)}" y1="${y}" x2="${n(left + PLOT_WIDTH)}" y2="${y}" stroke="${GRID}"/>`);
-    ticks.push(`<line x1="${n(left - 5)}" y1="${y}" x2="${n(left)}" y2="${y}" stroke="${INK}"/>`);
-    ticks.push(`<text x="${n(left - 7)}" y="${y}" dy="4" text-anchor="end" fill="${INK}">${decadeLabel(k)}</text>`);
-    if (k < hi) {
-      for (let j = 2; j <= 9; j++) {
-        const ym = n(sy(j * 10 ** k));
-        ticks.push(`<line x1="${n(left - 3)}" y1="${ym}" x2="${n(left)}" y2="${ym}" stroke="${INK}"/>`);
-      }
-    }
-  }
-  return { sy, ticks };
+  const [lo, hi] = positive.length === 0 ? [-3, 0] : decadeRange(positive, positive, TIME_DECADES);
+  return logAxis(lo, hi, left, bottom, height, false);
 }
 
-function timePanel(e: ExperimentSummary, index: number, styles: Map<string, PolicyStyle>, timeAxis: TimeAxis, turned: boolean): string[] {
+/**
+ * Fig. 2's line above a panel: EOFD-MLogB's time reduction against OFUL-MLogB, stated only where the
+ * report judged the experiment's claim (holds, does not hold, inconclusive); "not judged" where it did
+ * not; nothing without a claim (the report's tables carry the numbers).
+ */
+export function timeNote(e: ExperimentSummary, claims: readonly ClaimRow[]): string | null {
+  const claim = claims.find((c) => c.experiment === e.name);
+  const reduction = e.comparison?.timeReductionPct ?? null;
+  if (claim === undefined || reduction === null) return null;
+  if (claim.verdict === 'not judged') return 'time difference not judged (see the claims)';
+  if (claim.verdict === 'not measured') return null;
+  return `${EOFD}: ${describeTimeReduction(reduction)} than ${OFUL}`;
+}
+
+function timePanel(e: ExperimentSummary, index: number, styles: Map<string, PolicyStyle>, timeAxis: TimeAxis, turned: boolean, note: string | null): string[] {
   const left = MARGIN.left;
   const top = MARGIN.top;
   const bottom = top + PLOT_HEIGHT;
   const { sy, ticks } = timeScale(e, timeAxis, left, bottom);
-  const c = e.comparison;
-  const note = c !== null && c.timeReductionPct !== null ? `${EOFD}: ${describeTimeReduction(c.timeReductionPct)} than ${OFUL}` : null;
   const out = panelHeader(e, index, note);
   out.push(...ticks);
   const slot = PLOT_WIDTH / Math.max(1, e.policies.length);

@@ -6,6 +6,7 @@
  */
 import { claimLabel, type ClaimRow, type Verdict } from './claims.js';
 import { describeRandomCheck, differenceDecimals, formatAdjusted, formatBytes, formatDifference, formatMeanStd, formatP, formatShort, formatWithInterval } from './format.js';
+import { identicalText } from './identical.js';
 import type { Report } from './report.js';
 import { ratioEstimate, type Estimate } from '../stats/ratio.js';
 import { EOFD, OFUL, type ExperimentSummary, type HolmTest } from './summarize.js';
@@ -15,30 +16,221 @@ export interface TableOptions {
   align?: readonly ('left' | 'right')[];
   /** Paints a cell after padding (so ANSI codes never disturb alignment). */
   paint?: (text: string, row: number, column: number) => string;
+  /** Fit the table into a terminal's width (absent: the complete table, one line per row). */
+  fit?: TableFit;
+}
+
+/** How formatTable fits a terminal: wrap cells, and leave out the least important columns when wrapping is not enough. */
+export interface TableFit {
+  /** Terminal columns no line may exceed. */
+  width: number;
+  /** Columns that may be left out, least important first; the others are only wrapped. */
+  drop?: readonly number[];
+  /** Where the columns left out are shown, for the note: "eofd report --wide, or --json". */
+  seeAll: string;
 }
 
 export function shouldColour(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
   return stream.isTTY === true && (env.NO_COLOR === undefined || env.NO_COLOR === '');
 }
 
-/** Width of a string as a terminal shows it (one column per code point; enough for this report). */
-function width(text: string): number {
-  return [...text].length;
+/** The width of the terminal `stream` writes to, or undefined when it is not a terminal (a pipe, a file: output stays complete). */
+export function terminalWidth(stream: { isTTY?: boolean; columns?: number }): number | undefined {
+  if (stream.isTTY !== true) return undefined;
+  const { columns } = stream;
+  return columns !== undefined && Number.isInteger(columns) && columns > 0 ? columns : undefined;
 }
 
-/** An aligned table: header, a rule of dashes, rows; columns separated by two spaces. */
+/** Combining marks and format characters take no column. */
+const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}]$/u;
+/** Code points a terminal draws two columns wide: East Asian wide and fullwidth forms, and emoji. */
+const WIDE: readonly (readonly [number, number])[] = [
+  [0x1100, 0x115f], [0x2e80, 0x303e], [0x3041, 0x33ff], [0x3400, 0x4dbf], [0x4e00, 0x9fff], [0xa000, 0xa4cf],
+  [0xac00, 0xd7a3], [0xf900, 0xfaff], [0xfe30, 0xfe4f], [0xff00, 0xff60], [0xffe0, 0xffe6], [0x1f300, 0x1f64f],
+  [0x1f900, 0x1f9ff], [0x20000, 0x3fffd],
+];
+
+/** Columns `text` takes on a terminal (no ANSI escapes in it): 0 per combining mark, 2 per wide character, else 1. */
+export function displayWidth(text: string): number {
+  let columns = 0;
+  for (const ch of text) {
+    if (ZERO_WIDTH.test(ch)) continue;
+    const code = ch.codePointAt(0) as number;
+    columns += WIDE.some(([low, high]) => code >= low && code <= high) ? 2 : 1;
+  }
+  return columns;
+}
+
+/** `word` cut into pieces of at most `width` columns (a wide character never split). */
+function cutWord(word: string, width: number): string[] {
+  const pieces: string[] = [];
+  let piece = '';
+  for (const ch of word) {
+    if (piece !== '' && displayWidth(piece + ch) > width) {
+      pieces.push(piece);
+      piece = '';
+    }
+    piece += ch;
+  }
+  return [...pieces, piece];
+}
+
+/** Units that stay on their number's line ("1.28 MB"). */
+const UNIT = /^[kMGT]?B$/;
+
+/**
+ * The words a line breaks between: at spaces, but never inside [ ], around ± nor before a unit of
+ * bytes (an interval, a mean ± std, "1.28 MB" stay whole).
+ */
+export function wrapWords(paragraph: string): string[] {
+  const words: string[] = [];
+  let depth = 0;
+  for (const piece of paragraph.split(' ')) {
+    const last = words.length - 1;
+    const glued = depth > 0 || piece === '±' || UNIT.test(piece) || (words[last] ?? '').endsWith('±');
+    if (last >= 0 && glued) words[last] += ` ${piece}`;
+    else words.push(piece);
+    for (const ch of piece) depth = Math.max(0, depth + (ch === '[' ? 1 : ch === ']' ? -1 : 0));
+  }
+  return words;
+}
+
+/** `text` broken between its words (wrapWords) into lines of at most `width` columns; a word wider than that is cut. */
+export function wrapText(text: string, width: number): string[] {
+  if (!(Number.isInteger(width) && width >= 1)) throw new RangeError(`width must be an integer ≥ 1, got ${width}`);
+  const lines: string[] = [];
+  for (const paragraph of text.split('\n')) {
+    let line = '';
+    for (const word of wrapWords(paragraph)) {
+      const joined = line === '' ? word : `${line} ${word}`;
+      if (displayWidth(joined) <= width) {
+        line = joined;
+        continue;
+      }
+      if (line.trim() !== '') lines.push(line.trimEnd());
+      const pieces = cutWord(word, width);
+      lines.push(...pieces.slice(0, -1));
+      line = pieces[pieces.length - 1] as string;
+    }
+    lines.push(line.trimEnd());
+  }
+  return lines;
+}
+
+/** `text` wrapped to `width` columns, or unchanged without a width (output that is not a terminal's). */
+export function fitText(text: string, width: number | undefined): string {
+  return width === undefined ? text : wrapText(text, width).join('\n');
+}
+
+/** Spaces between columns. */
+const GAP = 2;
+/** A column is never wrapped onto more lines than this just to keep a less important one. */
+const MAX_WRAP_LINES = 3;
+
+/**
+ * Which columns to keep and how wide to make them so a table fits `width`: all at their natural widths
+ * when they fit; else each wrapped down to its minimum, leaving out the `drop` columns in order while
+ * even the minima do not fit (and then, should the `narrowest` widths — the widest character, 1 by
+ * default — still not fit, the last ones);
+ * spare columns go first to the columns that need fewest to stand whole, then to those wrapped most.
+ */
+export function fitColumns(
+  natural: readonly number[],
+  minimum: readonly number[],
+  width: number,
+  drop: readonly number[] = [],
+  narrowest: readonly number[] = natural.map(() => 1),
+): { kept: number[]; widths: number[] } {
+  const total = (ws: readonly number[]) => ws.reduce((a, b) => a + b, 0) + GAP * Math.max(0, ws.length - 1);
+  const kept = natural.map((_, c) => c);
+  if (total(natural) <= width) return { kept, widths: [...natural] };
+  const at = (ws: readonly number[]) => kept.map((c) => ws[c] as number);
+  for (const c of drop) {
+    if (total(at(minimum)) <= width) break;
+    if (kept.includes(c)) kept.splice(kept.indexOf(c), 1);
+  }
+  while (kept.length > 1 && total(at(narrowest)) > width) kept.pop();
+  const widths = at(minimum);
+  const floors = at(narrowest);
+  // Cut words: narrow the widest column that can still narrow, until the table fits.
+  while (total(widths) > width) {
+    const room = widths.map((w, i) => (w > (floors[i] as number) ? w : -1));
+    const widest = room.indexOf(Math.max(...room));
+    if ((room[widest] as number) < 0) break;
+    widths[widest]--;
+  }
+  const deficit = (i: number) => (natural[kept[i] as number] as number) - (widths[i] as number);
+  let spare = width - total(widths);
+  // First the columns that need least to stand whole, then a column at a time to the one wrapped most.
+  for (const i of widths.map((_, i) => i).sort((a, b) => deficit(a) - deficit(b))) {
+    if (deficit(i) > 0 && deficit(i) <= spare) {
+      spare -= deficit(i);
+      widths[i] = natural[kept[i] as number] as number;
+    }
+  }
+  for (; spare > 0; spare--) {
+    const deficits = widths.map((_, i) => deficit(i));
+    const most = deficits.indexOf(Math.max(...deficits));
+    if ((deficits[most] as number) <= 0) break;
+    widths[most]++;
+  }
+  return { kept, widths };
+}
+
+/** The narrowest a column wraps to: its longest word, or a third of its natural width, at most a third of the terminal. */
+function minimumWidth(cells: readonly string[], natural: number, width: number): number {
+  const longestWord = Math.max(1, ...cells.flatMap((cell) => wrapWords(cell).map(displayWidth)));
+  return Math.max(widestCharacter(cells), Math.min(natural, Math.max(longestWord, Math.ceil(natural / MAX_WRAP_LINES)), Math.floor(width / 3)));
+}
+
+/** The columns of the widest character in `cells` (2 with an East Asian wide one, else 1). */
+function widestCharacter(cells: readonly string[]): number {
+  return Math.max(1, ...cells.flatMap((cell) => [...cell].map(displayWidth)));
+}
+
+/**
+ * An aligned table: header, a rule of dashes, rows; columns separated by two spaces. With `fit`, no
+ * line is wider than `fit.width`: cells wrap, and columns left out are named in a note under the table.
+ */
 export function formatTable(headers: readonly string[], rows: readonly (readonly string[])[], options: TableOptions = {}): string {
-  const widths = headers.map((h, c) => Math.max(width(h), ...rows.map((r) => width(r[c] ?? ''))));
-  const line = (cellsOf: readonly string[], row: number) =>
-    cellsOf
-      .map((cell, c) => {
-        const pad = ' '.repeat((widths[c] as number) - width(cell));
-        const padded = options.align?.[c] === 'right' ? pad + cell : cell + pad;
-        return row >= 0 && options.paint ? options.paint(padded, row, c) : padded;
-      })
-      .join('  ')
-      .trimEnd();
-  return [line(headers, -1), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map((r, i) => line(r, i))].join('\n') + '\n';
+  const columns = headers.map((h, c) => [h, ...rows.map((r) => r[c] ?? '')]);
+  const natural = columns.map((cells) => Math.max(...cells.map(displayWidth)));
+  const fit = options.fit;
+  const { kept, widths } =
+    fit === undefined
+      ? { kept: natural.map((_, c) => c), widths: natural }
+      : fitColumns(
+          natural,
+          columns.map((cells, c) => minimumWidth(cells, natural[c] as number, fit.width)),
+          fit.width,
+          fit.drop,
+          columns.map(widestCharacter),
+        );
+  const lines = (cellsOf: readonly string[], row: number): string[] => {
+    const wrapped = kept.map((c, i) => {
+      const cell = cellsOf[c] ?? '';
+      const w = widths[i] as number;
+      return displayWidth(cell) <= w ? [cell] : wrapText(cell, w);
+    });
+    const height = Math.max(...wrapped.map((w) => w.length));
+    return Array.from({ length: height }, (_, k) =>
+      kept
+        .map((c, i) => {
+          const text = wrapped[i]?.[k] ?? '';
+          const pad = ' '.repeat(Math.max(0, (widths[i] as number) - displayWidth(text)));
+          const padded = options.align?.[c] === 'right' ? pad + text : text + pad;
+          return row >= 0 && options.paint ? options.paint(padded, row, c) : padded;
+        })
+        .join(' '.repeat(GAP))
+        .trimEnd(),
+    );
+  };
+  const out = [...lines(headers, -1), widths.map((w) => '-'.repeat(w)).join(' '.repeat(GAP)), ...rows.flatMap((r, i) => lines(r, i))];
+  const dropped = [...new Set(headers.filter((_, c) => !kept.includes(c)))];
+  if (fit !== undefined && dropped.length > 0) {
+    out.push(...wrapText(`not shown, to fit ${fit.width} columns: ${dropped.join(', ')} (${fit.seeAll})`, fit.width));
+  }
+  return out.join('\n') + '\n';
 }
 
 const RESET = '\u001b[0m';
@@ -75,7 +267,8 @@ export function progressLine(e: ExperimentSummary): string | null {
   if (p.complete) return null;
   const done = new Map(e.policies.map((x) => [x.policy, x.trials]));
   const counts = e.setting.policies.map((policy) => `${policy} ${done.get(policy) ?? 0}`).join(', ');
-  return `in progress: ${p.finishedUnits} of ${p.plannedUnits} units finished (${counts} trials); every number is on the finished trials only`;
+  const partial = e.partial.length === 0 ? '' : `; rows marked partial are units not finished (${e.partial.length}), their rounds so far, never judged`;
+  return `in progress: ${p.finishedUnits} of ${p.plannedUnits} units finished (${counts} trials); every number is on the finished trials only${partial}`;
 }
 
 export const POLICY_HEADERS = [
@@ -109,7 +302,15 @@ export function policyRows(e: ExperimentSummary): string[][] {
     formatMeanStd(p.deltaT),
     formatMeanStd(p.betaT, 3),
     ...(withM ? [formatMeanStd(p.mT, 3)] : []),
-  ]);
+  ]).concat(
+    // A run in progress's unfinished units: regret and time so far, marked, never judged.
+    e.partial.map((u) => [
+      `${u.policy} trial ${u.trial} (partial: ${u.rounds} of ${e.setting.horizon} rounds)`,
+      `${formatShort(u.cumRegret)} so far`,
+      formatShort(u.roundMs, 3),
+      ...Array.from({ length: withM ? 7 : 6 }, () => '–'),
+    ]),
+  );
 }
 
 export const PAIRED_HEADERS = [
@@ -197,7 +398,8 @@ export const MULTIPLICITY_RULE =
   'Holm-adjusted interval excludes 0 exactly when Holm rejects at family-wise level 5%: the chance that a ' +
   'family shows any lower/higher verdict between policies that do not differ is at most 5%. The adjusted ' +
   'intervals are not simultaneous confidence intervals; the raw 95% intervals are beside them. The verdicts ' +
-  '(lower, higher, inconclusive: policy against vs) are read from the adjusted interval. Ratios (regret as % of ' +
+  '(lower, higher, inconclusive: policy against vs) are read from the adjusted interval; identical: the same final ' +
+  'regret in every trial. Ratios (regret as % of ' +
   'vs, time ratio) are per-trial log ratios, Student-t interval of their mean, back-transformed (exp).';
 
 /**
@@ -254,38 +456,63 @@ export const CLAIMS_RULE =
   'one entirely outside; inconclusive: one straddles a threshold; not judged: fewer than 3 trials, a learner ' +
   'not shown below Random, or timings not taken one unit at a time.';
 
+export interface TerminalOptions {
+  colour: boolean;
+  /** The terminal's columns: tables fit them and text wraps (absent: every line complete, as for a pipe). */
+  width?: number;
+}
+
+/** Where the columns a narrow terminal leaves out are shown. */
+const SEE_ALL = 'see them with --wide or --json';
+/** The columns a narrow terminal leaves out, least important first. */
+const POLICY_DROP = ['projections', 'Δ_T', 'ρ_{1:T}', 'β_T', '‖W_T − W*‖_F', 'm_T', 'state'];
+/** By index (PAIRED_HEADERS repeats names): the Holm-adjusted CIs, the p-values, n, regret as % of vs, the time ratio. */
+const PAIRED_DROP = [4, 9, 5, 10, 2, 7, 8];
+const CLAIM_DROP = (['paper', 'n', 'reason'] as const).map((h) => CLAIM_HEADERS.indexOf(h));
+
+/** One line per group of policies whose regret curves coincide, with what was compared. */
+export function identicalLines(e: ExperimentSummary): string[] {
+  return e.identical.map((group) => identicalText(e, group, true));
+}
+
 /** The whole report as terminal text. */
-export function renderTerminal(report: Report, options: { colour: boolean }): string {
-  const parts: string[] = [report.title, ''];
+export function renderTerminal(report: Report, options: TerminalOptions): string {
+  const width = options.width;
+  const text = (line: string): string => fitText(line, width);
+  const fit = (drop: readonly number[]): TableFit | undefined => (width === undefined ? undefined : { width, drop, seeAll: SEE_ALL });
+  const parts: string[] = [text(report.title), ''];
   for (const e of report.experiments) {
     const progress = progressLine(e);
-    parts.push(`${e.name}  (${e.dir})${progress === null ? '' : '  IN PROGRESS'}`);
-    parts.push(describeExperiment(e));
-    if (progress !== null) parts.push(progress);
+    parts.push(text(`${e.name}  (${e.dir})${progress === null ? '' : '  IN PROGRESS'}`));
+    parts.push(text(describeExperiment(e)));
+    if (progress !== null) parts.push(text(progress));
     parts.push('');
     const headers = policyHeaders(e);
-    parts.push(formatTable(headers, policyRows(e), { align: ['left', ...headers.slice(1).map(() => 'right' as const)] }));
+    const policyDrop = POLICY_DROP.map((h) => headers.indexOf(h)).filter((c) => c >= 0);
+    parts.push(formatTable(headers, policyRows(e), { align: ['left', ...headers.slice(1).map(() => 'right' as const)], fit: fit(policyDrop) }));
+    const same = identicalLines(e);
+    if (same.length > 0) parts.push(...same.map(text), '');
     const flags = randomFlags(e);
-    if (flags.length > 0) parts.push(...flags, '');
+    if (flags.length > 0) parts.push(...flags.map(text), '');
     const line = comparisonLine(e);
-    if (line !== null) parts.push(line, '');
+    if (line !== null) parts.push(text(line), '');
     const paired = pairedRows(e);
     if (paired.length > 0) {
-      parts.push(comparisonsTitle(e), '');
-      parts.push(formatTable(PAIRED_HEADERS, paired, { align: PAIRED_ALIGN }));
+      parts.push(text(comparisonsTitle(e)), '');
+      parts.push(formatTable(PAIRED_HEADERS, paired, { align: PAIRED_ALIGN, fit: fit(PAIRED_DROP) }));
       const notes = comparisonNotes(e);
-      if (notes.length > 0) parts.push(...notes, '');
+      if (notes.length > 0) parts.push(...notes.map(text), '');
     }
   }
-  if (report.experiments.some((e) => e.comparisons.length > 0)) parts.push(MULTIPLICITY_RULE, '');
+  if (report.experiments.some((e) => e.comparisons.length > 0)) parts.push(text(MULTIPLICITY_RULE), '');
   if (report.claims.length > 0) {
     parts.push("The paper's claims (Section 4)");
-    parts.push(CLAIMS_RULE, '');
-    const paint = (text: string, row: number, column: number): string => {
+    parts.push(text(CLAIMS_RULE), '');
+    const paint = (cell: string, row: number, column: number): string => {
       const colour = column === VERDICT_COLUMN ? VERDICT_COLOUR[report.claims[row]?.verdict ?? 'not measured'] : undefined;
-      return colour === undefined ? text : colour + text + RESET;
+      return colour === undefined ? cell : colour + cell + RESET;
     };
-    parts.push(formatTable(CLAIM_HEADERS, claimRows(report.claims), { paint: options.colour ? paint : undefined }));
+    parts.push(formatTable(CLAIM_HEADERS, claimRows(report.claims), { paint: options.colour ? paint : undefined, fit: fit(CLAIM_DROP) }));
   }
   return parts.join('\n');
 }

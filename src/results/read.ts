@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { z } from 'zod';
-import { describeFsError, EofdError } from '../base/errors.js';
+import { describeFsError, EofdError, errnoCode } from '../base/errors.js';
 import { fileSha256 } from '../base/hash.js';
 import { bestFileSchema, sweepShardSchema } from './sweep.js';
 import { MANIFEST_FILE, SUMMARY_FILE, unitFiles, type UnitFiles } from './layout.js';
@@ -63,6 +63,8 @@ export interface Timing {
 export interface TrialSeries {
   policy: string;
   trial: number;
+  /** The action played in each round. */
+  actions: Int32Array;
   cumRegret: Float64Array;
   selectMs: Float64Array;
   updateMs: Float64Array;
@@ -97,6 +99,11 @@ export interface ExperimentData {
   summary: SummaryRow[];
   /** Per-round series, policy by policy in manifest order, trials ascending. */
   trials: TrialSeries[];
+  /**
+   * Of a run in progress (`inProgress`): the units not finished whose `trial-<i>.csv.partial` holds
+   * rounds, each series as long as its rounds so far (running, or left by a stopped run). Never judged.
+   */
+  partial: TrialSeries[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -174,9 +181,16 @@ export function readSweepShard(file: string): z.output<typeof sweepShardSchema> 
 
 /**
  * The unit's summary if the unit finished: the final CSV exists, its summary file is readable, names
- * the same policy, trial and horizon, and records the CSV's byte length. Otherwise null.
+ * the same policy, trial and horizon, and records the CSV's byte length and (`check = 'content'`, the
+ * default) its SHA-256. Otherwise null. `'size'` skips the hash, for a quick count (`eofd status`).
  */
-export function readFinishedUnit(files: UnitFiles, policy: string, trial: number, horizon: number): UnitSummaryFile | null {
+export function readFinishedUnit(
+  files: UnitFiles,
+  policy: string,
+  trial: number,
+  horizon: number,
+  check: 'content' | 'size' = 'content',
+): UnitSummaryFile | null {
   let size: number;
   let content: unknown;
   try {
@@ -190,7 +204,7 @@ export function readFinishedUnit(files: UnitFiles, policy: string, trial: number
   const unit = parsed.data;
   if (unit.policy !== policy || unit.trial !== trial || unit.horizon !== horizon || unit.bytes !== size) return null;
   // The content, not only the length: one edited digit makes the unit unfinished.
-  if (fileSha256(files.csv) !== unit.sha256) return null;
+  if (check === 'content' && fileSha256(files.csv) !== unit.sha256) return null;
   return unit;
 }
 
@@ -207,8 +221,9 @@ export interface ReadOptions {
   /** Folders never taken as experiments when scanning a parent (e.g. the report's own output). */
   exclude?: string[];
   /**
-   * Also read an experiment whose run has not finished (no summary.csv yet): its finished units only
-   * (`readFinishedUnit`), with `progress.complete` false. Default false: a missing summary.csv is a defect.
+   * Also read an experiment whose run has not finished (no summary.csv yet): its finished units
+   * (`readFinishedUnit`), with `progress.complete` false, and apart from them its partial units' rounds
+   * so far (`partial`). Default false: a missing summary.csv is a defect.
    */
   inProgress?: boolean;
 }
@@ -327,7 +342,40 @@ export function readExperiment(dir: string, options: ReadOptions = {}): Experime
     progress: { complete, finishedUnits: summary.rows.length, plannedUnits: policies.length * planned },
     summary: summary.rows,
     trials,
+    partial: complete ? [] : partialUnits(dir, manifest.setting, summary.rows),
   };
+}
+
+/** The partial units of a run in progress (see ExperimentData.partial), in manifest order. */
+function partialUnits(dir: string, setting: Setting, finished: readonly SummaryRow[]): TrialSeries[] {
+  const done = new Set(finished.map((r) => `${r.policy}\u0000${r.trial}`));
+  const out: TrialSeries[] = [];
+  for (const policy of setting.policies) {
+    for (let trial = 0; trial < setting.trials; trial++) {
+      if (done.has(`${policy}\u0000${trial}`)) continue;
+      const series = readPartialTrial(unitFiles(dir, policy, trial).partial, policy, trial, setting.horizon);
+      if (series !== null) out.push(series);
+    }
+  }
+  return out;
+}
+
+/**
+ * The rounds so far of a unit's `.partial` CSV, which its run may be appending to: the text after
+ * the last newline (a row being written) is left out. null when the file is gone (the unit finished
+ * or was stopped meanwhile) or holds no whole round yet. Rows are checked as in `readTrial`.
+ */
+export function readPartialTrial(file: string, policy: string, trial: number, horizon: number): TrialSeries | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return null;
+    throw new ResultsError(`${file}: cannot read: ${describeFsError(error)}`);
+  }
+  text = text.slice(0, text.lastIndexOf('\n') + 1);
+  if (text.indexOf('\n') === text.length - 1 || text === '') return null;
+  return parseTrial(file, text, policy, trial, horizon, false);
 }
 
 /** The summaries of a run in progress's finished units, policy by policy in manifest order, trials ascending. */
@@ -381,11 +429,11 @@ interface CsvRecord {
   line: number;
 }
 
-/** Parses a CSV file into its header (with its line) and data records, each with its line number. */
-function readCsv(file: string): { header: CsvRecord; rows: CsvRecord[] } {
+/** Reads a CSV file (or parses its `text`) into its header (with its line) and data records, each with its line number. */
+function readCsv(file: string, given?: string): { header: CsvRecord; rows: CsvRecord[] } {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = given ?? fs.readFileSync(file, 'utf8');
   } catch {
     throw new ResultsError(`${file}: not found`);
   }
@@ -502,8 +550,17 @@ function readSummary(
 
 /** Reads one trial file, which must hold rounds t = 1..T of (policy, trial), in order. */
 export function readTrial(file: string, policy: string, trial: number, horizon: number): TrialSeries {
-  const { header, rows } = readCsv(file);
+  return parseTrial(file, undefined, policy, trial, horizon, true);
+}
+
+/**
+ * Rounds t = 1, 2, … of (policy, trial), in order, at most T of them; `whole`: exactly T. The
+ * series are as long as the rounds read.
+ */
+function parseTrial(file: string, text: string | undefined, policy: string, trial: number, horizon: number, whole: boolean): TrialSeries {
+  const { header, rows } = readCsv(file, text);
   const index = columnIndex(file, header, TRIAL_COLUMNS.filter((c) => !OPTIONAL_TRIAL_COLUMNS.includes(c)));
+  const actions = new Int32Array(horizon);
   const cumRegret = new Float64Array(horizon);
   const selectMs = new Float64Array(horizon);
   const updateMs = new Float64Array(horizon);
@@ -519,7 +576,7 @@ export function readTrial(file: string, policy: string, trial: number, horizon: 
     if (c.raw('policy') !== policy) c.fail('policy', JSON.stringify(policy));
     const rowT = c.int('t', 1);
     if (rowT !== t + 1) c.fail('t', `${t + 1} (rounds run 1, 2, … without gaps)`);
-    c.int('action', 0);
+    actions[t] = c.int('action', 0);
     c.int('outcome', 0);
     c.num('reward');
     const regret = c.num('regret');
@@ -537,11 +594,20 @@ export function readTrial(file: string, policy: string, trial: number, horizon: 
     }
     t++;
   }
-  if (t < horizon) {
+  if (whole && t < horizon) {
     const after = rows.length > 0 ? (rows[rows.length - 1] as CsvRecord).line : header.line;
     throw new ResultsError(
       `${file}:${after}: ends after t = ${t}, the manifest's T is ${horizon} (truncated file?)`,
     );
   }
-  return { policy, trial, cumRegret, selectMs, updateMs, sketchSize };
+  if (t === horizon) return { policy, trial, actions, cumRegret, selectMs, updateMs, sketchSize };
+  return {
+    policy,
+    trial,
+    actions: actions.slice(0, t),
+    cumRegret: cumRegret.slice(0, t),
+    selectMs: selectMs.slice(0, t),
+    updateMs: updateMs.slice(0, t),
+    sketchSize: sketchSize?.slice(0, t) ?? null,
+  };
 }

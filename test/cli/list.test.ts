@@ -3,6 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ENVIRONMENT_TYPES } from '../../src/environments/registry.js';
 import { POLICY_NAMES } from '../../src/policies/registry.js';
+import { listCommand } from '../../src/cli/commands/list.js';
+import { displayWidth } from '../../src/report/table.js';
 import { REPO, runCli } from '../experiment/fixtures.js';
 
 interface Entry {
@@ -73,5 +75,28 @@ describe('eofd list', () => {
     for (const name of [...POLICY_NAMES, ...ENVIRONMENT_TYPES, 'quick', 'synthetic-k4']) expect(stdout).toContain(name);
     expect(stdout).toContain('Kuzborskij, Cella and Cesa-Bianchi, 2019');
     expect(stdout).toContain('O(|A_t|·Kdm + Kd(m+K)²)');
+  });
+});
+
+describe('eofd list on a terminal', () => {
+  function list(options: { wide?: boolean }, stdout: { isTTY: boolean; columns?: number }): string {
+    let text = '';
+    expect(listCommand(options, { stdout: { ...stdout, write: (t: string) => (text += t) }, stderr: { write: () => true }, env: {} })).toBe(0);
+    return text;
+  }
+  /** The characters printed, spaces and rules aside: wrapping moves them, never loses one. */
+  const letters = (text: string) => [...text.replace(/[\s-]/g, '')].sort().join('');
+
+  it('wraps its cells to the width of the terminal, loses nothing, and prints whole rows with --wide or into a pipe', () => {
+    const piped = list({}, { isTTY: false, columns: 60 });
+    expect(Math.max(...piped.split('\n').map(displayWidth))).toBeGreaterThan(200);
+    for (const columns of [80, 60]) {
+      const fitted = list({}, { isTTY: true, columns });
+      expect(Math.max(...fitted.split('\n').map(displayWidth))).toBeLessThanOrEqual(columns);
+      expect(fitted).not.toContain('not shown');
+      expect(letters(fitted)).toBe(letters(piped));
+      expect(fitted.split('\n').length).toBeGreaterThan(piped.split('\n').length);
+    }
+    expect(list({ wide: true }, { isTTY: true, columns: 80 })).toBe(piped);
   });
 });

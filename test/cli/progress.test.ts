@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProgress, formatDuration, LIVE_MIN, MAX_RUNNING_LINES, progressMode } from '../../src/cli/progress.js';
+import { createProgress, formatDuration, LIVE_MIN, MAX_RUNNING_LINES, progressMode, remainingSeconds, ReportLog, type RoundSample } from '../../src/cli/progress.js';
 import type { RunPlan, UnitRef } from '../../src/experiment/runner.js';
 import type { ResolvedExperiment } from '../../src/experiment/setup.js';
 import type { TrialSummary } from '../../src/results/records.js';
@@ -45,6 +45,59 @@ describe('progress: bad arguments', () => {
     expect(formatDuration(59.4)).toBe('59s');
     expect(formatDuration(185)).toBe('3m05s');
     expect(formatDuration(7620)).toBe('2h07m');
+  });
+});
+
+describe("a running unit's ETA from its progress reports", () => {
+  /** Reports every 50 rounds from round 100 to `to` of a unit whose round t costs a + b·t ms (time = ∫ cost). */
+  const reports = (a: number, b: number, to: number, from = 100): RoundSample[] => {
+    const samples: RoundSample[] = [];
+    for (let r = from; r <= to; r += 50) samples.push({ ms: 7000 + a * r + (b * r * r) / 2, rounds: r });
+    return samples;
+  };
+  const close = (actual: number | null, expected: number): void => expect(Math.abs((actual as number) - expected)).toBeLessThanOrEqual(1e-9 * expected);
+
+  it('is unknown before two reports with different round counts', () => {
+    expect(remainingSeconds([], 100)).toBeNull();
+    expect(remainingSeconds([{ ms: 5, rounds: 10 }], 100)).toBeNull();
+    expect(remainingSeconds([{ ms: 5, rounds: 10 }, { ms: 9, rounds: 10 }], 100)).toBeNull();
+  });
+
+  it('a constant cost: rounds left × time per round', () => {
+    close(remainingSeconds(reports(2, 0, 1000), 5000), (4000 * 2) / 1000);
+  });
+
+  it('a cost growing with t (linear): the exact integral of the cost over the rounds left, far above the mean rate', () => {
+    const a = 0.5;
+    const b = 0.01;
+    // ∫_1000^5000 (a + b t) dt in ms.
+    const exact = (a * 4000 + (b * (5000 ** 2 - 1000 ** 2)) / 2) / 1000;
+    close(remainingSeconds(reports(a, b, 1000), 5000), exact);
+    const meanRate = (4000 * (reports(a, b, 1000).at(-1)!.ms - 7000)) / 1000 / 1000;
+    expect(exact).toBeGreaterThan(3 * meanRate);
+    // Later reports of the same unit: the estimate follows the cost up.
+    close(remainingSeconds(reports(a, b, 3000), 5000), (a * 2000 + (b * (5000 ** 2 - 3000 ** 2)) / 2) / 1000);
+  });
+
+  it('a falling cost (warm-up) is not extrapolated: the recent rate', () => {
+    // cost 3 − 0.002 t ms from round 100 to 1000: the second half (rounds 550..1000) averages 3 − 0.775.
+    close(remainingSeconds(reports(3, -0.002, 1000), 5000), (4000 * (3 - 0.002 * 775)) / 1000);
+  });
+
+  it('keeps at most 65 reports, evenly spaced, the first and the latest among them', () => {
+    const log = new ReportLog();
+    for (let r = 1; r <= 1000; r++) log.add({ ms: r, rounds: r });
+    const samples = log.samples();
+    expect(samples.length).toBeLessThanOrEqual(65);
+    expect(samples[0]).toEqual({ ms: 1, rounds: 1 });
+    expect(samples.at(-1)).toEqual({ ms: 1000, rounds: 1000 });
+    const gaps = new Set(samples.slice(1, -1).map((x, i) => x.rounds - samples[i]!.rounds));
+    expect(gaps).toEqual(new Set([16]));
+    // On a linear cost the estimate from the thinned reports is within 0.1% (interpolated between reports).
+    const grown = new ReportLog();
+    for (let r = 1; r <= 1000; r++) grown.add({ ms: 2 * r + 0.01 * r * r, rounds: r });
+    const exact = (2 * 1000 + 0.01 * (2000 ** 2 - 1000 ** 2)) / 1000;
+    expect(Math.abs(remainingSeconds(grown.samples(), 2000)! - exact)).toBeLessThan(0.001 * exact);
   });
 });
 
@@ -98,6 +151,29 @@ describe('progress', () => {
     expect(drawn.wraps).toBe(0);
     expect(drawn.lines.length).toBeGreaterThan(4);
     expect(drawn.lines.join(' ').replace(/\s+/g, ' ')).toMatch(/λ = 1, η = 2, m = 3/);
+  });
+
+  it('in lines mode, prints a line on the longest-running unit while units run, at most every `linesEvery` seconds', () => {
+    const out = sink(false);
+    const { events } = createProgress('lines', out, 0);
+    events.onPlan?.(plan);
+    const [first, second] = plan.experiments[0]!.pending as [UnitRef, UnitRef];
+    events.onUnitStart?.(first);
+    events.onUnitStart?.(second);
+    events.onProgress?.(first, 3);
+    events.onProgress?.(first, 6);
+    const lines = out.text.trimEnd().split('\n').slice(3);
+    expect(lines).toEqual([
+      expect.stringMatching(/^\[0\/3, ETA \S+\] tiny\/EOFD-MLogB trial 0: 3\/10 rounds, ETA –; 1 more running$/),
+      expect.stringMatching(/^\[0\/3, ETA \S+\] tiny\/EOFD-MLogB trial 0: 6\/10 rounds, ETA \d+s; 1 more running$/),
+    ]);
+    // The default: a minute between such lines.
+    const quiet = sink(false);
+    const reporter = createProgress('lines', quiet);
+    reporter.events.onPlan?.(plan);
+    reporter.events.onUnitStart?.(first);
+    reporter.events.onProgress?.(first, 3);
+    expect(quiet.text).not.toContain('3/10 rounds');
   });
 
   it('prints only failures when quiet', () => {

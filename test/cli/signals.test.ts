@@ -66,6 +66,41 @@ describe('eofd run: killed and interrupted runs', () => {
     expect(regrets(path.join(dir, 'summary.csv'))).toEqual(regrets(path.join(cleanOut, 'slow', 'summary.csv')));
   });
 
+  it('SIGINT in the middle of a long unit (--jobs 1) exits 130 within 2 s, keeps the finished unit; --resume gives the uninterrupted result', async () => {
+    // `short` (OFUL-MLogB, the costlier policy, so first) takes well under a second; `long` well over 10 s.
+    const longConfig = writeFile(root, 'long.yaml', [
+      tinyConfig('short', { d: 30, horizon: 300, trials: 1, policies: '[OFUL-MLogB]' }),
+      tinyConfig('long', { d: 300, horizon: 60_000, trials: 1, policies: '[EOFD-MLogB]' }),
+    ].join('---\n'));
+    const out = path.join(root, 'long-interrupted');
+    const partial = path.join(out, 'long', 'EOFD-MLogB', 'trial-0.csv.partial');
+    const child = spawnCli(['run', longConfig, '--out', out, '--jobs', '1'], root);
+    // Some thousand rounds into the long unit (rows are written 256 at a time).
+    await waitFor(() => fs.existsSync(partial) && fs.statSync(partial).size > 100_000, 60_000);
+    const sent = performance.now();
+    child.kill('SIGINT');
+    const { code } = await exitOf(child);
+    expect((performance.now() - sent) / 1000).toBeLessThan(2);
+    expect(code).toBe(130);
+    expect(child.output.stderr).toMatch(/^eofd run: interrupted: 1 units are finished and kept; resume with: .*--resume$/m);
+    expect(finalCsvs(path.join(out, 'short'))).toEqual([path.join('OFUL-MLogB', 'trial-0.csv')]);
+    expect(fs.existsSync(path.join(out, 'long', 'EOFD-MLogB'))).toBe(true);
+    expect(listFiles(path.join(out, 'long'))).toEqual(['manifest.json']);
+
+    // The resumed run and an uninterrupted one, side by side.
+    const cleanOut = path.join(root, 'long-clean');
+    const resumed = spawnCli(['run', longConfig, '--out', out, '--jobs', '1', '--quiet', '--resume'], root);
+    const clean = spawnCli(['run', longConfig, '--out', cleanOut, '--jobs', '1', '--quiet'], root);
+    expect((await exitOf(resumed)).code).toBe(0);
+    expect((await exitOf(clean)).code).toBe(0);
+    for (const name of ['short', 'long']) {
+      const expected = trialCsvs(path.join(cleanOut, name));
+      const actual = trialCsvs(path.join(out, name));
+      expect([...actual.keys()]).toEqual([...expected.keys()]);
+      for (const [file, text] of expected) expect(withoutTimings(actual.get(file) as string)).toBe(withoutTimings(text));
+    }
+  }, 180_000);
+
   it.each([['2'], ['1']])('SIGINT (--jobs %s) exits 130 with a resume hint and no partial file under a final name', async (jobs) => {
     const out = path.join(root, `interrupted-${jobs}`);
     const dir = path.join(out, 'slow');
@@ -75,7 +110,7 @@ describe('eofd run: killed and interrupted runs', () => {
     const { code } = await exitOf(child);
     expect(code).toBe(130);
     const stderr = child.output.stderr;
-    expect(stderr).toMatch(/^eofd run: interrupted: \d+ units are finished and kept; resume with: (npx )?eofd run .*slow\.yaml --out .*--resume$/m);
+    expect(stderr).toMatch(/^eofd run: interrupted: \d+ units are finished and kept; resume with: .*eofd(\.js)? run .*slow\.yaml --out .*--resume$/m);
     expect(stderr).not.toMatch(/\n\s+at /);
     expect(finalCsvs(dir).length).toBeLessThan(6);
     expectOnlyCompleteFiles(dir);

@@ -209,6 +209,40 @@ describe('runExperiments', () => {
     expect(fs.existsSync(path.join(out, 'tiny', 'stray.txt'))).toBe(false);
   });
 
+  it.each([[1], [2]])('an aborted signal stops a running unit within a round or two (jobs %i), keeps finished units, removes the partial one', async (jobs) => {
+    // The first unit (OFUL-MLogB, T = 300) finishes; the second (EOFD-MLogB, T = 200,000) is stopped at its first progress report.
+    const file = writeFile(root, `stop-${jobs}.yaml`, [
+      tinyConfig('short', { horizon: 300, trials: 1, policies: '[OFUL-MLogB]' }),
+      tinyConfig('long', { horizon: 200_000, trials: 1, policies: '[EOFD-MLogB]' }),
+    ].join('---\n'));
+    const out = path.join(root, `stopped-${jobs}`);
+    const controller = new AbortController();
+    const reported: number[] = [];
+    const result = await runExperiments(loadConfigs(file), {
+      out,
+      jobs,
+      signal: controller.signal,
+      events: {
+        onProgress: (unit, rounds) => {
+          if (unit.experiment !== 'long') return;
+          reported.push(rounds);
+          controller.abort();
+        },
+        onUnitStart: (unit) => {
+          // With two jobs both start at once: stop the long unit only after the short one finished.
+          if (unit.experiment === 'long' && jobs === 1) expect(fs.existsSync(path.join(out, 'short', 'OFUL-MLogB', 'trial-0.csv'))).toBe(true);
+        },
+        onUnitDone: (unit) => expect(unit.experiment).toBe('short'),
+      },
+    });
+    expect(result.interrupted).toBe(true);
+    expect(result.experiments[1]!.complete).toBe(false);
+    if (jobs === 1) expect(result.experiments[0]!.complete).toBe(true);
+    expect(reported.length).toBeGreaterThanOrEqual(1);
+    expect(Math.max(...reported)).toBeLessThan(200_000);
+    expect(listFiles(path.join(out, 'long'))).toEqual(['manifest.json']);
+  });
+
   it('stops a unit whose policy fails, names policy, trial and round, and finishes the others', async () => {
     const file = writeFile(root, 'failing.yaml', tinyConfig('failing', { horizon: 12, trials: 1, policies: '[OFUL-MLogB, EOFD-MLogB, Random]' }));
     const failed: string[] = [];

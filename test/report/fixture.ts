@@ -26,6 +26,8 @@ export interface FixturePolicy {
   /** Δ_T and β_T per trial; absent writes empty cells (Random). */
   deltaT?: number[];
   betaT?: number[];
+  /** Round t plays action (t + actionShift) mod 7 (default: the policy's index, so that no two decide alike). */
+  actionShift?: number;
 }
 
 export interface FixtureExperiment {
@@ -76,7 +78,8 @@ export function writeExperiment(dir: string, e: FixtureExperiment): string {
   const summary = [
     'policy,trial,final_regret,mean_select_ms,mean_update_ms,median_select_ms,median_update_ms,mean_round_ms,state_bytes,sketch_error,projections,parameter_error,delta_T,beta_T',
   ];
-  for (const p of e.policies) {
+  for (const [index, p] of e.policies.entries()) {
+    const shift = p.actionShift ?? index;
     fs.mkdirSync(path.join(dir, p.name), { recursive: true });
     for (let i = 0; i < trials; i++) {
       const final = p.finals[i] as number;
@@ -85,7 +88,7 @@ export function writeExperiment(dir: string, e: FixtureExperiment): string {
       const lines = [TRIAL_HEADER];
       for (let t = 1; t <= e.horizon; t++) {
         const cum = t === e.horizon ? final : (final * t) / e.horizon;
-        lines.push(`${i},${p.name},${t},${t % 7},${t % 2},${t % 2},${final / e.horizon},${cum},${select},${update}`);
+        lines.push(`${i},${p.name},${t},${(t + shift) % 7},${t % 2},${t % 2},${final / e.horizon},${cum},${select},${update}`);
       }
       fs.writeFileSync(path.join(dir, p.name, `trial-${i}.csv`), lines.join('\n') + '\n');
       summary.push(

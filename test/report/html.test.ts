@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/html.js';
 import { buildReport } from '../../src/report/index.js';
-import { writeFixtureResults } from './fixture.js';
+import path from 'node:path';
+import { SYNTHETIC_K4, tempDir, writeExperiment, writeFixtureResults } from './fixture.js';
 import { parseXml } from './xml.js';
 
 describe('report.html', () => {
@@ -58,7 +59,24 @@ describe('report.html', () => {
     const ci95 = renderHtml(buildReport([writeFixtureResults()], { band: 'ci95' }));
     expect(ci95).toContain('band = 95% Student-t interval of the mean.</figcaption>');
     expect(ci95).toContain('<p class="figure-title">Fig. 1. Cumulative regret: mean over trials (line), 95% Student-t interval of the mean (band)</p>');
-    expect(html).toContain('error bars; linear scale.</figcaption>');
-    expect(renderHtml(buildReport([writeFixtureResults()], { timeAxis: 'log' }))).toContain('error bars; log scale.</figcaption>');
+    expect(html).toContain('error bars; linear scale. A panel states EOFD-MLogB&apos;s time reduction only when the report judged its claim.</figcaption>');
+    expect(renderHtml(buildReport([writeFixtureResults()], { timeAxis: 'log' }))).toContain('error bars; log scale. A panel');
+  });
+});
+
+describe('report.html: --log-y and identical curves', () => {
+  it('says when Fig. 1 is on a log scale, and names policies whose curves coincide under their table and in the caption', () => {
+    const report = buildReport([writeFixtureResults()]);
+    expect(renderHtml(report)).not.toContain('log scale, values below');
+    expect(renderHtml(report)).not.toContain('in every round');
+    const logY = renderHtml(report, { logY: true });
+    expect(logY).toContain('Fig. 1. Cumulative regret (log scale)');
+    expect(logY).toContain('band = ± 1 sample std; log scale, values below its lowest decade drawn on it (≤).</figcaption>');
+    const [eofd, oful, random] = SYNTHETIC_K4.policies;
+    const dir = writeExperiment(path.join(tempDir(), 'same'), { ...SYNTHETIC_K4, policies: [{ ...eofd!, actionShift: 0 }, { ...oful!, finals: eofd!.finals, actionShift: 0 }, random!] });
+    const same = renderHtml(buildReport([dir]));
+    expect(same).toContain('<p class="meta">EOFD-MLogB = OFUL-MLogB in every round: the same action in all 50 rounds of each of the 3 trials');
+    expect(same).toContain('&quot;A = B in every round&quot; above a panel: the two played the same action in every round of every trial, so one line hides the other.</figcaption>');
+    expect(same).toContain('<td>identical</td>');
   });
 });

@@ -5,14 +5,15 @@ import { describe, expect, it } from 'vitest';
 import { registerReport, runReport } from '../../src/cli/commands/report.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
-import { buildReport, renderHtml } from '../../src/report/index.js';
+import { buildReport, displayWidth, renderHtml } from '../../src/report/index.js';
 import { SYNTHETIC_K4, editLine, makeInProgress, tempDir, writeExperiment, writeFixtureResults } from './fixture.js';
 import { parseXml, descendants } from './xml.js';
 
-function io(options: { isTTY?: boolean; env?: NodeJS.ProcessEnv } = {}) {
+function io(options: { isTTY?: boolean; columns?: number; env?: NodeJS.ProcessEnv } = {}) {
   const captured = { stdout: '', stderr: '' };
+  const stdout = { write: (t: string) => (captured.stdout += t), isTTY: options.isTTY ?? false, columns: options.columns };
   const streams: CliIo = {
-    stdout: { write: (t: string) => (captured.stdout += t), isTTY: options.isTTY ?? false },
+    stdout,
     stderr: { write: (t: string) => (captured.stderr += t) },
     env: options.env ?? {},
   };
@@ -89,7 +90,9 @@ describe('eofd report', () => {
     const program = new Command('eofd');
     registerReport(program);
     const command = program.commands.find((c) => c.name() === 'report')!;
-    expect(command.options.map((o) => o.long)).toEqual(['--out', '--json', '--band', '--time-axis', '--png', '--reference', '--all-pairs', '--check']);
+    expect(command.options.map((o) => o.long)).toEqual([
+      '--out', '--json', '--wide', '--band', '--time-axis', '--log-y', '--png', '--reference', '--all-pairs', '--check',
+    ]);
     let help = '';
     command.configureOutput({ writeOut: (s) => (help += s) });
     command.outputHelp();
@@ -99,7 +102,7 @@ describe('eofd report', () => {
     const flat = help.replace(/\s+/g, ' '); // commander wraps long descriptions
     expect(flat).toContain("--band <band> Fig. 1's band: std = ±1 sample std");
     expect(flat).toContain('(choices: "std", "ci95", default: "std")');
-    expect(help).toContain('$ eofd report results --band ci95 --time-axis log --png');
+    expect(help).toContain('$ eofd report results --band ci95 --time-axis log --log-y --png');
     expect(flat).toContain('(choices: "linear", "log", default: "linear")');
   });
 
@@ -146,7 +149,7 @@ describe('eofd report', () => {
     }
     expect(process.exitCode).toBe(0);
     process.exitCode = previous;
-    expect(JSON.parse(stdout).format).toBe('eofd-report/4');
+    expect(JSON.parse(stdout).format).toBe('eofd-report/5');
   });
 });
 
@@ -184,6 +187,25 @@ describe('eofd report on a run in progress', () => {
     const texts = descendants(svg).map((el) => el.text);
     expect(texts).toContain('synthetic · d = 100, K = 4 · T = 50 · in progress: 4 of 9 units');
     expect(descendants(svg).filter((el) => el.attributes.get('data-policy') !== undefined && el.name === 'path')).toHaveLength(6);
+  });
+
+  it('lists the unfinished units in the table as partial rows (rounds so far), apart from every number', async () => {
+    const root = running();
+    // OFUL-MLogB trial 1 (final 5, 0.7 + 0.5 ms a round) has written 12 of its 50 rounds.
+    const file = path.join(root, 'synthetic-k4', 'OFUL-MLogB', 'trial-1.csv.partial');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').split('\n').slice(0, 13).join('\n') + '\n');
+    const { captured, streams } = io();
+    expect(await main(['node', 'eofd', 'report', root], streams)).toBe(0);
+    const lines = captured.stdout.split('\n');
+    expect(lines.filter((line) => line.includes('(partial: '))).toHaveLength(5);
+    expect(lines.find((line) => line.startsWith('OFUL-MLogB trial 1 (partial: 12 of 50 rounds)'))).toMatch(/\s1\.2 so far\s+1\.2(\s|$)/);
+    expect(captured.stdout).toContain('rows marked partial are units not finished (5), their rounds so far, never judged');
+    const { captured: json, streams: jsonStreams } = io();
+    expect(await main(['node', 'eofd', 'report', root, '--json'], jsonStreams)).toBe(0);
+    const k4 = JSON.parse(json.stdout).experiments.find((e: { name: string }) => e.name === 'synthetic-k4');
+    const oful = k4.partial.find((u: { policy: string; trial: number }) => u.policy === 'OFUL-MLogB' && u.trial === 1);
+    expect(oful).toMatchObject({ rounds: 12, cumRegret: 1.2 });
+    expect(oful.roundMs).toBeCloseTo(1.2, 12);
   });
 
   it('a claim whose learners share no finished trial is not measured, and says why', () => {
@@ -276,5 +298,38 @@ describe('eofd report: the reference, all pairs, experiments outside the paper',
     expect(fs.readFileSync(path.join(root, 'report', 'report.html'), 'utf8')).toContain(
       '<p class="warning">warning: OFUL-MLogB&apos;s final regret is not shown below Random&apos;s',
     );
+  });
+});
+
+describe('eofd report on a terminal: its width, --wide, --log-y', () => {
+  /** Lines as a terminal shows them: colour codes stripped, width in columns (a combining mark takes none). */
+  const widths = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '').split('\n').map(displayWidth);
+
+  it('fits the terminal: no line wider, a note naming what was left out; --wide and a pipe print everything', () => {
+    const root = writeFixtureResults();
+    const piped = io({ isTTY: false, columns: 80 });
+    expect(runReport([root], {}, piped.streams)).toBe(0);
+    expect(Math.max(...widths(piped.captured.stdout))).toBeGreaterThan(80);
+    expect(piped.captured.stdout).not.toContain('not shown, to fit');
+    for (const columns of [80, 50]) {
+      const tty = io({ isTTY: true, columns });
+      expect(runReport([root], {}, tty.streams)).toBe(0);
+      expect(Math.max(...widths(tty.captured.stdout))).toBeLessThanOrEqual(columns);
+      expect(tty.captured.stdout.replace(/\s+/g, ' ')).toMatch(/not shown, to fit \d+ columns: .*\(see them with --wide or --json\)/);
+    }
+    const wide = io({ isTTY: true, columns: 80, env: { NO_COLOR: '1' } });
+    expect(runReport([root], { wide: true }, wide.streams)).toBe(0);
+    expect(wide.captured.stdout).toBe(piped.captured.stdout);
+  });
+
+  it('--log-y draws Fig. 1 on a log scale in the SVG and in report.html', async () => {
+    const root = writeFixtureResults();
+    const { captured, streams } = io();
+    expect(await main(['node', 'eofd', 'report', root, '--log-y'], streams)).toBe(0);
+    expect(captured.stderr).toBe('');
+    expect(fs.readFileSync(path.join(root, 'report', 'fig1-regret.svg'), 'utf8')).toContain('cumulative regret (log scale)');
+    expect(fs.readFileSync(path.join(root, 'report', 'report.html'), 'utf8')).toContain('Fig. 1. Cumulative regret (log scale)');
+    expect(await main(['node', 'eofd', 'report', root], io().streams)).toBe(0);
+    expect(fs.readFileSync(path.join(root, 'report', 'fig1-regret.svg'), 'utf8')).not.toContain('log scale');
   });
 });

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readResults } from '../../src/results/read.js';
@@ -12,7 +13,7 @@ import {
   type ExperimentSummary,
   type TestedComparison,
 } from '../../src/report/summarize.js';
-import { SYNTHETIC_K4, tempDir, writeExperiment, writeFixtureResults, type FixturePolicy } from './fixture.js';
+import { SYNTHETIC_K4, makeInProgress, tempDir, writeExperiment, writeFixtureResults, type FixturePolicy } from './fixture.js';
 
 describe('summaries: bad arguments', () => {
   it('downsampleIndices rejects a negative length and fewer than two points', () => {
@@ -308,5 +309,32 @@ describe('downsampling', () => {
       expect(c.t[499]).toBe(1201);
       close(c.mean[499]!, e.policies.find((p) => p.policy === c.policy)!.finalRegret.mean);
     }
+  });
+});
+
+describe('a run in progress: partial units', () => {
+  it('are listed with their rounds so far, regret and time there, and change no number, comparison or curve', () => {
+    const dir = writeExperiment(path.join(tempDir(), 'synthetic-k4'), SYNTHETIC_K4);
+    makeInProgress(dir, ['EOFD-MLogB/0', 'EOFD-MLogB/1', 'OFUL-MLogB/0', 'OFUL-MLogB/1', 'Random/0', 'Random/1']);
+    // OFUL-MLogB trial 2 (final 5.5, 0.8 + 0.6 ms a round) has written 10 rounds.
+    const file = path.join(dir, 'OFUL-MLogB', 'trial-2.csv.partial');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').split('\n').slice(0, 11).join('\n') + '\n');
+    const [data] = readResults([dir], { inProgress: true });
+    const summary = summarizeExperiment(data!);
+    expect(summary.partial.map(({ policy, trial, rounds }) => ({ policy, trial, rounds }))).toEqual([
+      { policy: 'EOFD-MLogB', trial: 2, rounds: 50 },
+      { policy: 'OFUL-MLogB', trial: 2, rounds: 10 },
+      { policy: 'Random', trial: 2, rounds: 50 },
+    ]);
+    const oful = summary.partial[1]!;
+    close(oful.cumRegret, (5.5 * 10) / 50);
+    close(oful.roundMs, 0.8 + 0.6);
+    // Without the partial units every other part of the summary is the same.
+    const { partial, ...rest } = summary;
+    const { partial: none, ...without } = summarizeExperiment({ ...data!, partial: [] });
+    expect(none).toEqual([]);
+    expect(partial).toHaveLength(3);
+    expect(rest).toEqual(without);
+    expect(rest.comparisons.every((c) => c.trials === 2)).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { buildReport } from '../../src/report/index.js';
-import { bandHalfWidths, decadeLabel, escapeXml, legendLayout, niceTicks, panelLetter, renderRegretFigure, renderTimeFigure, textWidth } from '../../src/report/svg.js';
+import { bandHalfWidths, decadeLabel, decadeRange, escapeXml, legendLayout, niceTicks, panelLetter, renderRegretFigure, renderTimeFigure, textWidth, timeNote } from '../../src/report/svg.js';
 import { gridHeatmapSvg } from '../../src/report/heatmap.js';
 import { POLICY_STYLES } from '../../src/report/palette.js';
 import type { ExperimentSummary } from '../../src/report/summarize.js';
@@ -126,7 +126,8 @@ describe('svg', () => {
   });
 
   it('Fig. 2 is well-formed XML with one bar per policy per panel and a log axis with decade ticks', () => {
-    const svg = renderTimeFigure(experiments(), { timeAxis: 'log' });
+    const report = buildReport([writeFixtureResults()]);
+    const svg = renderTimeFigure(report.experiments, { timeAxis: 'log', claims: report.claims });
     const root = parseXml(svg);
     const ps = panels(root);
     expect(ps).toHaveLength(2);
@@ -257,5 +258,82 @@ describe('svg: layout for any window and any number of policies', () => {
     expect(best.attributes.get('stroke')).toBe('#000000');
     expect(Number(best.attributes.get('stroke-width'))).toBeGreaterThanOrEqual(3);
     expect(svg).toContain('stroke="#ffffff" stroke-width="2"');
+  });
+});
+
+/** The texts of each panel of `svg`, by panel name. */
+function panelTexts(svg: string): Map<string, string[]> {
+  return new Map(panels(parseXml(svg)).map((p) => [p.attributes.get('data-panel')!, descendants(p).filter((el) => el.name === 'text').map((el) => el.text)]));
+}
+
+/** The first panel's mean curve of `policy` as (x, y) pixels. */
+function curve(svg: string, policy: string): [number, number][] {
+  const panel = panels(parseXml(svg))[0]!;
+  return points(descendants(panel).find((el) => el.name === 'path' && el.attributes.get('data-policy') === policy)!.attributes.get('d')!);
+}
+
+describe('svg: log-y, identical curves and judged time differences: bad arguments', () => {
+  it('decadeRange: nothing to show is one decade below 1; a single value gets a decade of its own; at most maxDecades', () => {
+    expect(decadeRange([], [], 6)).toEqual([-1, 0]);
+    expect(decadeRange([1], [1], 6)).toEqual([0, 1]);
+    expect(decadeRange([1e-9], [50], 6)).toEqual([-4, 2]);
+    expect(decadeRange([], [50], 6)).toEqual([1, 2]);
+  });
+});
+
+describe('svg: log-y, identical curves and judged time differences', () => {
+  it('--log-y draws Fig. 1 on decades: equal ratios are equal heights, and the axis and title say so', () => {
+    const linear = renderRegretFigure(experiments());
+    const svg = renderRegretFigure(experiments(), { logY: true });
+    parseXml(svg);
+    expect(svg).toContain('Fig. 1. Cumulative regret (log scale): mean over trials');
+    const texts = panelTexts(svg).get('mnist')!;
+    expect(texts).toContain('cumulative regret (log scale)');
+    // mnist: means 0.2 (OFUL-MLogB at t = 1) … 50 (Random's mean + std at T) → decades 0.1 … 100, no value below 0.1
+    for (const label of ['0.1', '1', '10', '100']) expect(texts).toContain(label);
+    expect(texts.some((t) => t.startsWith('≤'))).toBe(false);
+    // cum regret ∝ t: rounds 1 → 10 rise as much as 5 → 50 on a log axis, 9 vs 45 units on a linear one
+    const [y1, y5, y10, y50] = [1, 5, 10, 50].map((t) => curve(svg, 'EOFD-MLogB')[t - 1]![1]);
+    expect(y1! - y10!).toBeCloseTo(y5! - y50!, 1);
+    const [l1, l5, l10, l50] = [1, 5, 10, 50].map((t) => curve(linear, 'EOFD-MLogB')[t - 1]![1]);
+    expect((l5! - l50!) / (l1! - l10!)).toBeCloseTo(5, 1);
+  });
+
+  it('--log-y puts zeros on the lowest decade and labels it "≤"', () => {
+    const [eofd, oful] = SYNTHETIC_K4.policies;
+    const dir = writeExperiment(path.join(tempDir(), 'zero'), { ...SYNTHETIC_K4, name: 'zero', policies: [eofd!, { ...oful!, finals: [0, 0, 0] }] });
+    const svg = renderRegretFigure(buildReport([dir]).experiments, { logY: true });
+    parseXml(svg);
+    const texts = panelTexts(svg).get('zero')!;
+    const floor = texts.find((t) => t.startsWith('≤'));
+    expect(floor).toBe('≤0.1'); // EOFD-MLogB's smallest mean: 5.5/50 = 0.11
+    const zeros = curve(svg, 'OFUL-MLogB').map(([, y]) => y);
+    expect(new Set(zeros).size).toBe(1); // every point on the floor
+    expect(Math.max(...curve(svg, 'EOFD-MLogB').map(([, y]) => y))).toBeLessThanOrEqual(zeros[0]!);
+  });
+
+  it('marks policies whose curves coincide above their panel, and only those', () => {
+    const [eofd, oful, random] = SYNTHETIC_K4.policies;
+    const dir = writeExperiment(path.join(tempDir(), 'same'), { ...SYNTHETIC_K4, name: 'same', policies: [{ ...eofd!, actionShift: 0 }, { ...oful!, finals: eofd!.finals, actionShift: 0 }, random!] });
+    const svg = renderRegretFigure(buildReport([dir, writeFixtureResults()]).experiments);
+    const texts = panelTexts(svg);
+    expect(texts.get('same')).toContain('EOFD-MLogB = OFUL-MLogB in every round');
+    expect(texts.get('synthetic-k4')!.some((t) => t.includes('in every round'))).toBe(false);
+  });
+
+  it('Fig. 2 states a time difference only where the claim was judged', () => {
+    const judged = buildReport([writeFixtureResults()]);
+    const mnist = judged.experiments.find((e) => e.name === 'mnist')!;
+    expect(judged.claims.find((c) => c.experiment === 'mnist')?.verdict).toBe('inconclusive');
+    expect(timeNote(mnist, judged.claims)).toBe('EOFD-MLogB: 51.9% less time than OFUL-MLogB');
+    // no claims given (or none about this experiment): nothing is stated
+    expect(timeNote(mnist, [])).toBeNull();
+    expect(renderTimeFigure(judged.experiments)).not.toContain('less time');
+    // timings taken two units at once: the claim is not judged, and neither is the time difference
+    const busy = buildReport([writeExperiment(path.join(tempDir(), 'mnist'), { ...MNIST, jobs: 2 })]);
+    expect(busy.claims.find((c) => c.experiment === 'mnist')?.verdict).toBe('not judged');
+    const svg = renderTimeFigure(busy.experiments, { claims: busy.claims });
+    expect(svg).not.toContain('less time');
+    expect(panelTexts(svg).get('mnist')).toContain('time difference not judged (see the claims)');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport } from '../../src/report/index.js';
-import { formatTable, renderTerminal, shouldColour } from '../../src/report/table.js';
+import { displayWidth, fitColumns, formatTable, renderTerminal, shouldColour, terminalWidth, wrapText, wrapWords } from '../../src/report/table.js';
 import { decimalsFor, formatBytes, formatInterval, formatMeanStd, formatPct, formatShort, formatSig, formatWithInterval } from '../../src/report/format.js';
 import path from 'node:path';
 import { SYNTHETIC_K4, tempDir, writeExperiment, writeFixtureResults } from './fixture.js';
@@ -85,5 +85,141 @@ describe('terminal tables', () => {
     const [eofd, ...others] = SYNTHETIC_K4.policies;
     const lower = writeExperiment(path.join(tempDir(), 'lower'), { ...SYNTHETIC_K4, policies: [{ ...eofd!, finals: [3, 3.5, 4] }, ...others] });
     expect(renderTerminal(buildReport([lower]), { colour: true })).toContain('\u001b[31mdoes not hold');
+  });
+});
+
+/** Lines of `text` as a terminal shows them: ANSI colour codes stripped. */
+function shownLines(text: string): string[] {
+  return text.replace(/\u001b\[[0-9;]*m/g, '').split('\n');
+}
+
+/** A deterministic stream of integers in [0, n). */
+function integers(seed: number): (n: number) => number {
+  let x = seed;
+  return (n) => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return Math.floor((x / 2147483648) * n);
+  };
+}
+
+/** A random table: words, intervals, mean ± std, wide and combining characters, an over-long word. */
+function randomTable(next: (n: number) => number): { headers: string[]; rows: string[][] } {
+  const pieces = ['EOFD-MLogB', '12.5 ± 0.3', '[−1.25, 3.50]', 'not judged', 'W̃ ~ N(W_t, β_t H_t⁻¹)', '漢字', '1.28 MB', 'x', '–', 'a-very-long-path/that/cannot/break/anywhere'];
+  const columns = 1 + next(8);
+  const cell = () => Array.from({ length: 1 + next(4) }, () => pieces[next(pieces.length)]).join(' ');
+  return {
+    headers: Array.from({ length: columns }, (_, c) => `column ${c} ${'h'.repeat(next(12))}`),
+    rows: Array.from({ length: 1 + next(5) }, () => Array.from({ length: columns }, cell)),
+  };
+}
+
+describe('terminal width: bad arguments', () => {
+  it('wrapText refuses a width below 1; terminalWidth is undefined off a terminal or without a size', () => {
+    expect(() => wrapText('a b', 0)).toThrow(RangeError);
+    expect(() => wrapText('a b', 2.5)).toThrow(/integer ≥ 1, got 2.5/);
+    expect(terminalWidth({ isTTY: false, columns: 80 })).toBeUndefined();
+    expect(terminalWidth({ isTTY: true })).toBeUndefined();
+    expect(terminalWidth({ isTTY: true, columns: 0 })).toBeUndefined();
+    expect(terminalWidth({ isTTY: true, columns: 100 })).toBe(100);
+  });
+});
+
+describe('terminal width', () => {
+  it('counts the columns a terminal draws: combining marks 0, East Asian wide characters 2', () => {
+    expect(displayWidth('abc')).toBe(3);
+    expect(displayWidth('W̃')).toBe(1); // W + U+0303
+    expect(displayWidth('漢字')).toBe(4);
+    expect(displayWidth('‖W_T − W*‖_F')).toBe(12);
+    expect(displayWidth('')).toBe(0);
+  });
+
+  it('wraps at spaces, keeps intervals, mean ± std and byte sizes whole, and cuts only a word wider than the line', () => {
+    expect(wrapWords('2.7 [−68.7, 74.0] and 27.50 ± 2.12 of 1.28 MB')).toEqual(['2.7', '[−68.7, 74.0]', 'and', '27.50 ± 2.12', 'of', '1.28 MB']);
+    expect(wrapText('regret difference [95% CI]', 10)).toEqual(['regret', 'difference', '[95% CI]']);
+    expect(wrapText('abcdefghij k', 4)).toEqual(['abcd', 'efgh', 'ij k']);
+    expect(wrapText('漢字漢字', 3)).toEqual(['漢', '字', '漢', '字']); // a wide character is never split
+    expect(wrapText('one\ntwo three', 20)).toEqual(['one', 'two three']);
+    expect(wrapText('short', 80)).toEqual(['short']);
+  });
+
+  it('fitColumns keeps natural widths that fit, wraps before dropping, drops in the order given', () => {
+    expect(fitColumns([10, 10], [5, 5], 22)).toEqual({ kept: [0, 1], widths: [10, 10] });
+    // 22 does not fit 10 + 2 + 12 → wrap the wider one; nothing dropped while the minima fit
+    expect(fitColumns([10, 12], [5, 5], 22)).toEqual({ kept: [0, 1], widths: [10, 10] });
+    // minima 8 + 8 + 8 + gaps 4 = 28 > 20: drop column 2 first, then 1 is not needed
+    const fitted = fitColumns([8, 20, 30], [8, 8, 8], 20, [2, 1]);
+    expect(fitted.kept).toEqual([0, 1]);
+    expect(fitted.widths.reduce((a, b) => a + b, 0) + 2).toBeLessThanOrEqual(20);
+    // without a drop list the minima shrink (words are cut) rather than lose a column
+    expect(fitColumns([8, 20, 30], [8, 8, 8], 20).kept).toEqual([0, 1, 2]);
+  });
+
+  it('a fitted table has no line wider than the terminal; a table left complete keeps every cell whole on its row', () => {
+    const next = integers(7);
+    let dropsSeen = 0;
+    let wrapsSeen = 0;
+    for (let k = 0; k < 200; k++) {
+      const { headers, rows } = randomTable(next);
+      const width = 12 + next(110);
+      const drop = headers.map((_, c) => c).filter((c) => c > 0 && next(2) === 0);
+      const fitted = formatTable(headers, rows, { fit: { width, drop, seeAll: 'see them with --wide' }, paint: (t) => `\u001b[33m${t}\u001b[0m` });
+      for (const line of shownLines(fitted)) expect(displayWidth(line), `width ${width}: ${line}`).toBeLessThanOrEqual(width);
+      // nothing left out: every character of every cell is on the screen (wrapping moves, never loses)
+      const letters = (text: string) => [...text.replace(/[\s-]/g, '')].sort().join('');
+      if (fitted.replace(/\s+/g, ' ').includes('not shown, to fit')) dropsSeen++;
+      else {
+        expect(letters(shownLines(fitted).join(''))).toBe(letters([...headers, ...rows.flat()].join('')));
+        if (shownLines(fitted).length > rows.length + 3) wrapsSeen++;
+      }
+      const complete = formatTable(headers, rows);
+      const lines = complete.split('\n');
+      expect(lines).toHaveLength(rows.length + 3); // header, rule, one line per row, final newline
+      rows.forEach((r, i) => r.forEach((cell) => expect(lines[i + 2]).toContain(cell)));
+    }
+    expect(dropsSeen).toBeGreaterThan(10);
+    expect(wrapsSeen).toBeGreaterThan(10);
+  });
+
+  it('names the columns it leaves out, and where to see them, in a note that fits too', () => {
+    const headers = ['policy', 'final regret', 'projections', 'Δ_T'];
+    const rows = [['EOFD-MLogB', '27.50 ± 2.12', '0', '1.000 ± 0.000']];
+    const fitted = formatTable(headers, rows, { fit: { width: 30, drop: [2, 3], seeAll: 'see them with --wide or --json' } });
+    expect(fitted).toBe(
+      'policy      final regret\n' +
+        '----------  ------------\n' +
+        'EOFD-MLogB  27.50 ± 2.12\n' +
+        'not shown, to fit 30 columns:\n' +
+        'projections, Δ_T (see them\n' +
+        'with --wide or --json)\n',
+    );
+    // wide enough: the complete table, no note
+    expect(formatTable(headers, rows, { fit: { width: 200, drop: [2, 3], seeAll: 'x' } })).toBe(formatTable(headers, rows));
+  });
+
+  it('the report fits 80 columns when asked, says what it left out, and is complete otherwise', () => {
+    const report = buildReport([writeFixtureResults()]);
+    const complete = renderTerminal(report, { colour: false });
+    expect(Math.max(...shownLines(complete).map(displayWidth))).toBeGreaterThan(80);
+    for (const width of [80, 60]) {
+      const fitted = renderTerminal(report, { colour: true, width });
+      for (const line of shownLines(fitted)) expect(displayWidth(line), line).toBeLessThanOrEqual(width);
+      expect(fitted).toMatch(/not shown, to fit \d+ columns: .*Holm-adjusted CI/);
+      expect(fitted).toContain('see them with');
+      expect(fitted).toContain('\u001b[32mholds');
+    }
+    expect(renderTerminal(report, { colour: false, width: undefined })).toBe(complete);
+  });
+});
+
+describe('terminal report: identical policies', () => {
+  it('says "identical", not "inconclusive", for a zero difference, and names the policies whose curves coincide', () => {
+    const [eofd, oful, random] = SYNTHETIC_K4.policies;
+    const dir = writeExperiment(path.join(tempDir(), 'same'), { ...SYNTHETIC_K4, policies: [{ ...eofd!, actionShift: 0 }, { ...oful!, finals: eofd!.finals, actionShift: 0 }, random!] });
+    const text = renderTerminal(buildReport([dir]), { colour: false });
+    expect(text).toMatch(/^OFUL-MLogB  EOFD-MLogB  3 +0\.00 \[0\.00, 0\.00\] +\[0\.00, 0\.00\] \(95%\) +1 \(1\) +identical /m);
+    expect(text).toContain('EOFD-MLogB = OFUL-MLogB in every round: the same action in all 50 rounds of each of the 3 trials');
+    expect(text).toContain('identical: the same final regret in every trial');
+    // different regret: no such line, and the verdicts stay
+    expect(renderTerminal(buildReport([writeFixtureResults()]), { colour: false })).not.toContain(' = OFUL-MLogB');
   });
 });

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { unitFiles } from '../../src/results/layout.js';
 import { readFinishedUnit, ResultsError, readResults } from '../../src/results/read.js';
 import { runCli, tinyConfig, writeFile } from '../experiment/fixtures.js';
-import { SYNTHETIC_K4, editLine, tempDir, writeExperiment, writeFixtureResults } from '../report/fixture.js';
+import { SYNTHETIC_K4, editLine, makeInProgress, tempDir, writeExperiment, writeFixtureResults } from '../report/fixture.js';
 import { thrownBy } from '../helpers/errors.js';
 
 describe('readResults: bad input', () => {
@@ -166,6 +166,52 @@ describe('readResults', () => {
     const file = path.join(dir, 'EOFD-MLogB', 'trial-0.csv');
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').trimEnd().replace(/\n/g, '\r\n'));
     expect(readResults([dir])[0]!.trials[0]!.cumRegret[49]).toBe(5);
+  });
+});
+
+describe('readResults of a run in progress: partial units', () => {
+  /** synthetic-k4 with EOFD-MLogB trial 0 finished and the others' rows in `.partial` files (all 50 rounds). */
+  function running(): string {
+    const dir = writeExperiment(path.join(tempDir(), 'synthetic-k4'), SYNTHETIC_K4);
+    makeInProgress(dir, ['EOFD-MLogB/0']);
+    return dir;
+  }
+  const partialOf = (dir: string, policy: string, trial: number): string => unitFiles(dir, policy, trial).partial;
+
+  it('reads the rounds so far of every unfinished unit, leaving out a row being written, never the finished ones', () => {
+    const dir = running();
+    // OFUL-MLogB trial 1 (final 5): 20 whole rounds, then half of round 21 (no newline yet).
+    const lines = fs.readFileSync(partialOf(dir, 'OFUL-MLogB', 1), 'utf8').split('\n');
+    fs.writeFileSync(partialOf(dir, 'OFUL-MLogB', 1), lines.slice(0, 21).join('\n') + '\n' + lines[21]!.slice(0, 9));
+    // Random trial 0: the header only (the unit has just started); Random trial 1: nothing yet; trial 2 gone (finished meanwhile).
+    fs.writeFileSync(partialOf(dir, 'Random', 0), lines[0] + '\n');
+    fs.writeFileSync(partialOf(dir, 'Random', 1), '');
+    fs.rmSync(partialOf(dir, 'Random', 2));
+    const [e] = readResults([dir], { inProgress: true });
+    expect(e!.progress).toEqual({ complete: false, finishedUnits: 1, plannedUnits: 9 });
+    expect(e!.trials.map((s) => `${s.policy}/${s.trial}`)).toEqual(['EOFD-MLogB/0']);
+    expect(e!.partial.map((s) => `${s.policy}/${s.trial}:${s.cumRegret.length}`)).toEqual([
+      'EOFD-MLogB/1:50', 'EOFD-MLogB/2:50', 'OFUL-MLogB/0:50', 'OFUL-MLogB/1:20', 'OFUL-MLogB/2:50',
+    ]);
+    const oful1 = e!.partial[3]!;
+    // The fixture's cum_regret_t = final·t/T with final 5, T 50; times 0.7 and 0.5 ms every round.
+    expect(Array.from(oful1.cumRegret)).toEqual(Array.from({ length: 20 }, (_, i) => (5 * (i + 1)) / 50));
+    expect(Array.from(oful1.selectMs)).toEqual(new Array(20).fill(0.7));
+    expect(Array.from(oful1.updateMs)).toEqual(new Array(20).fill(0.5));
+  });
+
+  it('a defect in a whole row of a partial file is named by file, line and field', () => {
+    const dir = running();
+    editLine(partialOf(dir, 'OFUL-MLogB', 0), 4, '0,OFUL-MLogB,3,1,1,1,0.1,abc,0.6,0.4');
+    expect(thrownBy(ResultsError, () => readResults([dir], { inProgress: true })).message).toBe(`${partialOf(dir, 'OFUL-MLogB', 0)}:4: cum_regret: expected a finite number, got "abc"`);
+  });
+
+  it('a complete experiment, or a reader not asking for runs in progress, has no partial units', () => {
+    const root = writeFixtureResults();
+    expect(readResults([root], { inProgress: true }).map((e) => e.partial)).toEqual([[], []]);
+    // A stale .partial beside a finished unit (written again by a --force run, say) is no partial unit of a complete experiment.
+    fs.copyFileSync(path.join(root, 'mnist', 'Random', 'trial-0.csv'), partialOf(path.join(root, 'mnist'), 'Random', 0));
+    expect(readResults([root], { inProgress: true }).map((e) => e.partial)).toEqual([[], []]);
   });
 });
 

@@ -10,7 +10,7 @@ import { DEFAULT_GRID, gridAxes, parseExponentList, runGrid, type GridResult } f
 import { parseAxis, sweepPoints, valueText, type SweepAxis } from '../../experiment/sweep.js';
 import type { BestEntry } from '../../results/sweep.js';
 import { processIo, type CliIo } from '../io.js';
-import { collect, NAME_HELP, positiveInteger, SHARD_HELP, shardArgument, shardCountArgument, type ExperimentCommandOptions } from '../options.js';
+import { collect, NAME_HELP, positiveInteger, SET_HELP, SHARD_HELP, shardArgument, shardCountArgument, type ExperimentCommandOptions } from '../options.js';
 import { perExperimentCommand } from '../per-experiment.js';
 
 export interface GridCommandOptions extends ExperimentCommandOptions {
@@ -88,7 +88,7 @@ export function registerGrid(program: Command, io: CliIo = processIo()): void {
     .option('--out <dir>', 'parent folder of the <name>-grid folders', 'results')
     .option('--name <name>', NAME_HELP)
     .option('--trials <n>', 'validation trials per grid point and policy (overrides `trials`)', positiveInteger('a trial count', 1_000_000))
-    .option('--set <key=value>', 'override a config key in every experiment; the value is YAML (repeatable)', collect)
+    .option('--set <key=value>', SET_HELP, collect)
     .option('--jobs <n>', 'units run at once on worker threads; 1 runs in this process (default: CPU cores)', positiveInteger('a job count', 1024))
     .addOption(new Option('--resume', 'finish an existing grid: keep finished units, redo the others').conflicts('force'))
     .addOption(new Option('--force', 'delete existing grid point folders and start over'))

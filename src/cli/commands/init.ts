@@ -8,7 +8,8 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { SHIPPED_CONFIG_DIR } from '../../config/shipped.js';
 import { errnoCode } from '../../base/errors.js';
-import { EXIT, failureExitCode, invocation, processIo, type CliIo } from '../io.js';
+import { hinter } from '../hint.js';
+import { EXIT, failureExitCode, processIo, type CliIo } from '../io.js';
 
 /** The file `eofd init` writes in its folder. */
 export const STARTER_FILE = 'eofd.yaml';
@@ -56,7 +57,7 @@ export function schemaLink(dir: string): string {
 
 export function initCommand(dir: string, options: { force?: boolean }, io: CliIo): number {
   const file = path.join(dir, STARTER_FILE);
-  const eofd = invocation(io.env);
+  const hint = hinter(io.env);
   try {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(file, starterConfig(schemaLink(dir)), { flag: options.force === true ? 'w' : 'wx' });
@@ -68,15 +69,15 @@ export function initCommand(dir: string, options: { force?: boolean }, io: CliIo
     return failureExitCode(error, io, 'init');
   }
   const steps: [command: string, what: string][] = [
-    [`${eofd} run ${file}`, 'the experiment, into results/starter (progress on stderr)'],
-    [`${eofd} report results`, "tables, the paper's claims, figures, results/report.html"],
-    [`${eofd} list`, 'the policies, environments and shipped configs a config can name'],
+    [hint('run', file), 'the experiment, into results/starter (progress on stderr)'],
+    [hint('report', 'results'), "tables, the paper's claims, figures, results/report.html"],
+    [hint('list'), 'the policies, environments and shipped configs a config can name'],
   ];
   const width = Math.max(...steps.map(([command]) => command.length));
   io.stderr.write(
     `eofd init: wrote ${file}\nNext:\n` +
       steps.map(([command, what]) => `  ${command.padEnd(width)}  # ${what}\n`).join('') +
-      `More: the README's "Running experiments" and "Config reference" sections; ${eofd} <command> --help.\n`,
+      `More: the README's "Running experiments" and "Config reference" sections; ${hint({ raw: '<command>' }, '--help')}.\n`,
   );
   return EXIT.ok;
 }

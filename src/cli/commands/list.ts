@@ -1,14 +1,15 @@
 /**
- * `eofd list [--json]`: the policies and environments a config can name, read from their registries
+ * `eofd list [--json] [--wide]`: the policies and environments a config can name, read from their registries
  * (what each plays, which hyperparameters it reads, its cost per round and its paper, which keys an
- * environment mapping takes), and the configs the package ships.
+ * environment mapping takes), and the configs the package ships. On a terminal the tables fit its
+ * width (cells wrap) unless --wide; piped output is complete.
  */
 import type { Command } from 'commander';
 import type { z } from 'zod';
 import { shippedConfigs } from '../../config/shipped.js';
 import { ENVIRONMENTS } from '../../environments/registry.js';
 import { POLICIES } from '../../policies/registry.js';
-import { formatTable } from '../../report/table.js';
+import { fitText, formatTable, terminalWidth, type TableFit } from '../../report/table.js';
 import { processIo, type CliIo } from '../io.js';
 
 export interface ListEntry {
@@ -52,24 +53,35 @@ export function listEntries(): ListEntry[] {
   return [...policies, ...environments, ...configs];
 }
 
-export function listCommand(options: { json?: boolean }, io: CliIo): number {
+export interface ListOptions {
+  json?: boolean;
+  /** Complete table rows on a terminal too (default: they fit its width). */
+  wide?: boolean;
+}
+
+export function listCommand(options: ListOptions, io: CliIo): number {
   const entries = listEntries();
   if (options.json === true) {
     io.stdout.write(JSON.stringify(entries, null, 2) + '\n');
     return 0;
   }
+  const width = options.wide === true ? undefined : terminalWidth(io.stdout);
+  // Every column of the list is worth reading: cells wrap, and none is left out unless even one column per line would not fit.
+  const fit: TableFit | undefined = width === undefined ? undefined : { width, seeAll: 'see them with --wide or --json' };
+  const table = (headers: string[], rows: string[][]) => formatTable(headers, rows, { fit });
+  const heading = (text: string) => `${fitText(text, width)}\n`;
   const policies = entries.filter((e) => e.kind === 'policy');
   const environments = entries.filter((e) => e.kind === 'environment');
   const configs = entries.filter((e) => e.kind === 'config');
   io.stdout.write(
-    'Policies (config key `policies`; hyperparameters under `params`):\n' +
-      formatTable(['name', 'plays', 'reads', 'what it is'], policies.map((p) => [p.name, p.plays ?? '', p.keys.join(', ') || '–', p.summary])) +
-      '\nTheir cost and their papers:\n' +
-      formatTable(['name', 'time per round', 'memory', 'reference'], policies.map((p) => [p.name, p.round ?? '', p.memory ?? '', p.reference ?? ''])) +
-      '\nEnvironments (config key `environment.type`):\n' +
-      formatTable(['type', 'keys', 'what it is'], environments.map((e) => [e.name, e.keys.join(', '), e.summary])) +
-      '\nShipped configs (`eofd run <name>` reads them from anywhere):\n' +
-      (configs.length === 0 ? '(none found)\n' : formatTable(['name', 'what it runs'], configs.map((c) => [c.name, c.summary]))) +
+    heading('Policies (config key `policies`; hyperparameters under `params`):') +
+      table(['name', 'plays', 'reads', 'what it is'], policies.map((p) => [p.name, p.plays ?? '', p.keys.join(', ') || '–', p.summary])) +
+      '\n' + heading('Their cost and their papers:') +
+      table(['name', 'time per round', 'memory', 'reference'], policies.map((p) => [p.name, p.round ?? '', p.memory ?? '', p.reference ?? ''])) +
+      '\n' + heading('Environments (config key `environment.type`):') +
+      table(['type', 'keys', 'what it is'], environments.map((e) => [e.name, e.keys.join(', '), e.summary])) +
+      '\n' + heading('Shipped configs (`eofd run <name>` reads them from anywhere):') +
+      (configs.length === 0 ? '(none found)\n' : table(['name', 'what it runs'], configs.map((c) => [c.name, c.summary]))) +
       '\n',
   );
   return 0;
@@ -85,8 +97,9 @@ export function registerList(program: Command, io: CliIo = processIo()): void {
         'Exit codes: 0 listed; 2 bad usage.',
     )
     .option('--json', 'print the list as one JSON array (kind: policy, environment or config)')
-    .addHelpText('after', '\nExamples:\n  $ eofd list\n  $ eofd list --json | jq -r \'.[] | select(.kind == "config") | .name\'')
-    .action((options: { json?: boolean }) => {
+    .option('--wide', 'on a terminal too, print each table row on one line (by default cells wrap to fit its width; piped output is complete)')
+    .addHelpText('after', '\nExamples:\n  $ eofd list\n  $ eofd list --wide\n  $ eofd list --json | jq -r \'.[] | select(.kind == "config") | .name\'')
+    .action((options: ListOptions) => {
       process.exitCode = listCommand(options, io);
     });
 }

@@ -1,6 +1,6 @@
 /**
- * `eofd report <results-dir...> [--out dir] [--json] [--band std|ci95] [--time-axis linear|log] [--png]
- * [--reference label | --all-pairs] [--check baseline-dir]`: argv
+ * `eofd report <results-dir...> [--out dir] [--json] [--wide] [--band std|ci95] [--time-axis linear|log] [--log-y]
+ * [--png] [--reference label | --all-pairs] [--check baseline-dir]`: argv
  * and exit codes only; the work is in src/report/. Exit codes: 0 done; 2 bad usage (an unknown
  * `--band` included) or bad input data; 1 anything else; 3 `--check` found a regression against the
  * baseline.
@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { checkAgainstBaseline, formatRegressions } from '../../report/check.js';
-import { BANDS, TIME_AXES, buildReport, renderTerminal, shouldColour, writeReport, type Band, type TimeAxis } from '../../report/index.js';
+import { BANDS, TIME_AXES, buildReport, fitText, renderTerminal, shouldColour, terminalWidth, writeReport, type Band, type TimeAxis } from '../../report/index.js';
 import { ResultsError } from '../../results/read.js';
 import { failureExitCode, processIo, type CliIo } from '../io.js';
 
@@ -20,6 +20,10 @@ export interface ReportCommandOptions {
   out?: string;
   /** Print the report as one JSON document on stdout instead of the tables. */
   json?: boolean;
+  /** Print complete tables and lines on a terminal too (default: a terminal's output fits its width). */
+  wide?: boolean;
+  /** Fig. 1's regret axis on a log scale. */
+  logY?: boolean;
   /** Fig. 1's band: ±1 sample std (default, as in the paper) or the 95% interval of the mean. */
   band?: Band;
   /** Fig. 2's time axis: linear (default: bar lengths compare as the times do) or log. */
@@ -66,12 +70,13 @@ export function runReport(dirs: string[], options: ReportCommandOptions, io: Cli
       reference: options.reference,
       allPairs: options.allPairs,
     });
-    const files = writeReport(report, out, { png: options.png });
+    const files = writeReport(report, out, { png: options.png, logY: options.logY });
     if (options.json === true) {
       io.stdout.write(JSON.stringify(report, null, 2) + '\n');
     } else {
-      io.stdout.write(renderTerminal(report, { colour: shouldColour(io.stdout, io.env) }));
-      io.stdout.write(`\nwrote ${files.length} files to ${out} (open ${path.join(out, 'report.html')})\n`);
+      const width = options.wide === true ? undefined : terminalWidth(io.stdout);
+      io.stdout.write(renderTerminal(report, { colour: shouldColour(io.stdout, io.env), width }));
+      io.stdout.write(`\n${fitText(`wrote ${files.length} files to ${out} (open ${path.join(out, 'report.html')})`, width)}\n`);
     }
     return 0;
   } catch (err) {
@@ -89,12 +94,14 @@ export function registerReport(program: Command, io: CliIo = processIo()): void 
         'beside them), flag learners not shown below Random, and, for the paper\'s settings, its three claims judged ' +
         'on those intervals (holds, does not hold, inconclusive, not judged, not measured), and write report.csv, claims.csv, fig1-regret.svg, ' +
         'fig2-time.svg, report.html and report.json (with --png also fig1-regret.png and fig2-time.png). A run ' +
-        'still in progress is reported on its finished trials, marked "in progress", and its claims are not judged.' +
+        'still in progress is reported on its finished trials, marked "in progress", and its claims are not judged. ' +
+        'On a terminal the text fits its width (cells wrap; columns left out are named; --wide prints them all).' +
         `\nExample: ${EXAMPLE}`,
     )
     .argument('<results-dir...>', 'experiment folders written by `eofd run`, or folders holding several')
     .option('--out <dir>', 'folder for the report files (default: <first results dir>/report)')
     .option('--json', 'print the numbers as one JSON document on stdout instead of the tables')
+    .option('--wide', 'on a terminal too, print complete tables and lines (by default they fit its width; piped output is always complete)')
     .addOption(
       new Option('--band <band>', "Fig. 1's band: std = ±1 sample std (the paper's), ci95 = 95% Student-t interval of the mean")
         .choices(BANDS)
@@ -105,6 +112,7 @@ export function registerReport(program: Command, io: CliIo = processIo()): void 
         .choices(TIME_AXES)
         .default('linear'),
     )
+    .option('--log-y', "Fig. 1's regret axis on a log scale (values below its lowest decade are drawn on it, labelled ≤)")
     .option('--png', 'also write the figures as PNG (fig1-regret.png, fig2-time.png; rendered with resvg, no browser)')
     .option(
       '--reference <label>',
@@ -122,7 +130,7 @@ export function registerReport(program: Command, io: CliIo = processIo()): void 
       `\nExamples:\n  $ ${EXAMPLE}\n` +
         '  $ eofd report results/mnist results/synthetic-k4 results/synthetic-binary   # the paper\'s runs: eofd run configs/<name>.yaml\n' +
         '  $ eofd report results --out results/report --json > report.json          # every experiment folder in results/\n' +
-        '  $ eofd report results --band ci95 --time-axis log --png\n' +
+        '  $ eofd report results --band ci95 --time-axis log --log-y --png\n' +
         '  $ eofd report results/synthetic-k4 --reference OFUL-MLogB              # each policy against OFUL-MLogB\n' +
         '  $ eofd run test/baselines/configs.yaml --out /tmp/b && eofd report --check test/baselines /tmp/b\n\n' +
         'Exit codes: 0 done, 2 bad usage or bad input data (the message names file and line), 1 other errors,\n' +

@@ -11,13 +11,15 @@ import type { ExperimentConfig } from '../../config/schema.js';
 import { readBestFile, withPolicyParams } from '../../experiment/grid.js';
 import { runExperiments } from '../../experiment/runner.js';
 import { shardFolder } from '../../results/layout.js';
-import { EXIT, failureExitCode, firstLine, invocation, processIo, type CliIo } from '../io.js';
+import { hinter, type Hint } from '../hint.js';
+import { EXIT, failureExitCode, firstLine, processIo, type CliIo } from '../io.js';
 import {
   collect,
   loadCommandConfigs,
   NAME_HELP,
   positiveInteger,
   resumeCommand,
+  SET_HELP,
   SHARD_HELP,
   shardArgument,
   shardCountArgument,
@@ -50,7 +52,7 @@ function examplesText(): string {
   return `Examples:\n${EXAMPLES.map(([command, what]) => `  # ${what}\n  $ ${command}`).join('\n')}\n`;
 }
 
-function runResumeCommand(eofd: string, configFiles: readonly string[], options: RunCommandOptions): string {
+function runResumeCommand(eofd: Hint, configFiles: readonly string[], options: RunCommandOptions): string {
   return resumeCommand(eofd, 'run', configFiles, options, (options.params ?? []).flatMap((file) => ['--params', file]));
 }
 
@@ -87,7 +89,7 @@ export function applyBestFiles(configs: readonly ExperimentConfig[], files: read
 /** Runs the command; returns the exit code. Errors are one line on stderr (a stack only with EOFD_DEBUG=1). */
 export async function runCommand(configFiles: readonly string[], options: RunCommandOptions, io: CliIo): Promise<number> {
   const error = (message: string): void => void io.stderr.write(`eofd run: ${firstLine(message)}\n`);
-  const eofd = invocation(io.env);
+  const eofd = hinter(io.env);
   const configFile = configFiles.length === 1 ? configFiles[0] : undefined;
   const debug = io.env.EOFD_DEBUG === '1';
   const reporter = createProgress(progressMode(io.stderr, options.quiet === true, io.env), io.stderr);
@@ -150,7 +152,7 @@ export function registerRun(program: Command, io: CliIo = processIo()): void {
     .option('--out <dir>', 'parent folder of the experiment folders', 'results')
     .option('--name <name>', NAME_HELP)
     .option('--trials <n>', 'trials per policy (overrides `trials` in every experiment)', positiveInteger('a trial count', 1_000_000))
-    .option('--set <key=value>', 'override a config key in every experiment; the value is YAML (repeatable)', collect)
+    .option('--set <key=value>', SET_HELP, collect)
     .option('--jobs <n>', `units run at once on worker threads; 1 runs in this process (default: CPU cores, here ${cores})`, positiveInteger('a job count', 1024))
     .addOption(new Option('--resume', 'finish an existing experiment folder: keep finished units, redo the others (same config required)').conflicts('force'))
     .addOption(new Option('--force', 'delete an existing experiment folder and start over'))

@@ -10,7 +10,7 @@ import { formatShort } from '../../report/format.js';
 import { formatTable } from '../../report/table.js';
 import type { SweepRow } from '../../results/sweep.js';
 import { processIo, type CliIo } from '../io.js';
-import { collect, NAME_HELP, positiveInteger, SHARD_HELP, shardArgument, shardCountArgument, type ExperimentCommandOptions } from '../options.js';
+import { collect, NAME_HELP, positiveInteger, SET_HELP, SHARD_HELP, shardArgument, shardCountArgument, type ExperimentCommandOptions } from '../options.js';
 import { perExperimentCommand } from '../per-experiment.js';
 
 export interface SweepCommandOptions extends ExperimentCommandOptions {
@@ -77,7 +77,7 @@ export function registerSweep(program: Command, io: CliIo = processIo()): void {
     .option('--out <dir>', 'parent folder of the <name>-sweep folders', 'results')
     .option('--name <name>', NAME_HELP)
     .option('--trials <n>', 'trials per point and policy (overrides `trials`)', positiveInteger('a trial count', 1_000_000))
-    .option('--set <key=value>', 'override a config key in every experiment; the value is YAML (repeatable)', collect)
+    .option('--set <key=value>', SET_HELP, collect)
     .option('--jobs <n>', 'units run at once on worker threads; 1 runs in this process (default: CPU cores)', positiveInteger('a job count', 1024))
     .option('--timing', 'time units one at a time (= --jobs 1), as time claims need')
     .addOption(new Option('--resume', 'finish an existing sweep: keep finished units, redo the others').conflicts('force'))

@@ -1,0 +1,106 @@
+/**
+ * `eofd status` on a half-finished sharded sweep: shards 0 and 1 of 3 ran, shard 2 never started; in
+ * shard 0 one unit is running (a `.partial` under a live lock: this process holds it), in shard 1 one
+ * unit was cut short by a run that is gone (a `.partial` under a lock from another host whose heartbeat
+ * stopped an hour ago).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acquireLock, type Lock } from '../../src/experiment/lock.js';
+import { lockFile, unitFiles } from '../../src/results/layout.js';
+import { runCli, tempDir, tinyConfig, writeFile } from '../experiment/fixtures.js';
+
+let root: string;
+beforeAll(() => {
+  root = tempDir('eofd-status-');
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+describe('eofd status: bad arguments', () => {
+  it('a folder that is missing or holds no experiment is exit 2, one line naming it', async () => {
+    const missing = await runCli(['status', path.join(root, 'nope')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe(`eofd status: ${path.join(root, 'nope')}: no such folder\n`);
+    fs.mkdirSync(path.join(root, 'empty'));
+    const empty = await runCli(['status', path.join(root, 'empty')]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toMatch(/^eofd status: .*empty: no experiment folder \(one holding manifest\.json\) in it or up to 4 levels below\n$/);
+  });
+});
+
+describe('eofd status', () => {
+  it('counts done / running / missing units of a half-finished sharded sweep, with hosts and ages', async () => {
+    // 2 points × 2 policies × 2 trials = 8 units; unit k (point, policy, trial order) runs on shard k mod 3:
+    // shard 0: k = 0, 3, 6; shard 1: 1, 4, 7; shard 2 (never started): 2, 5.
+    const config = writeFile(root, 'sweep.yaml', tinyConfig('s', { horizon: 12, trials: 2, policies: '[EOFD-MLogB, OFUL-MLogB]' }));
+    const out = path.join(root, 'sharded');
+    for (const shard of ['0/3', '1/3']) {
+      const run = await runCli(['sweep', config, '--over', 'params.beta_scale=1,2', '--shard', shard, '--jobs', '1', '--quiet', '--out', out]);
+      expect(run.code, run.stderr).toBe(0);
+    }
+    const sweep = (shard: number): string => path.join(out, `shard-${shard}-of-3`, 's-sweep');
+    const points = fs.readdirSync(sweep(0), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    expect(points).toHaveLength(2);
+    const [first, second] = points as [string, string];
+
+    /** Makes a finished unit look unfinished: its rows up to round `rounds` in a `.partial`. */
+    const unfinish = (dir: string, policy: string, trial: number, rounds: number): void => {
+      const files = unitFiles(dir, policy, trial);
+      const lines = fs.readFileSync(files.csv, 'utf8').split('\n');
+      fs.rmSync(files.csv);
+      fs.rmSync(files.summary);
+      fs.writeFileSync(files.partial, lines.slice(0, rounds + 1).join('\n') + '\n');
+    };
+    // Running: unit 0 (first point, EOFD-MLogB trial 0) in shard 0, under a lock this process holds.
+    unfinish(path.join(sweep(0), first), 'EOFD-MLogB', 0, 4);
+    // Cut short: unit 7 (second point, OFUL-MLogB trial 1) in shard 1, under a lock from another host, silent for an hour.
+    unfinish(path.join(sweep(1), second), 'OFUL-MLogB', 1, 5);
+    const staleLock = lockFile(sweep(1), second);
+    fs.writeFileSync(staleLock, JSON.stringify({ pid: 4242, host: 'elsewhere', started: '2025-01-01T00:00:00.000Z', heartbeat_ms: 5000, token: 't' }) + '\n');
+    const hourAgo = new Date(Date.now() - 3600_000);
+    fs.utimesSync(staleLock, hourAgo, hourAgo);
+
+    let lock: Lock | null = null;
+    try {
+      lock = acquireLock(lockFile(sweep(0), first));
+      const json = await runCli(['status', out, '--json']);
+      expect(json.code, json.stderr).toBe(0);
+      const report = JSON.parse(json.stdout);
+      expect({ units: report.units, done: report.done, running: report.running, missing: report.missing, stale: report.stale }).toEqual({
+        units: 8,
+        done: 4,
+        running: 1,
+        missing: 3,
+        stale: 1,
+      });
+      const sharded = path.join(path.relative(process.cwd(), out), 'shard-*-of-3', 's-sweep');
+      expect(report.experiments.map((e: { name: string }) => e.name)).toEqual([path.join(sharded, first), path.join(sharded, second)]);
+      const [a, b] = report.experiments;
+      expect([a.done, a.running.length, a.missing, b.done, b.running.length, b.missing]).toEqual([2, 1, 1, 2, 0, 2]);
+      expect(a.shards).toEqual({ count: 3, absent: [2] });
+      expect(a.running[0]).toMatchObject({ policy: 'EOFD-MLogB', trial: 0, rounds: 4, lock: { host: os.hostname(), pid: process.pid, live: true } });
+      expect(b.stale[0]).toMatchObject({ policy: 'OFUL-MLogB', trial: 1, rounds: 5, lock: null });
+      const stale = b.locks.find((l: { file: string }) => l.file === staleLock);
+      expect(stale).toMatchObject({ host: 'elsewhere', pid: 4242, live: false });
+      expect(stale.heartbeatAge).toBeGreaterThanOrEqual(3600);
+
+      const text = await runCli(['status', out]);
+      expect(text.code).toBe(0);
+      const lines = text.stdout.trimEnd().split('\n');
+      expect(lines[0]).toBe('eofd status: 4 of 8 units done, 1 running, 3 missing (1 cut short by a run that is gone)');
+      expect(lines).toContain(`${path.join(sharded, first)}: 2 of 4 units done, 1 running, 1 missing`);
+      expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^  running: EOFD-MLogB trial 0, 4/12 rounds \\(33\\.3%\\), written \\d+s ago, on ${os.hostname()} pid ${process.pid}, heartbeat \\d+s ago$`)));
+      expect(lines).toContainEqual(expect.stringMatching(/^ {2}cut short: OFUL-MLogB trial 1 at 5\/12 rounds, written \d+s ago; --resume redoes it$/));
+      expect(lines.filter((l) => l === '  not started: shard 2 of 3 (no folder)')).toHaveLength(2);
+      expect(lines).toContainEqual(expect.stringMatching(/^ {2}lock .*: elsewhere pid 4242, heartbeat 1h00m ago \(stale: that run is gone\)$/));
+
+      // One shard's folder alone: its units and those of the shards not given (missing).
+      const one = JSON.parse((await runCli(['status', path.join(out, 'shard-1-of-3'), '--json'])).stdout);
+      expect([one.units, one.done, one.running, one.missing]).toEqual([8, 2, 0, 6]);
+    } finally {
+      lock?.release();
+    }
+  });
+});

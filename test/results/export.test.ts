@@ -1,0 +1,147 @@
+/**
+ * `eofd export`: a small real run and sweep exported as CSV, Parquet and Arrow, read back with readers
+ * that share no code with the writers (Parquet: parquet-wasm, the Rust parquet crate; CSV: csv-parse)
+ * and compared value by value with the trial CSVs and manifests, read here on their own.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { tableFromIPC } from 'apache-arrow';
+import { parse } from 'csv-parse/sync';
+import { readParquet } from 'parquet-wasm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pointValues } from '../../src/results/export.js';
+import { runCli, tempDir, tinyConfig, writeFile } from '../experiment/fixtures.js';
+
+let root: string;
+let out: string;
+beforeAll(async () => {
+  root = tempDir('eofd-export-');
+  out = path.join(root, 'results');
+  const config = tinyConfig('tiny', { horizon: 12, trials: 2, policies: '[EOFD-MLogB, {policy: EOFD-MLogB, label: EOFD-m2, params: {m: 2}}, Random]' });
+  const file = writeFile(root, 'tiny.yaml', config);
+  for (const args of [
+    ['run', file, '--out', out, '--jobs', '1', '--quiet'],
+    ['sweep', file, '--over', 'params.beta_scale=0.5,2', '--out', out, '--jobs', '1', '--quiet'],
+  ]) {
+    const result = await runCli(args);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  }
+});
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+
+type Row = Record<string, unknown>;
+
+/** What the export must hold, built from the files the run wrote: one row per round of every unit. */
+function expectedRows(): Row[] {
+  const rows: Row[] = [];
+  const experiments: { dir: string; experiment: string; point: string | null }[] = [{ dir: path.join(out, 'tiny'), experiment: 'tiny', point: null }];
+  for (const point of fs.readdirSync(path.join(out, 'tiny-sweep')).sort()) {
+    const dir = path.join(out, 'tiny-sweep', point);
+    if (fs.statSync(dir).isDirectory()) experiments.push({ dir, experiment: 'tiny-sweep', point });
+  }
+  for (const { dir, experiment, point } of experiments) {
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
+    for (const label of manifest.config.policies as string[]) {
+      const params = manifest.derived.policies[label] as Record<string, unknown>;
+      for (let trial = 0; trial < manifest.config.trials; trial++) {
+        const [header, ...lines] = fs.readFileSync(path.join(dir, label, `trial-${trial}.csv`), 'utf8').trim().split('\n');
+        const names = (header as string).split(',');
+        for (const line of lines) {
+          const cells = Object.fromEntries(line.split(',').map((v, i) => [names[i], v]));
+          const row: Row = { experiment, point, label, policy: params.policy, trial, environment: 'synthetic', K: 2, d: 6, horizon: 12 };
+          for (const name of ['t', 'action', 'outcome', 'reward', 'regret', 'cum_regret', 'select_ms', 'update_ms']) row[name] = Number(cells[name]);
+          row.m = cells.m === '' ? null : Number(cells.m);
+          row.point_beta_scale = point === null ? null : Number(point.split('=')[1]);
+          for (const [key, value] of Object.entries(params)) if (key !== 'policy') row[`param_${key}`] = value;
+          rows.push(row);
+        }
+      }
+    }
+  }
+  return rows;
+}
+
+/** A table's rows with the keys `expected` rows have (a key absent from a row reads as null). */
+function compare(actual: Row[], expected: Row[], columns: string[]): void {
+  expect(actual.length).toBe(expected.length);
+  const keys = new Set(expected.flatMap((r) => Object.keys(r)));
+  expect(new Set(columns)).toEqual(keys);
+  const key = (r: Row): string => `${r.experiment}|${r.point}|${r.label}|${r.trial}|${r.t}`;
+  const byKey = new Map(expected.map((r) => [key(r), r]));
+  for (const row of actual) {
+    const want = byKey.get(key(row));
+    expect(want, key(row)).toBeDefined();
+    for (const k of keys) expect(row[k] ?? null, `${key(row)} ${k}`).toEqual((want as Row)[k] ?? null);
+  }
+}
+
+/** Arrow rows as plain values (Int32 and Float64 come back as numbers, Utf8 as strings). */
+function arrowRows(bytes: Uint8Array): { rows: Row[]; columns: string[] } {
+  const table = tableFromIPC(bytes);
+  return { rows: table.toArray().map((r) => ({ ...r.toJSON() })), columns: table.schema.fields.map((f) => f.name) };
+}
+
+describe('eofd export: bad arguments', () => {
+  it('refuses an existing --out without --force (the file untouched), a folder as --out, no format, a folder with no results', async () => {
+    const existing = writeFile(root, 'existing.csv', 'mine\n');
+    let r = await runCli(['export', out, '--out', existing]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`eofd export: ${existing} exists; not overwritten (--force replaces it)\n`);
+    expect(fs.readFileSync(existing, 'utf8')).toBe('mine\n');
+    r = await runCli(['export', out, '--out', root, '--format', 'csv']);
+    expect([r.code, r.stderr]).toEqual([2, `eofd export: ${root}: is a folder; --out names the file to write\n`]);
+    r = await runCli(['export', out, '--out', path.join(root, 'rounds.txt')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^eofd export: --out .*rounds\.txt: give --format csv\|parquet\|arrow/);
+    r = await runCli(['export', out, '--out', path.join(root, 'x.csv'), '--format', 'xlsx']);
+    expect(r.code).toBe(2);
+    const empty = fs.mkdtempSync(path.join(root, 'empty-'));
+    r = await runCli(['export', empty, '--out', path.join(root, 'x.csv')]);
+    expect([r.code, r.stderr]).toEqual([2, `eofd export: ${empty}: no experiment folder here (none holds manifest.json, nor does any *-sweep or *-grid folder in it)\n`]);
+    expect(fs.readdirSync(root).filter((f) => f.startsWith('x.csv'))).toEqual([]);
+  });
+
+  it('point folder names split at the commas outside brackets', () => {
+    expect(pointValues('l=0.5,e=-0.25')).toEqual([['l', '0.5'], ['e', '-0.25']]);
+    expect(pointValues('actions=[3, 6],m=2')).toEqual([['actions', '[3, 6]'], ['m', '2']]);
+    expect(pointValues('EOFD-MLogB')).toBeNull();
+  });
+});
+
+describe('eofd export', () => {
+  it('parquet: parquet-wasm reads back every round of every unit, every value equal to the trial CSVs and manifests', async () => {
+    const file = path.join(root, 'rounds.parquet');
+    const r = await runCli(['export', out, '--out', file]);
+    expect(r.code).toBe(0);
+    const { rows, columns } = arrowRows(readParquet(fs.readFileSync(file)).intoIPCStream());
+    compare(rows, expectedRows(), columns);
+    expect(r.stderr).toBe(`eofd export: ${rows.length} rounds of ${rows.length / 12} units from 3 experiment folders → ${file} (parquet, ${columns.length} columns)\n`);
+  });
+
+  it('arrow: the IPC file holds the same table, typed (Int32, Float64, Utf8)', async () => {
+    const file = path.join(root, 'rounds.arrow');
+    expect((await runCli(['export', path.join(out, 'tiny'), path.join(out, 'tiny-sweep'), '--out', file, '--quiet'])).code).toBe(0);
+    const bytes = fs.readFileSync(file);
+    const { rows, columns } = arrowRows(bytes);
+    compare(rows, expectedRows(), columns);
+    const types = Object.fromEntries(tableFromIPC(bytes).schema.fields.map((f) => [f.name, String(f.type)]));
+    expect([types.trial, types.t, types.m, types.regret, types.label, types.param_beta]).toEqual(['Int32', 'Int32', 'Int32', 'Float64', 'Utf8', 'Utf8']);
+  });
+
+  it('csv: the same table; --force replaces a file, and a run in progress exports only its finished units', async () => {
+    const file = path.join(root, 'rounds.csv');
+    writeFile(root, 'rounds.csv', 'old\n');
+    expect((await runCli(['export', out, '--out', file, '--force', '--quiet'])).code).toBe(0);
+    const records = parse(fs.readFileSync(file, 'utf8'), { columns: true, cast: (v, c) => (c.header ? v : v === '' ? null : /^[a-z]/i.test(v) ? v : Number(v)) }) as Row[];
+    compare(records, expectedRows(), Object.keys(records[0] as Row));
+    // A unit that has not finished (no unit summary, no summary.csv) is left out.
+    const copy = path.join(root, 'partial');
+    fs.cpSync(path.join(out, 'tiny'), path.join(copy, 'tiny'), { recursive: true });
+    fs.rmSync(path.join(copy, 'tiny', 'summary.csv'));
+    fs.rmSync(path.join(copy, 'tiny', 'Random', 'trial-1.summary.json'));
+    const r = await runCli(['export', copy, '--out', path.join(root, 'partial.csv')]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/: 60 rounds of 5 units from 1 experiment folders → .* \(csv, 28 columns; 1 unfinished units left out\)\n$/);
+  });
+});
