@@ -10,13 +10,13 @@ import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument, 
 import type { z } from 'zod';
 import { ConfigError } from '../base/errors.js';
 import { INPUT_LIMITS, InputFileError, readInputFile } from '../base/files.js';
+import { invalidUtf8 } from '../base/utf8.js';
+import { describeIssue, type FieldPath } from '../base/zod-issues.js';
 import { environmentDescriptor } from '../environments/registry.js';
 import { applyOverrides, overrideFor, parseOverrides, type ConfigOverride } from './overrides.js';
 import { configPath, shippedConfigs } from './shipped.js';
 import { policyDescriptor } from '../policies/registry.js';
 import { experimentConfigSchema, policyEntry, type EnvironmentConfig, type ExperimentConfig, type ExperimentConfigDocument, type PolicyEntry } from './schema.js';
-
-type FieldPath = (string | number)[];
 
 /** Reads, overrides, validates and resolves the single-document config at `file` (YAML or JSON). */
 export function loadConfig(file: string, overrides: readonly string[] = []): ExperimentConfig {
@@ -85,7 +85,8 @@ export function renameConfigs(configs: readonly ExperimentConfig[], name: string
     const checked = experimentConfigSchema.shape.name.safeParse(renamed);
     if (!checked.success) {
       const file = path.relative(process.cwd(), config.source) || config.source;
-      throw new ConfigError({ file, override: `--name ${name}`, field: 'name', detail: `${checked.error.issues[0]?.message}, got ${JSON.stringify(renamed)}` });
+      const { detail } = describeIssue(checked.error.issues[0] as z.core.$ZodIssue, renamed);
+      throw new ConfigError({ file, override: `--name ${name}`, field: 'name', detail });
     }
     const document = structuredClone(config.document) as Record<string, unknown>;
     setField(document, ['name'], renamed);
@@ -286,10 +287,7 @@ export function reconfigure(config: ExperimentConfig, edit: (document: Record<st
   const file = path.relative(process.cwd(), config.source) || config.source;
   const result = experimentConfigSchema.safeParse(data);
   if (!result.success) {
-    const issue = result.error.issues[0] as z.core.$ZodIssue;
-    const field = issue.path.map((key) => (typeof key === 'number' ? key : String(key)));
-    const value = field.reduce<unknown>((v, key) => (typeof v === 'object' && v !== null ? (v as Record<string | number, unknown>)[key] : undefined), data);
-    const detail = value === undefined ? issue.message : `${issue.message}, got ${describeValue(value)}`;
+    const { field, detail } = describeIssue(result.error.issues[0] as z.core.$ZodIssue, data);
     throw new ConfigError({ file, override: origin, field: field.join('.'), detail });
   }
   return resolveConfig(result.data as unknown as ExperimentConfigDocument, config.source, [], data, (field, detail) =>
@@ -308,14 +306,7 @@ interface IssueContext {
 /** The first problem (command-line overrides first, then in file order) as a ConfigError. */
 function issueError(issues: readonly z.core.$ZodIssue[], context: IssueContext): ConfigError {
   const errors = issues.map((issue) => {
-    let field: FieldPath = issue.path.map((key) => (typeof key === 'number' ? key : String(key)));
-    const atKey = issue.code === 'unrecognized_keys';
-    if (atKey) field = [...field, issue.keys[0]];
-    let detail = issue.message;
-    if (detail.startsWith('expected ') && !detail.includes(', got ')) {
-      const value = valueAt(context.data, field);
-      detail = value === undefined ? `missing; ${detail}` : `${detail}, got ${describeValue(value)}`;
-    }
+    const { field, atKey, detail } = describeIssue(issue, context.data);
     const override = overrideFor(field, context.overrides);
     if (override) {
       return {
@@ -389,30 +380,6 @@ function contains(node: unknown, offset: number): boolean {
   return range !== undefined && range !== null && range[0] <= offset && offset < Math.max(range[1], range[0] + 1);
 }
 
-function valueAt(data: unknown, field: FieldPath): unknown {
-  let value = data;
-  for (const key of field) {
-    if (value === null || typeof value !== 'object') return undefined;
-    if (!Object.prototype.hasOwnProperty.call(value, key)) return undefined;
-    value = (value as Record<string | number, unknown>)[key];
-  }
-  return value;
-}
-
-/** A short, one-line rendering of an offending value. */
-export function describeValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  if (value === null) return 'null';
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-
 /** yaml's message without its trailing location (we print our own). */
 function yamlMessage(message: string): string {
   return message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '').trim();
@@ -420,63 +387,13 @@ function yamlMessage(message: string): string {
 
 /** UTF-8 text of the bytes, or a ConfigError at the first invalid byte. */
 function decodeUtf8(bytes: Uint8Array, file: string): string {
-  const bad = firstInvalidUtf8(bytes);
-  if (bad < 0) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-  let lineStart = 0;
-  let line = 1;
-  for (let i = 0; i < bad; i++) {
-    if (bytes[i] === 0x0a) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  const column = Buffer.from(bytes.subarray(lineStart, bad)).toString('utf8').length + 1;
-  const byte = bytes[bad].toString(16).padStart(2, '0');
+  const bad = invalidUtf8(bytes);
+  if (bad === null) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  const byte = bad.byte.toString(16).padStart(2, '0');
   throw new ConfigError({
     file,
-    line,
-    column,
-    detail: `not valid UTF-8 (byte 0x${byte} at offset ${bad}); save the config as UTF-8`,
+    line: bad.line,
+    column: bad.column,
+    detail: `not valid UTF-8 (byte 0x${byte} at offset ${bad.offset}); save the config as UTF-8`,
   });
-}
-
-/** Offset of the first byte that does not start a well-formed UTF-8 sequence, or −1. */
-function firstInvalidUtf8(bytes: Uint8Array): number {
-  const n = bytes.length;
-  let i = 0;
-  while (i < n) {
-    const lead = bytes[i];
-    if (lead < 0x80) {
-      i++;
-      continue;
-    }
-    let following: number;
-    let smallest: number;
-    let codePoint: number;
-    if (lead >= 0xc2 && lead <= 0xdf) {
-      following = 1;
-      smallest = 0x80;
-      codePoint = lead & 0x1f;
-    } else if (lead >= 0xe0 && lead <= 0xef) {
-      following = 2;
-      smallest = 0x800;
-      codePoint = lead & 0x0f;
-    } else if (lead >= 0xf0 && lead <= 0xf4) {
-      following = 3;
-      smallest = 0x10000;
-      codePoint = lead & 0x07;
-    } else {
-      return i;
-    }
-    if (i + following >= n) return i;
-    for (let k = 1; k <= following; k++) {
-      const next = bytes[i + k];
-      if ((next & 0xc0) !== 0x80) return i;
-      codePoint = (codePoint << 6) | (next & 0x3f);
-    }
-    // Overlong forms, UTF-16 surrogates and code points past U+10FFFF are not UTF-8.
-    if (codePoint < smallest || codePoint > 0x10ffff || (codePoint >= 0xd800 && codePoint <= 0xdfff)) return i;
-    i += following + 1;
-  }
-  return -1;
 }

@@ -21,7 +21,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { Data } from 'apache-arrow';
 import { describeFsError } from '../base/errors.js';
-import { MANIFEST_FILE, SUMMARY_FILE, unitFiles } from './layout.js';
+import { MANIFEST_FILE, splitTopLevel, SUMMARY_FILE, unitFiles } from './layout.js';
 import type { ManifestRead } from './manifest.js';
 import { readFinishedUnit, readManifest, readTrial, ResultsError } from './read.js';
 import { syncFolder } from './write.js';
@@ -137,20 +137,7 @@ function experimentFolders(dir: string): string[] {
 
 /** `l=0.5,e=[1, 2]` → [['l', '0.5'], ['e', '[1, 2]']]: split at the commas outside brackets and braces. */
 export function pointValues(name: string): [label: string, value: string][] | null {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < name.length; i++) {
-    const c = name[i];
-    if (c === '[' || c === '{') depth++;
-    else if (c === ']' || c === '}') depth--;
-    else if (c === ',' && depth === 0) {
-      parts.push(name.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(name.slice(start));
-  const pairs = parts.map((p) => {
+  const pairs = splitTopLevel(name).map((p) => {
     const at = p.indexOf('=');
     return at <= 0 ? null : ([p.slice(0, at), p.slice(at + 1)] as [string, string]);
   });

@@ -75,3 +75,25 @@ export function heatmapFile(policy: string): string {
 export function shardFolder(out: string, shard: { index: number; count: number }): string {
   return path.join(out, `shard-${shard.index}-of-${shard.count}`);
 }
+
+/**
+ * `l=0.5,e=[1, 2]` → ['l=0.5', 'e=[1, 2]']: `text` split at the commas outside brackets and braces,
+ * as a point folder's name (`label=value,…`) and an `--over` list join values that may be lists or
+ * mappings. The parts are as written (not trimmed).
+ */
+export function splitTopLevel(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '[' || c === '{') depth++;
+    else if (c === ']' || c === '}') depth--;
+    else if (c === ',' && depth === 0) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
+}

@@ -147,6 +147,8 @@ export interface Manifest {
 const positiveInteger = z.number({ error: 'expected a positive integer' }).int({ error: 'expected a positive integer' }).min(1, { error: 'expected a positive integer' });
 const text = (what = 'a non-empty string') => z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}` });
 const object = (what: string) => z.record(z.string(), z.unknown(), { error: `expected ${what}` });
+const count = (what: string, min: number) => z.number({ error: `expected ${what}` }).int({ error: `expected ${what}` }).min(min, { error: `expected ${what}` });
+const numbers = z.array(z.number({ error: 'expected a number' }), { error: 'expected a list of numbers' });
 
 /**
  * What a reader may rely on in a manifest. Loose where older or hand-made manifests differ (extra
@@ -166,7 +168,7 @@ export const manifestSchema = z.looseObject(
             inputs: z
               .array(
                 z.looseObject(
-                  { file: text(), bytes: z.number({ error: 'expected a size in bytes' }).int().min(0), sha256: text('a SHA-256 in hex') },
+                  { file: text(), bytes: count('a size in bytes', 0), sha256: text('a SHA-256 in hex') },
                   { error: 'expected {file, bytes, sha256}' },
                 ),
                 { error: 'expected a list of input files' },
@@ -197,9 +199,9 @@ export const manifestSchema = z.looseObject(
         {
           runs: z.array(
             z.looseObject({
-              jobs: z.number({ error: 'expected a job count' }).int().min(1),
-              load_start: z.array(z.number()).optional(),
-              load_end: z.array(z.number()).nullable().optional(),
+              jobs: count('a job count', 1),
+              load_start: numbers.optional(),
+              load_end: numbers.nullable().optional(),
             }),
             { error: 'expected a list of runs' },
           ),
@@ -208,7 +210,7 @@ export const manifestSchema = z.looseObject(
       )
       .optional(),
     shard: z
-      .looseObject({ index: z.number().int().min(0), count: positiveInteger, first_unit: z.number().int().min(0) }, { error: 'expected an object' })
+      .looseObject({ index: count('an integer ≥ 0', 0), count: positiveInteger, first_unit: count('an integer ≥ 0', 0) }, { error: 'expected an object' })
       .optional(),
   },
   { error: 'expected an object' },

@@ -92,6 +92,14 @@ export interface BestFile {
 
 const finite = z.number({ error: 'expected a finite number' }).refine(Number.isFinite, { error: 'expected a finite number' });
 
+/** A best.json's chosen values: `params.*` keys only (only params can be applied per policy). */
+const chosenValues = z.record(z.string(), z.unknown()).check((ctx) => {
+  const key = Object.keys(ctx.value).find((k) => !k.startsWith('params.'));
+  if (key !== undefined) {
+    ctx.issues.push({ code: 'custom', input: ctx.value, message: `${key} is not a params key; only params can be applied per policy` });
+  }
+});
+
 /**
  * What `eofd run --params` reads of a best.json: per label its chosen values (`values`, or l and e as
  * older files give them); λ and η are recomputed for each experiment. `format` may be absent (a
@@ -105,7 +113,7 @@ export const bestFileSchema = z.looseObject(
       .record(
         z.string(),
         z
-          .looseObject({ values: z.record(z.string(), z.unknown()).optional(), l: finite.optional(), e: finite.optional() }, { error: 'expected an object {values} or {l, e}' })
+          .looseObject({ values: chosenValues.optional(), l: finite.optional(), e: finite.optional() }, { error: 'expected an object {values} or {l, e}' })
           .refine((p) => p.values !== undefined || (p.l !== undefined && p.e !== undefined), { error: 'expected {values: {key: value}} or both l and e' }),
         { error: 'expected an object mapping labels to their chosen values' },
       )
@@ -159,33 +167,27 @@ export const SWEEP_COLUMNS = [
 /** sweep.csv's text: the swept keys, then SWEEP_COLUMNS. */
 export function sweepCsv(keys: readonly string[], rows: readonly SweepRow[]): string {
   const num = (x: number | null): string => (x === null || !Number.isFinite(x) ? '' : exact(x));
-  const cell = (v: unknown): string => {
-    const text = typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
-    return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-  };
-  const lines = [[...keys, ...SWEEP_COLUMNS].join(',')];
-  for (const r of rows) {
-    lines.push(
-      [
-        ...r.values.map(cell),
-        cell(r.policy),
-        String(r.trials),
-        num(r.meanFinalRegret),
-        num(r.stdFinalRegret),
-        r.reference === null ? '' : cell(r.reference),
-        num(r.regretDiff),
-        num(r.regretDiffLow),
-        num(r.regretDiffHigh),
-        num(r.regretDiffPct),
-        r.meanRoundMs.toFixed(6),
-        num(r.meanDeltaT),
-        num(r.meanBetaT),
-        num(r.meanProjections),
-        num(r.meanParameterError),
-      ].join(','),
-    );
-  }
-  return lines.join('\n') + '\n';
+  const text = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v));
+  return stringifyCsv([
+    [...keys, ...SWEEP_COLUMNS],
+    ...rows.map((r) => [
+      ...r.values.map(text),
+      r.policy,
+      String(r.trials),
+      num(r.meanFinalRegret),
+      num(r.stdFinalRegret),
+      r.reference ?? '',
+      num(r.regretDiff),
+      num(r.regretDiffLow),
+      num(r.regretDiffHigh),
+      num(r.regretDiffPct),
+      r.meanRoundMs.toFixed(6),
+      num(r.meanDeltaT),
+      num(r.meanBetaT),
+      num(r.meanProjections),
+      num(r.meanParameterError),
+    ]),
+  ]);
 }
 
 /** In a shard's sweep or grid folder: what `eofd merge` needs to rebuild the folder's outputs. */
@@ -212,14 +214,16 @@ export const sweepShardSchema = z.looseObject(
     kind: z.enum(['grid', 'sweep'], { error: "expected 'grid' or 'sweep'" }),
     experiment: z.string({ error: 'expected a name' }),
     trials: integer,
-    policies: z.array(z.string(), { error: 'expected a list of names' }),
-    readers: z.record(z.string(), z.array(z.string()), { error: 'expected an object mapping labels to keys' }).optional(),
+    policies: z.array(z.string({ error: 'expected a name' }), { error: 'expected a list of names' }),
+    readers: z
+      .record(z.string(), z.array(z.string({ error: 'expected a key' }), { error: 'expected a list of keys' }), { error: 'expected an object mapping labels to keys' })
+      .optional(),
     axes: z
-      .array(z.looseObject({ key: z.string({ error: 'expected a key' }), values: z.array(z.unknown()).min(1, { error: 'expected values' }) }), {
+      .array(z.looseObject({ key: z.string({ error: 'expected a key' }), values: z.array(z.unknown(), { error: 'expected a list of values' }).min(1, { error: 'expected values' }) }), {
         error: 'expected a list of {key, values}',
       })
       .min(1, { error: 'expected at least one axis' }),
-    reference: z.string().nullable(),
+    reference: z.string({ error: 'expected a policy name or null' }).nullable(),
     shard: z.looseObject({ index: integer, count: integer }, { error: 'expected {index, count}' }),
   },
   { error: 'expected a JSON object' },

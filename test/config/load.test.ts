@@ -122,10 +122,8 @@ describe('loadConfig: bad arguments and malformed configs', () => {
     const bytes = Buffer.concat([Buffer.from('name: caf'), Buffer.from([0xe9]), Buffer.from('\nhorizon: 1\n')]);
     const error = failure(bytes);
     expect({ line: error.line, column: error.column }).toEqual({ line: 1, column: 10 });
-    expect(error.detail).toMatch(/not valid UTF-8 \(byte 0xe9 at offset 9\)/);
-    // An overlong encoding and a lone continuation byte on a later line.
-    expect(failure(Buffer.from([0x61, 0x3a, 0x0a, 0x62, 0xc0, 0xaf])).line).toBe(2);
-    expect(failure(Buffer.concat([Buffer.from('a: é\nb: '), Buffer.from([0x80])])).column).toBe(4);
+    expect(error.detail).toMatch(/not valid UTF-8 \(byte 0xe9 at offset 9\); save the config as UTF-8/);
+    // Which bytes are invalid, and their line and column: test/base/utf8.test.ts.
   });
 
   it('rejects an unknown policy, listing the allowed ones', () => {

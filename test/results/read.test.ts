@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { unitFiles } from '../../src/results/layout.js';
-import { readFinishedUnit, ResultsError, readResults } from '../../src/results/read.js';
+import { readBestFile, readFinishedUnit, ResultsError, readResults } from '../../src/results/read.js';
 import { runCli, tinyConfig, writeFile } from '../experiment/fixtures.js';
 import { SYNTHETIC_K4, editLine, makeInProgress, tempDir, writeExperiment, writeFixtureResults } from '../report/fixture.js';
 import { thrownBy } from '../helpers/errors.js';
@@ -37,6 +37,18 @@ describe('readResults: bad input', () => {
     expect(thrownBy(ResultsError, () => readResults([dir])).message).toBe(
       `${file}: config.horizon: expected a positive integer, got "fifty"`,
     );
+  });
+
+  it('names a manifest field whose check has no message of its own', () => {
+    const dir = writeExperiment(path.join(tempDir(), 'x'), SYNTHETIC_K4);
+    const file = path.join(dir, 'manifest.json');
+    const manifest = JSON.parse(fs.readFileSync(file, 'utf8'));
+    manifest.timing = { runs: [{ jobs: 0 }] };
+    fs.writeFileSync(file, JSON.stringify(manifest));
+    expect(thrownBy(ResultsError, () => readResults([dir])).message).toBe(`${file}: timing.runs.0.jobs: expected a job count, got 0`);
+    delete manifest.config.trials;
+    fs.writeFileSync(file, JSON.stringify(manifest));
+    expect(thrownBy(ResultsError, () => readResults([dir])).message).toBe(`${file}: config.trials: expected a positive integer, got nothing`);
   });
 
   it('reports invalid JSON in the manifest with its line', () => {
@@ -268,5 +280,30 @@ describe('results are verified by content, not by length', () => {
     fs.writeFileSync(file, lines.join('\n'));
     const err = thrownBy(ResultsError, () => readResults([dir]));
     expect(err.message).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:6: cum_regret: expected .* \\(the running sum of regret\\), got`));
+  });
+});
+
+describe('readBestFile: bad input', () => {
+  it('refuses a chosen value that is not a params key, naming the label', () => {
+    const file = path.join(tempDir(), 'best.json');
+    fs.writeFileSync(file, JSON.stringify({ policies: { 'EOFD-MLogB': { values: { 'params.l': 0, horizon: 5 } } } }));
+    expect(thrownBy(ResultsError, () => readBestFile(file)).message).toBe(
+      `${file}: policies.EOFD-MLogB.values: horizon is not a params key; only params can be applied per policy`,
+    );
+  });
+
+  it('names the field of a bad entry and what it holds', () => {
+    const file = path.join(tempDir(), 'best.json');
+    fs.writeFileSync(file, JSON.stringify({ policies: { 'OFUL-MLogB': { l: 0 } } }));
+    expect(thrownBy(ResultsError, () => readBestFile(file)).message).toBe(`${file}: policies.OFUL-MLogB: expected {values: {key: value}} or both l and e, got {"l":0}`);
+    fs.writeFileSync(file, '[]');
+    expect(thrownBy(ResultsError, () => readBestFile(file)).message).toBe(`${file}: (file): expected a JSON object as \`eofd grid\` writes it, got []`);
+  });
+
+  it('reads values and l, e as written', () => {
+    const file = path.join(tempDir(), 'best.json');
+    const best = { format: 'eofd-best/1', experiment: 'x', policies: { A: { values: { 'params.m': 8 } }, B: { l: 0.5, e: -1 } } };
+    fs.writeFileSync(file, JSON.stringify(best));
+    expect(readBestFile(file)).toEqual(best);
   });
 });
