@@ -14,8 +14,9 @@ const SRC = path.resolve(import.meta.dirname, '..', 'src');
 const ALLOWED: Record<string, readonly string[]> = {
   cli: ['experiment', 'bench', 'report', 'results', 'config', 'policies', 'environments', 'model', 'sketch', 'random', 'stats', 'linalg', 'base'],
   experiment: ['report', 'results', 'config', 'policies', 'environments', 'model', 'sketch', 'random', 'stats', 'linalg', 'base'],
-  bench: ['report', 'results', 'policies', 'environments', 'model', 'random', 'stats', 'linalg', 'base'],
-  report: ['results', 'stats', 'base'],
+  bench: ['report', 'plot', 'results', 'policies', 'environments', 'model', 'random', 'stats', 'linalg', 'base'],
+  report: ['plot', 'results', 'stats', 'base'],
+  plot: ['base'],
   config: ['policies', 'environments', 'model', 'base'],
   results: ['model', 'base'],
   policies: ['environments', 'model', 'sketch', 'random', 'linalg', 'base'],

@@ -1,7 +1,9 @@
 /**
  * The policies a config can name, one descriptor each (policy.ts). To add one: a new file exporting
- * its class and its `PolicyDescriptor`, and one line in POLICIES below.
+ * its class and its `PolicyDescriptor`, one line in DESCRIPTORS below, and its name in
+ * base/policy-order.ts (the order reports, figures and `eofd list` show them in).
  */
+import { POLICY_ORDER } from '../base/policy-order.js';
 import { adaOfuEcologPolicy } from './ada-ofu-ecolog.js';
 import { eofdMLogBPolicy } from './eofd-mlogb.js';
 import { eofdTsPolicy } from './eofd-ts.js';
@@ -14,18 +16,26 @@ import { sofulPolicy } from './soful.js';
 import type { PolicySpec } from './spec.js';
 import { tsMLogBPolicy } from './ts-mlogb.js';
 
-/** Every policy, in the order reports and `eofd list` show them. */
-export const POLICIES: readonly PolicyDescriptor[] = [
-  eofdMLogBPolicy,
-  ofulMLogBPolicy,
-  randomPolicy,
-  mnlUcbPolicy,
-  ol2mPolicy,
+const DESCRIPTORS: readonly PolicyDescriptor[] = [
   adaOfuEcologPolicy,
+  eofdMLogBPolicy,
+  eofdTsPolicy,
+  mnlUcbPolicy,
+  ofulMLogBPolicy,
+  ol2mPolicy,
+  randomPolicy,
   sofulPolicy,
   tsMLogBPolicy,
-  eofdTsPolicy,
 ];
+
+/** Every policy, in POLICY_ORDER (the order reports and `eofd list` show them); each must be listed there, and only they. */
+export const POLICIES: readonly PolicyDescriptor[] = POLICY_ORDER.map((name) => {
+  const descriptor = DESCRIPTORS.find((d) => d.name === name);
+  if (descriptor === undefined) throw new Error(`base/policy-order.ts lists ${JSON.stringify(name)}, which no descriptor registers`);
+  return descriptor;
+});
+const unordered = DESCRIPTORS.find((d) => !POLICY_ORDER.includes(d.name));
+if (unordered !== undefined) throw new Error(`policy ${JSON.stringify(unordered.name)} is missing from base/policy-order.ts`);
 
 export const POLICY_NAMES: readonly string[] = POLICIES.map((p) => p.name);
 

@@ -9,9 +9,12 @@
  * list that wraps, and a table wider than the window scrolls inside its own box.
  * A run in progress is marked at the top, at its experiment and in its panels.
  */
+import { panelSvg, type Figure } from '../plot/figure.js';
+import { legendSwatch } from '../plot/legend.js';
+import { escapeXml } from '../plot/svg.js';
 import type { Report } from './report.js';
 import { EOFD } from './summarize.js';
-import { BAND_TEXT, escapeXml, legendSwatch, panelSvg, regretFigure, sketchSizeFigure, timeFigure, type Figure } from './svg.js';
+import { BAND_TEXT, regretFigure, sketchSizeFigure, timeFigure } from './svg.js';
 import {
   CLAIM_HEADERS,
   CLAIMS_RULE,

@@ -9,13 +9,13 @@
  * told apart from it by lightness and dash. Unknown policies take Paul Tol's "muted" colours
  * (also colour-blind safe) and the dash patterns in turn, in the order they are first met.
  */
+import type { Stroke } from '../plot/svg.js';
 import { EOFD, OFUL, RANDOM } from './summarize.js';
 
-export interface PolicyStyle {
-  colour: string;
-  /** SVG stroke-dasharray; '' for a solid line. */
-  dash: string;
-}
+export { dashAttribute } from '../plot/svg.js';
+
+/** A policy's colour and SVG stroke-dasharray ('' for a solid line). */
+export type PolicyStyle = Stroke;
 
 /** Fixed styles of the policies the project knows. */
 export const POLICY_STYLES: Readonly<Record<string, PolicyStyle>> = {
@@ -60,9 +60,4 @@ export function policyStyles(policies: Iterable<string>): Map<string, PolicyStyl
     next++;
   }
   return styles;
-}
-
-/** ` stroke-dasharray="…"` for a dashed style, '' for a solid one. */
-export function dashAttribute(style: PolicyStyle): string {
-  return style.dash === '' ? '' : ` stroke-dasharray="${style.dash}"`;
 }

@@ -32,6 +32,7 @@
  * Policy strings are labels (several variants of one policy may run under their own labels);
  * policies are listed in the experiment's configured order (the manifest's config.policies).
  */
+import { POLICY_ORDER } from '../base/policy-order.js';
 import { readManifest, type ExperimentData, type Progress, type Provenance, type Setting, type Timing } from '../results/read.js';
 import type { SummaryRow } from '../results/records.js';
 import { mean, sampleStd } from '../stats/descriptive.js';
@@ -46,8 +47,6 @@ export type { Estimate } from '../stats/ratio.js';
 export const EOFD = 'EOFD-MLogB';
 export const OFUL = 'OFUL-MLogB';
 export const RANDOM = 'Random';
-/** Figures that span experiments (svg.ts, sweep-figure.ts) list these first; one experiment uses its configured order. */
-const POLICY_ORDER: readonly string[] = [EOFD, OFUL, RANDOM];
 
 /** Most points a curve keeps (Fig. 1). */
 export const MAX_CURVE_POINTS = 500;
@@ -253,8 +252,9 @@ export function downsampleIndices(length: number, maxPoints: number = MAX_CURVE_
 }
 
 /**
- * Compares policy labels for lists that span experiments (the figures' legends): the paper's three
- * first, then the rest by name. Within one experiment policies keep its configured order.
+ * Compares policy labels for lists that span experiments (the figures' legends): the registry's
+ * policies in its order (POLICY_ORDER), then other labels (variants, unknown policies) by name.
+ * Within one experiment policies keep its configured order.
  */
 export function comparePolicies(a: string, b: string): number {
   const ia = POLICY_ORDER.indexOf(a);

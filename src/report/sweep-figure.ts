@@ -3,14 +3,17 @@
  * scale) against the key's values, one line per policy (and per combination of the other keys'
  * values; such lines share their policy's colour and dash, and name their values in a tooltip).
  * The x axis is logarithmic when the values are positive numbers spanning more than 10×,
- * linear for other numbers, and evenly spaced categories otherwise. Policy styles and the wrapping
- * legend are the report's (palette.ts, svg.ts); the figure scales to its container.
+ * linear for other numbers, and evenly spaced categories otherwise. Drawn with the plotting kit
+ * (src/plot/) in the report's policy styles (palette.ts); the figure scales to its container.
  */
+import { axisLines, xAxis, xTitle, yAxis, type Frame } from '../plot/axis.js';
+import { legend, LEGEND } from '../plot/legend.js';
+import { dots, line, type Point } from '../plot/marks.js';
+import { decadeRange, decadeScale, linearScale, logScale, niceScale, pointScale, type Scale } from '../plot/scale.js';
+import { svgOpen, text } from '../plot/svg.js';
 import type { SweepRow } from '../results/sweep.js';
-import { formatShort } from './format.js';
-import { dashAttribute, policyStyles, type PolicyStyle } from './palette.js';
+import { policyStyles, type PolicyStyle } from './palette.js';
 import { comparePolicies } from './summarize.js';
-import { escapeXml, legend, LEGEND, niceTicks, svgOpen } from './svg.js';
 
 export interface SweepFigureInput {
   experiment: string;
@@ -23,67 +26,51 @@ export interface SweepFigureInput {
 const W = 420;
 const H = 300;
 const M = { left: 64, right: 16, top: 46, bottom: 48 };
-const PW = W - M.left - M.right;
-const PH = H - M.top - M.bottom;
+/** Most decades the log axis spans below its top. */
+const MAX_DECADES = 8;
 
-const text = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v));
-const f = (x: number): string => x.toFixed(2);
+const valueText = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v));
 
-/** x position in [0, PW] of each value of the axis. */
-function xScale(values: readonly unknown[]): { at: (i: number) => number; log: boolean } {
-  const numeric = values.every((v) => typeof v === 'number' && Number.isFinite(v));
-  if (!numeric || values.length < 2) return { at: (i) => (values.length < 2 ? PW / 2 : (i * PW) / (values.length - 1)), log: false };
+/** The x scale over the axis's value indices: log or linear in the values when they are numbers, else points. */
+function xScale(values: readonly unknown[], range: readonly [number, number]): { scale: Scale; log: boolean } {
+  const labels = values.map(valueText);
+  const points = pointScale(labels, range);
+  if (values.length < 2 || !values.every((v) => typeof v === 'number' && Number.isFinite(v))) return { scale: points, log: false };
   const xs = values as number[];
   const lo = Math.min(...xs);
   const hi = Math.max(...xs);
   const log = lo > 0 && hi / lo > 10;
-  const t = (x: number): number => (log ? Math.log10(x) : x);
-  const span = t(hi) - t(lo) || 1;
-  return { at: (i) => ((t(xs[i] as number) - t(lo)) / span) * PW, log };
+  const inValues = log ? logScale([lo, hi], range) : linearScale([lo, hi], range);
+  return { scale: { at: (i) => inValues.at(xs[i] as number), ticks: points.ticks }, log };
 }
 
-function panel(
-  input: SweepFigureInput,
-  styles: Map<string, PolicyStyle>,
-  offsetX: number,
-  title: string,
-  value: (r: SweepRow) => number,
-  logY: boolean,
-): string {
+function panel(input: SweepFigureInput, styles: Map<string, PolicyStyle>, offsetX: number, title: string, value: (r: SweepRow) => number, logY: boolean): string[] {
+  const frame: Frame = { left: offsetX + M.left, top: M.top, width: W - M.left - M.right, height: H - M.top - M.bottom };
   const axis = input.axes[input.axis] as { key: string; values: readonly unknown[] };
-  const x = xScale(axis.values);
+  const x = xScale(axis.values, [frame.left, frame.left + frame.width]);
   const others = input.axes.map((_, k) => k).filter((k) => k !== input.axis);
   const series = new Map<string, { policy: string; points: [number, number][] }>();
   for (const r of input.rows) {
     const v = value(r);
     if (!Number.isFinite(v) || (logY && v <= 0)) continue;
-    const label = [r.policy, ...others.map((k) => `${input.axes[k]?.key.split('.').pop()}=${text(r.values[k])}`)].join(', ');
+    const label = [r.policy, ...others.map((k) => `${input.axes[k]?.key.split('.').pop()}=${valueText(r.values[k])}`)].join(', ');
     const i = axis.values.findIndex((a) => JSON.stringify(a) === JSON.stringify(r.values[input.axis]));
     const entry = series.get(label) ?? { policy: r.policy, points: [] };
     entry.points.push([i, v]);
     series.set(label, entry);
   }
   const all = [...series.values()].flatMap((s) => s.points.map((p) => p[1]));
-  const lo = logY ? Math.floor(Math.log10(Math.min(...all, 1))) : 0;
-  const hi = logY ? Math.ceil(Math.log10(Math.max(...all, 1e-9))) : niceTicks(Math.max(...all, 0)).top;
-  const y = (v: number): number => PH - (logY ? ((Math.log10(v) - lo) / Math.max(1, hi - lo)) * PH : (v / (hi || 1)) * PH);
-  const out: string[] = [`<g transform="translate(${offsetX + M.left},${M.top})">`];
-  out.push(`<rect width="${PW}" height="${PH}" fill="none" stroke="#999"/>`);
-  out.push(`<text x="${f(PW / 2)}" y="-10" text-anchor="middle" font-weight="bold">${escapeXml(title)}</text>`);
-  const yTicks = logY ? Array.from({ length: hi - lo + 1 }, (_, k) => 10 ** (lo + k)) : niceTicks(Math.max(...all, 0)).values;
-  for (const t of yTicks) out.push(`<text x="-6" y="${f(y(t) + 4)}" text-anchor="end">${escapeXml(formatShort(t, 3))}</text>`);
-  axis.values.forEach((v, i) => out.push(`<text x="${f(x.at(i))}" y="${PH + 16}" text-anchor="middle">${escapeXml(text(v))}</text>`));
-  out.push(`<text x="${f(PW / 2)}" y="${PH + 36}" text-anchor="middle">${escapeXml(axis.key)}${x.log ? ' (log scale)' : ''}</text>`);
+  const range = [frame.top + frame.height, frame.top] as const;
+  const y = logY ? decadeScale(...decadeRange(all, all, MAX_DECADES), range) : niceScale(Math.max(0, ...all), range);
+  const out = [text(frame.left + frame.width / 2, frame.top - 10, title, { anchor: 'middle', bold: true })];
+  out.push(...yAxis(frame, y, { marks: logY }), ...xAxis(frame, x.scale), ...axisLines(frame, true));
+  out.push(xTitle(frame, `${axis.key}${x.log ? ' (log scale)' : ''}`));
   for (const [label, s] of series) {
     const style = styles.get(s.policy) as PolicyStyle;
-    const pts = s.points.sort((a, b) => a[0] - b[0]).map(([i, v]) => `${f(x.at(i))},${f(y(v))}`);
-    out.push(
-      `<polyline data-policy="${escapeXml(s.policy)}" fill="none" stroke="${style.colour}" stroke-width="2"${dashAttribute(style)} points="${pts.join(' ')}"><title>${escapeXml(label)}</title></polyline>`,
-    );
-    for (const p of pts) out.push(`<circle cx="${p.split(',')[0]}" cy="${p.split(',')[1]}" r="3" fill="${style.colour}"/>`);
+    const points: Point[] = s.points.sort((a, b) => a[0] - b[0]).map(([i, v]) => [x.scale.at(i), y.at(v)]);
+    out.push(line(points, style, { 'data-policy': s.policy }, label), ...dots(points, style.colour));
   }
-  out.push('</g>');
-  return out.join('\n');
+  return out;
 }
 
 export function renderSweepFigure(input: SweepFigureInput): string {
@@ -95,9 +82,9 @@ export function renderSweepFigure(input: SweepFigureInput): string {
   const height = H + 10 + drawn.rows * LEGEND.row;
   return [
     ...svgOpen(2 * W, height, `${input.experiment}: final regret and ms per round against ${key}`),
-    `<text x="${W}" y="18" text-anchor="middle" font-size="14">${escapeXml(`${input.experiment}: sweep over ${key} (means over trials)`)}</text>`,
-    panel(input, styles, 0, 'final regret', (r) => r.meanFinalRegret, false),
-    panel(input, styles, W, 'ms per round (log scale)', (r) => r.meanRoundMs, true),
+    text(W, 18, `${input.experiment}: sweep over ${key} (means over trials)`, { anchor: 'middle', size: 14 }),
+    ...panel(input, styles, 0, 'final regret', (r) => r.meanFinalRegret, false),
+    ...panel(input, styles, W, 'ms per round (log scale)', (r) => r.meanRoundMs, true),
     ...drawn.elements,
     '</svg>',
     '',
