@@ -1,5 +1,5 @@
 /**
- * The README's shell examples stay true: every `eofd` command line in a ```sh block names a command
+ * The shell examples of the README and docs/ stay true: every `eofd` command line in a ```sh block names a command
  * that exists, only options that command takes, and shipped files that exist; and every `run`, `grid`
  * and `sweep` example runs, made small (T = 6, one trial, a one-point grid) and pointed at a temporary
  * --out, except those that need an earlier run's output or a file of the reader's own (named below).
@@ -37,10 +37,17 @@ function shellWords(line: string): string[] {
   return words;
 }
 
-/** Every eofd command line of the README's ```sh blocks (continuations joined), with its line number. */
-function readmeCommands(): { line: number; words: string[] }[] {
-  const lines = fs.readFileSync(`${REPO}/README.md`, 'utf8').split('\n');
-  const commands: { line: number; words: string[] }[] = [];
+/** The README and every page of docs/, as paths from the repository. */
+const PAGES = ['README.md', ...fs.readdirSync(`${REPO}/docs`).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+
+/** Every eofd command line of the ```sh blocks of the README and docs/ (continuations joined), with its file:line. */
+function readmeCommands(): { line: string; words: string[] }[] {
+  return PAGES.flatMap((page) => pageCommands(page));
+}
+
+function pageCommands(page: string): { line: string; words: string[] }[] {
+  const lines = fs.readFileSync(`${REPO}/${page}`, 'utf8').split('\n');
+  const commands: { line: string; words: string[] }[] = [];
   let inShell = false;
   for (let i = 0; i < lines.length; i++) {
     const text = lines[i] as string;
@@ -50,7 +57,7 @@ function readmeCommands(): { line: number; words: string[] }[] {
     }
     if (!inShell) continue;
     let full = text;
-    const start = i + 1;
+    const start = `${page}:${i + 1}`;
     while (full.trimEnd().endsWith('\\') && i + 1 < lines.length) full = full.trimEnd().slice(0, -1) + ' ' + lines[++i];
     for (const part of full.split(/&&|\|/)) {
       const words = shellWords(part.trim());
@@ -67,7 +74,7 @@ describe('shellWords', () => {
   });
 });
 
-describe("the README's eofd examples", () => {
+describe("the eofd examples of the README and docs/", () => {
   const program = createProgram();
   const commands = readmeCommands();
 
@@ -80,10 +87,10 @@ describe("the README's eofd examples", () => {
   it('name existing commands and only their options', () => {
     for (const { line, words } of commands) {
       const command = program.commands.find((c) => c.name() === words[0]);
-      expect(command, `README.md:${line}: eofd ${words[0]}`).toBeDefined();
+      expect(command, `${line}: eofd ${words[0]}`).toBeDefined();
       const options = new Set(['--help', ...command!.options.map((o) => o.long)]);
       for (const word of words.slice(1).filter((w) => w.startsWith('--'))) {
-        expect(options.has(word.split('=')[0]!), `README.md:${line}: eofd ${words[0]} ${word}`).toBe(true);
+        expect(options.has(word.split('=')[0]!), `${line}: eofd ${words[0]} ${word}`).toBe(true);
       }
     }
   });
@@ -91,7 +98,7 @@ describe("the README's eofd examples", () => {
   it('name shipped configs and data files that exist', () => {
     for (const { line, words } of commands) {
       for (const word of words.filter((w) => /^(configs|data|test)\/[^*<]+$/.test(w))) {
-        expect(fs.existsSync(`${REPO}/${word}`), `README.md:${line}: ${word}`).toBe(true);
+        expect(fs.existsSync(`${REPO}/${word}`), `${line}: ${word}`).toBe(true);
       }
     }
   });
@@ -109,7 +116,7 @@ const NOT_RUN: Record<string, string> = {
   'environment.file=data/mine.csv': "the reader's own data file",
 };
 
-describe("the README's run, grid and sweep examples run (small)", () => {
+describe("the run, grid and sweep examples of the README and docs/ run (small)", () => {
   const runnable = readmeCommands().filter((c) => ['run', 'grid', 'sweep'].includes(c.words[0] as string));
 
   it('every one either runs with exit 0 or is skipped for a reason named in NOT_RUN', { timeout: 240_000 }, async () => {
@@ -125,10 +132,10 @@ describe("the README's run, grid and sweep examples run (small)", () => {
       // Later --set and --trials win; one job; a grid or sweep gets one point; everything goes to a temporary folder.
       // A swept key keeps its first value only.
       const firstValues = withoutOption(words, '--jobs').map((w, i, all) => (all[i - 1] === '--over' ? w.replace(/,.*$/, '') : w));
-      const args = [...firstValues, '--set', 'horizon=6', '--trials', '1', '--jobs', '1', '--quiet', '--out', path.join(out, String(line))];
+      const args = [...firstValues, '--set', 'horizon=6', '--trials', '1', '--jobs', '1', '--quiet', '--out', path.join(out, line.replace(/[/:.]/g, '-'))];
       if (words[0] === 'grid' && !words.includes('--over')) args.push('--l', '0', '--e', '0');
       const result = await runCli(args);
-      expect(result.code, `README.md:${line}: eofd ${words.join(' ')}\n${result.stderr}`).toBe(0);
+      expect(result.code, `${line}: eofd ${words.join(' ')}\n${result.stderr}`).toBe(0);
       ran++;
     }
     expect(ran).toBeGreaterThan(5);

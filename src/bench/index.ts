@@ -1,7 +1,19 @@
 /** `eofd bench`: per-round cost of the policies against d, K and m (see run.ts). */
 export { BenchWorkload } from './workload.js';
 export { benchSpec, decisionsDigest, isSketched, measurePoint, quantiles, type BenchPoint, type PointMeasurement } from './measure.js';
-export { DEFAULT_BENCH_OPTIONS, nominalRoundFlops, planPoints, resolveSketchSize, unavailableBackend, type BenchOptions, type PlannedPoint, type SketchChoice, type WarmupChoice } from './plan.js';
+export {
+  BENCH_OPTIONS,
+  DEFAULT_BENCH_OPTIONS,
+  nominalRoundFlops,
+  planPoints,
+  resolveSketchSize,
+  unavailableBackend,
+  type BenchOptions,
+  type BenchOptionSpec,
+  type PlannedPoint,
+  type SketchChoice,
+  type WarmupChoice,
+} from './plan.js';
 export { BENCH_COLUMNS, backendDisagreements, benchCsv, fitSlopes, leastSquaresSlope, roundGflopPerS, type BenchRow, type SeriesSlope } from './output.js';
 export { describeDgemm, measureDgemm, parseDgemmOutput, type DgemmCommand, type DgemmReference } from './dgemm.js';
 export { renderBenchSvg } from './svg.js';

@@ -5,10 +5,11 @@
  * of a default run). The estimates are the policies' own (PolicyDescriptor.cost). Every point runs once
  * per backend, with the same workload and seed.
  */
+import { RunError } from '../base/errors.js';
 import { BACKENDS, wasmAvailable, type Backend } from '../linalg/simd.js';
 import type { ProblemShape } from '../policies/policy.js';
-import { policyDescriptor, POLICY_NAMES } from '../policies/registry.js';
-import { DEFAULT_DELTA_MAX, type OfulSolver } from '../policies/spec.js';
+import { isPolicyName, policyDescriptor, POLICY_NAMES } from '../policies/registry.js';
+import { DEFAULT_DELTA_MAX, OFUL_SOLVERS, type OfulSolver } from '../policies/spec.js';
 import { isSketched, type BenchPoint } from './measure.js';
 
 /**
@@ -65,26 +66,140 @@ export interface BenchOptions {
   fitFromD: number;
 }
 
-export const DEFAULT_BENCH_OPTIONS: BenchOptions = {
-  d: [100, 200, 400, 785, 1600, 3200, 12800],
-  K: [1, 4],
-  m: [50, 'auto'],
-  deltaMax: DEFAULT_DELTA_MAX,
-  actions: 20,
-  rounds: 50,
-  warmup: ['auto'],
-  policies: [...POLICY_NAMES],
-  ofulSolvers: ['incremental'],
-  backends: ['wasm'],
-  dgemm: true,
-  maxStateMb: 2048,
-  maxGflop: 2,
-  projectionRounds: 2,
-  maxProjectionKd: 1600,
-  seed: 1,
-  processes: 1,
-  fitFromD: 400,
+/** One bench option as `eofd bench` takes it. */
+export interface BenchOptionSpec<Value> {
+  /** The flag in commander's syntax, e.g. `--d <list>`. */
+  flag: string;
+  help: string;
+  /** Parses the flag's text; throws a one-line RunError (exit 2). Absent: a `--no-…` switch. */
+  parse?: (text: string) => Value;
+  default: Value;
+}
+
+/** An integer ≥ `min`. */
+function integer(min: number): (text: string) => number {
+  return (text) => {
+    const n = Number(text);
+    if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(n) || n < min) throw new RunError(`expected an integer ≥ ${min}`, 2);
+    return n;
+  };
+}
+
+function positiveNumber(text: string): number {
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || n <= 0) throw new RunError('expected a positive number', 2);
+  return n;
+}
+
+/** A comma-separated list, each item parsed by `item`, repeats dropped. */
+function list<Item>(item: (text: string) => Item): (text: string) => Item[] {
+  return (text) => [...new Set(text.split(',').map(item))];
+}
+
+function integerList(min: number): (text: string) => number[] {
+  const one = integer(min);
+  return list((item) => {
+    try {
+      return one(item);
+    } catch {
+      throw new RunError(`expected a comma-separated list of integers ≥ ${min}, got "${item}"`, 2);
+    }
+  });
+}
+
+const sketchList = list((item): SketchChoice => {
+  if (item.trim() === 'auto') return 'auto';
+  if (item.trim() === 'adaptive') return 'adaptive';
+  if (!/^\s*\d+\s*$/.test(item) || Number(item) < 1) throw new RunError(`expected "auto", "adaptive" or integers ≥ 1, comma-separated, got "${item}"`, 2);
+  return Number(item);
+});
+
+const warmupList = list((item): WarmupChoice => {
+  if (item.trim() === 'auto') return 'auto';
+  if (!/^\s*\d+\s*$/.test(item)) throw new RunError(`expected "auto" or integers ≥ 0, comma-separated, got "${item}"`, 2);
+  return Number(item);
+});
+
+const policyList = list((item) => {
+  const name = item.trim();
+  if (!isPolicyName(name)) throw new RunError(`expected policies from ${POLICY_NAMES.join(', ')}, got "${name}"`, 2);
+  return name;
+});
+
+const solverList = list((item) => {
+  const name = item.trim();
+  if (!(OFUL_SOLVERS as readonly string[]).includes(name)) throw new RunError(`expected solvers from ${OFUL_SOLVERS.join(', ')}, comma-separated, got "${name}"`, 2);
+  return name as OfulSolver;
+});
+
+function backendList(text: string): Backend[] {
+  const items = text.split(',').map((item) => {
+    const name = item.trim();
+    if (!(BACKENDS as readonly string[]).includes(name)) throw new RunError(`expected backends from ${BACKENDS.join(', ')}, comma-separated, got "${name}"`, 2);
+    return name as Backend;
+  });
+  const problem = unavailableBackend(items);
+  if (problem !== null) throw new RunError(problem.replace(/^--backend /, ''), 2);
+  return [...new Set(items)];
+}
+
+/**
+ * Every bench option: its flag, help, parser and default, in the order `eofd bench --help` lists them.
+ * A new option is a field of BenchOptions and an entry here (the CLI builds its options from this).
+ */
+export const BENCH_OPTIONS: { readonly [Key in keyof BenchOptions]: BenchOptionSpec<BenchOptions[Key]> } = {
+  d: { flag: '--d <list>', help: 'feature dimensions d', parse: integerList(1), default: [100, 200, 400, 785, 1600, 3200, 12800] },
+  K: { flag: '--K <list>', help: 'numbers of non-null outcomes K', parse: integerList(1), default: [1, 4] },
+  m: {
+    flag: '--m <list>',
+    help: 'sketch sizes of the sketched policies: integers, "auto" (⌊Kd/10⌋) and/or "adaptive" (grown to keep Δ_t ≤ 1 + --delta-max; timed at the m it reaches)',
+    parse: sketchList,
+    default: [50, 'auto'],
+  },
+  deltaMax: { flag: '--delta-max <ε>', help: 'budget of --m adaptive: Δ_t = 1 + ρ_{1:t}/λ ≤ 1 + ε', parse: positiveNumber, default: DEFAULT_DELTA_MAX },
+  actions: { flag: '--actions <n>', help: 'actions per round', parse: integer(1), default: 20 },
+  rounds: { flag: '--rounds <n>', help: 'timed rounds per point', parse: integer(1), default: 50 },
+  warmup: {
+    flag: '--warmup <list>',
+    help: 'untimed rounds first, one point per value; "auto": m + 10 for a sketched policy (a full sketch), 10 otherwise',
+    parse: warmupList,
+    default: ['auto'],
+  },
+  policies: { flag: '--policy <list>', help: 'policies to measure', parse: policyList, default: [...POLICY_NAMES] },
+  ofulSolvers: {
+    flag: '--oful-solver <list>',
+    help: `OFUL-MLogB's params.oful_solver, one point each: ${OFUL_SOLVERS.join(', ')} (textbook: the paper's O((Kd)³) round)`,
+    parse: solverList,
+    default: ['incremental'],
+  },
+  backends: { flag: '--backend <list>', help: `where the kernels run, one point per backend: ${BACKENDS.join(', ')} (comma-separated)`, parse: backendList, default: ['wasm'] },
+  dgemm: { flag: '--no-dgemm', help: "skip the single-thread dgemm reference (numpy's dot, 1024×1024) and leave its columns empty", default: true },
+  maxStateMb: {
+    flag: '--max-state-mb <n>',
+    help: "skip points whose policy state would exceed n MB (OFUL-MLogB's Kd×Kd matrices at large d)",
+    parse: positiveNumber,
+    default: 2048,
+  },
+  maxGflop: { flag: '--max-gflop <n>', help: 'skip points whose estimated work per round exceeds n GFLOP', parse: positiveNumber, default: 2 },
+  projectionRounds: {
+    flag: '--projection-rounds <n>',
+    help: 'timed rounds of the projection probe of policies with a dense projection (0: none)',
+    parse: integer(0),
+    default: 2,
+  },
+  maxProjectionKd: { flag: '--max-projection-kd <n>', help: 'run the projection probe only where Kd ≤ n', parse: integer(1), default: 1600 },
+  fitFromD: { flag: '--fit-from <d>', help: 'fit the log-log slopes on points with d ≥ this', parse: integer(1), default: 400 },
+  seed: { flag: '--seed <n>', help: 'seed of the synthetic workload', parse: integer(0), default: 1 },
+  processes: {
+    flag: '--processes <n>',
+    help: 'measure each point in n fresh processes, in passes over the grid, and keep the one with the lowest median round',
+    parse: integer(1),
+    default: 1,
+  },
 };
+
+/** The defaults of BENCH_OPTIONS. */
+export const DEFAULT_BENCH_OPTIONS: BenchOptions = Object.fromEntries(Object.entries(BENCH_OPTIONS).map(([key, spec]) => [key, spec.default])) as unknown as BenchOptions;
 
 /** Rounds added to m for the automatic warm-up of a sketched policy (the sketch holds m directions after m rounds). */
 const SKETCH_WARMUP_EXTRA = 10;

@@ -1,7 +1,7 @@
 /**
  * The config schema for people and editors, generated from the zod schema (schema.ts, which takes
  * environments and policies from their registries): a JSON Schema (`eofd schema`,
- * configs/eofd.schema.json) and the README's config reference (`eofd schema --markdown`).
+ * configs/eofd.schema.json) and docs/config-reference.md (`eofd schema --markdown`).
  */
 import { z } from 'zod';
 import { ENVIRONMENTS } from '../environments/registry.js';
@@ -138,7 +138,7 @@ export function configReference(): string {
   return lines.join('\n') + '\n';
 }
 
-/** The markers around README.md's generated config reference. */
+/** The markers around docs/config-reference.md's generated reference. */
 export const REFERENCE_MARKERS = { start: '<!-- config-reference:start -->', end: '<!-- config-reference:end -->' } as const;
 
 /** `text` with the part between REFERENCE_MARKERS replaced by `section`; throws when a marker is missing. */

@@ -182,7 +182,7 @@ const traceSchema = strictObject(
     file: z
       .string({ error: 'expected a file path' })
       .min(1, { error: 'expected a file path' })
-      .describe("the recorded instance (JSON; README: 'The trace format'), relative to the config's folder"),
+      .describe("the recorded instance (JSON; docs/guide.md, 'The trace format'), relative to the config's folder"),
   },
   'a trace environment mapping',
 );

@@ -14,14 +14,14 @@ import { RunError } from '../base/errors.js';
 import { reconfigure } from '../config/load.js';
 import { entryOf, type ExperimentConfig } from '../config/schema.js';
 import { gridHeatmapSvg } from '../report/heatmap.js';
-import { BEST_FILE, GRID_FILE, gridDir, heatmapFile, SWEEP_SHARD_FILE } from '../results/layout.js';
-import { readBestFile as readBestJson, ResultsError } from '../results/read.js';
-import { BEST_FORMAT, gridCsv, SWEEP_SHARD_FORMAT, type BestEntry, type BestFile, type GridRow, type SweepShardFile } from '../results/sweep.js';
-import { writeFileAtomic, writeJsonAtomic } from '../results/write.js';
+import { BEST_FILE, GRID_FILE, gridDir, heatmapFile } from '../results/layout.js';
+import { ResultsError, type readBestFile } from '../results/read.js';
+import { BEST_FORMAT, gridCsv, type BestEntry, type BestFile, type GridRow } from '../results/sweep.js';
+import { writeFileAtomic } from '../results/write.js';
 import { mean, sampleStd } from '../stats/descriptive.js';
 import { pairedDifference } from '../stats/paired.js';
 import type { RunOptions, RunResult } from './runner.js';
-import { axisLabels, axisReaders, pointInfoFromRun, readPointUnits, runSweepPoints, sweepPoints, valueText, type PointInfo, type PointUnits, type SweepAxis, type SweepPoint } from './sweep.js';
+import { axisLabels, axisReaders, pointInfoFromRun, readPointUnits, runSweepPoints, sweepPoints, valueText, writeShardRecord, type PointInfo, type PointUnits, type SweepAxis, type SweepPoint } from './sweep.js';
 
 export { gridDir, type BestFile, type GridRow };
 
@@ -265,19 +265,7 @@ export async function runGrid(config: ExperimentConfig, options: GridOptions): P
   const dir = gridDir(options.out, config.name);
   const { run } = await runSweepPoints(config, axes, { split: 'validation' }, { ...runOptions, out: dir });
   if (options.shard !== undefined) {
-    // A shard's folder: no grid outputs (they need every unit), but what `eofd merge` needs to make them.
-    const info: SweepShardFile = {
-      format: SWEEP_SHARD_FORMAT,
-      kind: 'grid',
-      experiment: config.name,
-      trials: config.trials,
-      policies: Object.keys(readers),
-      readers,
-      axes: axes.map((a) => ({ key: a.key, values: [...a.values] })),
-      reference: null,
-      shard: { index: options.shard.index, count: options.shard.count },
-    };
-    writeJsonAtomic(path.join(dir, SWEEP_SHARD_FILE), info);
+    writeShardRecord(dir, 'grid', config, readers, axes, null, options.shard);
     return { name: config.name, dir, run, rows: [], files: [], best: null };
   }
   const policyOf = (label: string): string => entryOf(config, label).policy;
@@ -289,12 +277,14 @@ export async function runGrid(config: ExperimentConfig, options: GridOptions): P
 /** Per label, the `params` values a best.json chose (keys without `params.`); λ and η are derived again per experiment. */
 export type TunedValues = Record<string, Record<string, unknown>>;
 
+/** A best.json as results/read.ts reads it. */
+type BestFileRead = ReturnType<typeof readBestFile>;
+
 /**
- * Reads and validates a best.json (as `eofd grid` writes it; older files give only l and e) → per
- * label the chosen `params` values. Problems are one-line ResultsErrors (exit 2).
+ * Per label the `params` values a best.json (read by results/read.ts `readBestFile`) chose; older
+ * files give only l and e. A chosen key outside `params` is a one-line ResultsError naming `file` (exit 2).
  */
-export function readBestFile(file: string): { experiment: string | null; policies: TunedValues } {
-  const best = readBestJson(file);
+export function tunedValues(file: string, best: BestFileRead): { experiment: string | null; policies: TunedValues } {
   const policies: TunedValues = {};
   for (const [label, entry] of Object.entries(best.policies)) {
     const chosen: Record<string, unknown> = {};

@@ -21,7 +21,7 @@ import { summaryCsv, writeFileAtomic } from '../results/write.js';
 import { checkResumable, inspectFolder, lockFolder, makeFolder, prepareFolder, sortUnits } from './folders.js';
 import type { Lock } from './lock.js';
 import { buildManifest, loadAverage, recordTiming } from './manifest.js';
-import { isValidShard, planUnits, runOrder, SHARD_SCHEME, type Shard, type UnitRef } from './plan.js';
+import { isValidShard, planUnits, runOrder, SHARD_SCHEME, type ExperimentUnits, type Shard, type UnitRef } from './plan.js';
 import { defaultWorkerScript, runInProcess, runPool, type TaskHandlers } from './pool.js';
 import type { SeedSplit } from './seeds.js';
 import { resolveExperiment, type ResolvedExperiment } from './setup.js';
@@ -148,29 +148,31 @@ export async function runExperiments(configs: readonly ExperimentConfig[], optio
   makeFolder(options.out, 'to the output folder');
   const locks: Lock[] = [];
   try {
-    const dirs = configs.map((c) => path.join(options.out, c.name));
-    configs.forEach((c, i) => locks.push(lockFolder(lockFile(options.out, c.name), dirs[i] as string, options.out)));
-    const resolved = configs.map((config) =>
-      resolveExperiment(config, { split: options.split, configFile: options.configFile, mnistDataRoot: options.mnistDataRoot }),
-    );
-    const states = dirs.map((dir, i) => inspectFolder(dir, options, resolved[i]));
-    states.forEach((state, i) => {
-      if (state === 'resume') checkResumable(dirs[i] as string, resolved[i] as ResolvedExperiment, shard);
+    // One record per experiment, completed step by step: every folder is locked before any config is
+    // resolved, every config resolved before any folder is inspected.
+    const locked = configs.map((config) => {
+      const dir = path.join(options.out, config.name);
+      locks.push(lockFolder(lockFile(options.out, config.name), dir, options.out));
+      return { config, dir };
     });
+    const resolved = locked.map((e) => ({
+      ...e,
+      resolved: resolveExperiment(e.config, { split: options.split, configFile: options.configFile, mnistDataRoot: options.mnistDataRoot }),
+    }));
+    const inspected = resolved.map((e) => ({ ...e, state: inspectFolder(e.dir, options, e.resolved) }));
+    for (const e of inspected) if (e.state === 'resume') checkResumable(e.dir, e.resolved, shard);
 
     options.beforeWriting?.();
     const units = planUnits(configs, shard);
-    const plan: RunPlan = { experiments: [], jobs: 1 };
-    configs.forEach((_, i) => {
-      const dir = dirs[i] as string;
-      const experiment = resolved[i] as ResolvedExperiment;
-      const state = states[i] as (typeof states)[number];
-      const { firstUnit, mine } = units[i] as (typeof units)[number];
+    const prepared = inspected.map((e, i) => {
+      const { firstUnit, all, mine } = units[i] as ExperimentUnits;
       const manifestShard = shard === undefined ? undefined : { ...shard, first_unit: firstUnit, scheme: SHARD_SCHEME };
-      prepareFolder(dir, state, () => buildManifest(experiment, manifestShard));
-      const { finished, pending } = sortUnits(dir, mine, state);
-      plan.experiments.push({ resolved: experiment, dir, resumed: state === 'resume', finished, pending });
+      prepareFolder(e.dir, e.state, () => buildManifest(e.resolved, manifestShard));
+      const { finished, pending } = sortUnits(e.dir, mine, e.state);
+      const planned: PlannedExperiment = { resolved: e.resolved, dir: e.dir, resumed: e.state === 'resume', finished, pending };
+      return { planned, all };
     });
+    const plan: RunPlan = { experiments: prepared.map((e) => e.planned), jobs: 1 };
 
     const tasks = runOrder(
       plan.experiments.flatMap((planned, order) =>
@@ -206,8 +208,9 @@ export async function runExperiments(configs: readonly ExperimentConfig[], optio
           error.name === 'TrialError'
             ? `${unit.experiment}: ${error.message}`
             : `${unit.experiment}: ${unit.policy}, trial ${unit.trial}: ${error.message}`;
-        failures.push({ unit, message: message.split('\n')[0] as string });
-        options.events?.onUnitFailed?.(unit, message.split('\n')[0] as string, error.stack);
+        const line = message.split('\n')[0] as string;
+        failures.push({ unit, message: line });
+        options.events?.onUnitFailed?.(unit, line, error.stack);
       },
     };
     const stoppedEarly =
@@ -217,9 +220,9 @@ export async function runExperiments(configs: readonly ExperimentConfig[], optio
 
     const loadEnd = loadAverage();
     for (const e of timed) recordTiming(e.dir, { started, jobs: plan.jobs, load_start: loadStart, load_end: loadEnd });
-    const experiments = plan.experiments.map((planned, i): ExperimentOutcome => {
+    const experiments = prepared.map(({ planned, all }): ExperimentOutcome => {
       const { config } = planned.resolved;
-      const finishedUnits = (units[i] as (typeof units)[number]).all
+      const finishedUnits = all
         .map((u) => readFinishedUnit(unitFiles(planned.dir, u.policy, u.trial), u.policy, u.trial, u.horizon))
         .filter((u): u is UnitSummaryFile => u !== null);
       const complete = finishedUnits.length === config.policies.length * config.trials;

@@ -15,7 +15,7 @@ import { reconfigure, setField } from '../config/load.js';
 import { policyLabels, type ExperimentConfig, type PolicyEntry } from '../config/schema.js';
 import { readsParam } from '../policies/registry.js';
 import { renderSweepFigure } from '../report/sweep-figure.js';
-import { BEST_FILE, GRID_FILE, SWEEP_FILE, SWEEP_SHARD_FILE, sweepDir, sweepFigureFile, unitFiles } from '../results/layout.js';
+import { BEST_FILE, GRID_FILE, splitTopLevel, SWEEP_FILE, SWEEP_SHARD_FILE, sweepDir, sweepFigureFile, unitFiles } from '../results/layout.js';
 import type { DerivedValues } from '../results/manifest.js';
 import { readFinishedUnit } from '../results/read.js';
 import type { TrialSummary } from '../results/records.js';
@@ -24,6 +24,7 @@ import { removeLeftovers, writeFileAtomic, writeJsonAtomic } from '../results/wr
 import { mean, sampleStd } from '../stats/descriptive.js';
 import { pairedDifference } from '../stats/paired.js';
 import { isResultsFolder } from './folders.js';
+import type { Shard } from './plan.js';
 import { runExperiments, type RunOptions, type RunResult } from './runner.js';
 import type { SeedSplit } from './seeds.js';
 
@@ -43,24 +44,6 @@ export interface SweepPoint {
 /** Keys a sweep may not vary: they name the experiment or its folders. */
 const FIXED_KEYS = new Set(['name']);
 
-/** Splits `a,b,[c, d]` at the commas outside brackets and braces. */
-function splitTopLevel(text: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '[' || c === '{') depth++;
-    else if (c === ']' || c === '}') depth--;
-    else if (c === ',' && depth === 0) {
-      parts.push(text.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(text.slice(start));
-  return parts.map((p) => p.trim());
-}
-
 /** `"params.m=8,20,78"` → {key: 'params.m', values: [8, 20, 78]}; throws a one-line RunError (exit 2). */
 export function parseAxis(text: string): SweepAxis {
   const at = text.indexOf('=');
@@ -69,7 +52,7 @@ export function parseAxis(text: string): SweepAxis {
     throw new RunError(`--over ${text}: expected KEY=V1,V2,… with a dotted config key (e.g. params.m=8,20,78)`, 2);
   }
   if (FIXED_KEYS.has(key)) throw new RunError(`--over ${text}: ${key} cannot be swept (it names the output folders)`, 2);
-  const parts = splitTopLevel(text.slice(at + 1));
+  const parts = splitTopLevel(text.slice(at + 1)).map((p) => p.trim());
   if (parts.some((p) => p === '')) throw new RunError(`--over ${text}: expected a comma-separated list of values`, 2);
   const values = parts.map((part) => {
     try {
@@ -372,6 +355,33 @@ export function finishSweep(
   return { rows, files };
 }
 
+/**
+ * A shard's grid or sweep folder gets no outputs (they need every unit) but sweep-shard.json: what
+ * `eofd merge` needs to make them (`reference`: the sweep's, null for a grid).
+ */
+export function writeShardRecord(
+  dir: string,
+  kind: SweepShardFile['kind'],
+  config: Pick<ExperimentConfig, 'name' | 'trials' | 'policies'>,
+  readers: Record<string, string[]>,
+  axes: readonly SweepAxis[],
+  reference: string | null,
+  shard: Shard,
+): void {
+  const record: SweepShardFile = {
+    format: SWEEP_SHARD_FORMAT,
+    kind,
+    experiment: config.name,
+    trials: config.trials,
+    policies: policyLabels(config),
+    readers,
+    axes: axes.map((a) => ({ key: a.key, values: [...a.values] })),
+    reference,
+    shard: { index: shard.index, count: shard.count },
+  };
+  writeJsonAtomic(path.join(dir, SWEEP_SHARD_FILE), record);
+}
+
 export interface SweepOptions extends Omit<RunOptions, 'split' | 'out'> {
   /** Parent folder: the sweep goes to `<out>/<name>-sweep/`. */
   out: string;
@@ -402,18 +412,7 @@ export async function runSweep(config: ExperimentConfig, options: SweepOptions):
   const dir = sweepDir(out, config.name);
   const { run } = await runSweepPoints(config, axes, { split: 'report' }, { ...runOptions, out: dir });
   if (options.shard !== undefined) {
-    const info: SweepShardFile = {
-      format: SWEEP_SHARD_FORMAT,
-      kind: 'sweep',
-      experiment: config.name,
-      trials: config.trials,
-      policies: labels,
-      readers,
-      axes: axes.map((a) => ({ key: a.key, values: [...a.values] })),
-      reference,
-      shard: { index: options.shard.index, count: options.shard.count },
-    };
-    writeJsonAtomic(path.join(dir, SWEEP_SHARD_FILE), info);
+    writeShardRecord(dir, 'sweep', config, readers, axes, reference, options.shard);
     return { name: config.name, dir, run, rows: [], files: [] };
   }
   const done = run.interrupted ? null : finishSweep(dir, config.name, axes, readers, reference, pointInfoFromRun(run));

@@ -16,7 +16,7 @@ import type { Backend } from '../../src/linalg/simd.js';
 import { seriesKey } from '../../src/bench/output.js';
 import { POLICIES, POLICY_NAMES, policyDescriptor } from '../../src/policies/registry.js';
 import { BenchWorkload } from '../../src/bench/workload.js';
-import { registerBench, runBenchCommand, type BenchCommandOptions } from '../../src/cli/commands/bench.js';
+import { benchCommandOptions, registerBench, runBenchCommand, type BenchCommandOptions } from '../../src/cli/commands/bench.js';
 import { descendants, parseXml } from '../report/xml.js';
 
 function tempDir(): string {
@@ -31,8 +31,8 @@ async function parseBench(args: string[]): Promise<{ error: CommanderError | nul
   let stderr = '';
   let options: BenchCommandOptions | null = null;
   bench.configureOutput({ writeErr: (s) => (stderr += s), writeOut: () => undefined });
-  bench.action((opts: BenchCommandOptions) => {
-    options = opts;
+  bench.action(() => {
+    options = benchCommandOptions(bench);
   });
   try {
     await program.parseAsync(['node', 'eofd', 'bench', ...args]);
@@ -117,20 +117,24 @@ describe('eofd bench: options', () => {
   it('parses lists, "auto" and the defaults', async () => {
     const { error, options: parsed } = await parseBench(['--d', '100,200,100', '--K', '4', '--m', 'auto,30', '--warmup', 'auto,100', '--policy', 'OFUL-MLogB']);
     expect(error).toBeNull();
-    expect(parsed).toMatchObject({ d: [100, 200], K: [4], m: ['auto', 30], warmup: ['auto', 100], policy: ['OFUL-MLogB'], actions: 20, out: 'results/bench', maxStateMb: 2048 });
+    expect(parsed).toMatchObject({ d: [100, 200], K: [4], m: ['auto', 30], warmup: ['auto', 100], policies: ['OFUL-MLogB'], actions: 20, out: 'results/bench', maxStateMb: 2048 });
     const defaults = (await parseBench([])).options!;
     expect(defaults.d).toEqual([100, 200, 400, 785, 1600, 3200, 12800]);
     expect(defaults.K).toEqual([1, 4]);
     // Every registered policy by default.
-    expect(defaults.policy).toEqual([...POLICY_NAMES]);
-    expect(defaults.backend).toEqual(['wasm']);
+    expect(defaults.policies).toEqual([...POLICY_NAMES]);
+    expect(defaults.backends).toEqual(['wasm']);
     expect(defaults.dgemm).toBe(true);
+    // The CLI's defaults are the library's: one table declares both.
+    const { out, ...benchDefaults } = defaults;
+    expect(out).toBe('results/bench');
+    expect(benchDefaults).toEqual(DEFAULT_BENCH_OPTIONS);
   });
 
   it('parses --backend as a list without repeats, and --no-dgemm', async () => {
     const { error, options: parsed } = await parseBench(['--backend', 'js, wasm,js', '--no-dgemm']);
     expect(error).toBeNull();
-    expect(parsed).toMatchObject({ backend: ['js', 'wasm'], dgemm: false });
+    expect(parsed).toMatchObject({ backends: ['js', 'wasm'], dgemm: false });
   });
 });
 
@@ -195,8 +199,8 @@ describe('bench plan', () => {
   it('--oful-solver incremental,textbook: two OFUL-MLogB points (only it reads the key), textbook costed at O((Kd)³) and named in its series', async () => {
     const { error, options: parsed } = await parseBench(['--oful-solver', 'textbook, incremental,textbook']);
     expect(error).toBeNull();
-    expect(parsed!.ofulSolver).toEqual(['textbook', 'incremental']);
-    expect((await parseBench([])).options!.ofulSolver).toEqual(['incremental']);
+    expect(parsed!.ofulSolvers).toEqual(['textbook', 'incremental']);
+    expect((await parseBench([])).options!.ofulSolvers).toEqual(['incremental']);
     expect((await parseBench(['--oful-solver', 'fast'])).stderr).toMatch(/expected solvers from incremental, textbook/);
 
     const plan = planPoints(options({ d: [100, 400], K: [1], m: ['auto'], policies: ['EOFD-MLogB', 'OFUL-MLogB'], ofulSolvers: ['incremental', 'textbook'] }));

@@ -42,7 +42,7 @@ describe('eofd init', () => {
     expect(stderr).toContain(`wrote ${file}`);
     expect(stderr).toContain(`run ${file}`);
     expect(stderr).toContain('report results');
-    expect(stderr).toContain('Config reference');
+    expect(stderr).toContain('docs/config-reference.md');
     const text = fs.readFileSync(file, 'utf8');
     const schema = /^# yaml-language-server: \$schema=(\S+)\n/.exec(text)?.[1] ?? '';
     expect(path.resolve(dir, schema)).toBe(path.join(REPO, 'configs', 'eofd.schema.json'));

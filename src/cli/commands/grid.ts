@@ -43,6 +43,7 @@ export async function gridCommand(configFiles: readonly string[], options: GridC
       ...(options.l === undefined ? [] : ['--l', options.l]),
       ...(options.e === undefined ? [] : ['--e', options.e]),
     ],
+    groups: (configs) => configs,
     prepare: () => {
       const over = (options.over ?? []).map(parseAxis);
       if (over.length > 0 && (options.l !== undefined || options.e !== undefined)) {

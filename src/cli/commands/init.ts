@@ -25,7 +25,7 @@ export function starterConfig(schema: string): string {
   return `# yaml-language-server: $schema=${schema}
 # A starter experiment written by \`eofd init\`: the synthetic multinomial setting of Section 4 made
 # small (d = 20 instead of 100, T = 300, 3 trials: seconds on one core). Edit freely; every key is in
-# the README's config reference (or \`eofd schema --markdown\`), every policy and environment in \`eofd list\`.
+# docs/config-reference.md (or \`eofd schema --markdown\`), every policy and environment in \`eofd list\`.
 name: starter                       # the output folder (<out>/starter) and part of every trial seed
 environment:
   type: synthetic                   # or mnist, classification (your own CSV), trace
@@ -77,7 +77,7 @@ export function initCommand(dir: string, options: { force?: boolean }, io: CliIo
   io.stderr.write(
     `eofd init: wrote ${file}\nNext:\n` +
       steps.map(([command, what]) => `  ${command.padEnd(width)}  # ${what}\n`).join('') +
-      `More: the README's "Running experiments" and "Config reference" sections; ${hint({ raw: '<command>' }, '--help')}.\n`,
+      `More: docs/guide.md and docs/config-reference.md; ${hint({ raw: '<command>' }, '--help')}.\n`,
   );
   return EXIT.ok;
 }

@@ -8,30 +8,14 @@ import os from 'node:os';
 import { Option, type Command } from 'commander';
 import { RunError } from '../../base/errors.js';
 import type { ExperimentConfig } from '../../config/schema.js';
-import { readBestFile, withPolicyParams } from '../../experiment/grid.js';
+import { tunedValues, withPolicyParams } from '../../experiment/grid.js';
 import { runExperiments } from '../../experiment/runner.js';
-import { shardFolder } from '../../results/layout.js';
-import { hinter, type Hint } from '../hint.js';
-import { EXIT, failureExitCode, firstLine, processIo, type CliIo } from '../io.js';
-import {
-  collect,
-  loadCommandConfigs,
-  NAME_HELP,
-  positiveInteger,
-  resumeCommand,
-  SET_HELP,
-  SHARD_HELP,
-  shardArgument,
-  shardCountArgument,
-  shardNote,
-  runOptionsFor,
-  timingCheck,
-  type ExperimentCommandOptions,
-} from '../options.js';
-import { createProgress, progressMode } from '../progress.js';
+import { readBestFile } from '../../results/read.js';
+import { hinter } from '../hint.js';
+import { EXIT, processIo, type CliIo } from '../io.js';
+import { collect, NAME_HELP, positiveInteger, SET_HELP, SHARD_HELP, shardArgument, shardCountArgument, shardNote, type ExperimentCommandOptions } from '../options.js';
+import { perExperimentCommand, type GroupResult } from '../per-experiment.js';
 import { formatRunSummary, summarizeRun } from '../run-summary.js';
-import { Session } from '../session.js';
-import { resolveShard, withExplicitShard } from '../shard.js';
 
 export interface RunCommandOptions extends ExperimentCommandOptions {
   json?: boolean;
@@ -52,16 +36,12 @@ function examplesText(): string {
   return `Examples:\n${EXAMPLES.map(([command, what]) => `  # ${what}\n  $ ${command}`).join('\n')}\n`;
 }
 
-function runResumeCommand(eofd: Hint, configFiles: readonly string[], options: RunCommandOptions): string {
-  return resumeCommand(eofd, 'run', configFiles, options, (options.params ?? []).flatMap((file) => ['--params', file]));
-}
-
 /**
  * `--params`: one best.json applies to every experiment (with a note where it was tuned on another);
  * several apply each to the experiment it names, and every experiment needs one.
  */
 export function applyBestFiles(configs: readonly ExperimentConfig[], files: readonly string[], log: (line: string) => void): ExperimentConfig[] {
-  const bests = files.map((file) => ({ file, ...readBestFile(file) }));
+  const bests = files.map((file) => ({ file, ...tunedValues(file, readBestFile(file)) }));
   if (bests.length === 1) {
     const [best] = bests as [(typeof bests)[number]];
     return configs.map((config) => {
@@ -88,50 +68,33 @@ export function applyBestFiles(configs: readonly ExperimentConfig[], files: read
 
 /** Runs the command; returns the exit code. Errors are one line on stderr (a stack only with EOFD_DEBUG=1). */
 export async function runCommand(configFiles: readonly string[], options: RunCommandOptions, io: CliIo): Promise<number> {
-  const error = (message: string): void => void io.stderr.write(`eofd run: ${firstLine(message)}\n`);
   const eofd = hinter(io.env);
-  const configFile = configFiles.length === 1 ? configFiles[0] : undefined;
-  const debug = io.env.EOFD_DEBUG === '1';
-  const reporter = createProgress(progressMode(io.stderr, options.quiet === true, io.env), io.stderr);
-  const session = new Session('run', (line) => reporter.log(line));
-  try {
-    const shard = resolveShard(options.shard, options.shardCount, io.env);
-    const out = shard === null ? options.out : shardFolder(options.out, shard);
-    let configs = loadCommandConfigs(configFiles, options);
-    if (options.params !== undefined) configs = applyBestFiles(configs, options.params, (line) => reporter.log(line));
-    if (options.timing === true) timingCheck(options, (line) => reporter.log(line));
-    const result = await runExperiments(configs, runOptionsFor(options, { out, shard, configFile, signal: session.signal, reporter, debug }));
-    reporter.stop();
-    const total = result.unitsRun + result.unitsSkipped + result.unitsFailed;
-    if (result.interrupted || session.signalled !== null) {
-      error(
-        `${session.stopWord}: ${result.unitsRun + result.unitsSkipped} units are finished and kept; ` +
-          `resume with: ${runResumeCommand(eofd, configFiles, withExplicitShard(options, shard))}`,
-      );
-      return session.stopCode;
-    }
-    const summary = summarizeRun(result, out);
-    if (options.json === true) {
-      const shardInfo = shard === null ? {} : { shard: { index: shard.index, count: shard.count, source: shard.source } };
-      io.stdout.write(JSON.stringify({ ...summary, ...shardInfo }, null, 2) + '\n');
-    } else if (options.quiet !== true) {
-      if (shard === null) io.stderr.write('\n' + formatRunSummary(summary, eofd));
-      else io.stderr.write(shardNote(eofd, 'run', shard, options.out, out, { run: result.unitsRun, skipped: result.unitsSkipped, failed: result.unitsFailed }));
-    }
-    if (result.unitsFailed > 0) {
-      error(
-        `${result.unitsFailed} of ${total} units failed (messages above); the others are written. ` +
-          `After fixing the cause, ${runResumeCommand(eofd, configFiles, withExplicitShard(options, shard))} reruns only the failed ones`,
-      );
-      return EXIT.failure;
-    }
-    return EXIT.ok;
-  } catch (caught) {
-    reporter.stop();
-    return failureExitCode(caught, io, 'run');
-  } finally {
-    session.close();
-  }
+  return perExperimentCommand<GroupResult, ExperimentConfig[]>(configFiles, options, io, {
+    name: 'run',
+    resumeWords: (options.params ?? []).flatMap((file) => ['--params', file]),
+    configure: (configs, log) => (options.params === undefined ? configs : applyBestFiles(configs, options.params, log)),
+    // One runner call: the units of every experiment share the workers.
+    groups: (configs) => [configs],
+    run: async (configs, runOptions) => ({ run: await runExperiments(configs, runOptions), dir: runOptions.out }),
+    kept: ({ run }) => `${run.unitsRun + run.unitsSkipped} units are finished and kept`,
+    end: ({ results, shard, resume, error }) => {
+      const { run: result, dir: out } = results[0] as GroupResult; // one group
+      const summary = summarizeRun(result, out);
+      if (options.json === true) {
+        const shardInfo = shard === null ? {} : { shard: { index: shard.index, count: shard.count, source: shard.source } };
+        io.stdout.write(JSON.stringify({ ...summary, ...shardInfo }, null, 2) + '\n');
+      } else if (options.quiet !== true) {
+        if (shard === null) io.stderr.write('\n' + formatRunSummary(summary, eofd));
+        else io.stderr.write(shardNote(eofd, 'run', shard, options.out, out, { run: result.unitsRun, skipped: result.unitsSkipped, failed: result.unitsFailed }));
+      }
+      if (result.unitsFailed > 0) {
+        const total = result.unitsRun + result.unitsSkipped + result.unitsFailed;
+        error(`${result.unitsFailed} of ${total} units failed (messages above); the others are written. After fixing the cause, ${resume()} reruns only the failed ones`);
+        return EXIT.failure;
+      }
+      return EXIT.ok;
+    },
+  });
 }
 
 export function registerRun(program: Command, io: CliIo = processIo()): void {

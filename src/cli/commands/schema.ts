@@ -1,6 +1,6 @@
 /**
  * `eofd schema [--markdown]`: the JSON Schema of a config (for editors and validators), or the
- * README's config reference; both generated from the zod schema (src/config/json-schema.ts).
+ * docs/config-reference.md; both generated from the zod schema (src/config/json-schema.ts).
  */
 import type { Command } from 'commander';
 import { configJsonSchema, configReference } from '../../config/json-schema.js';
@@ -18,7 +18,7 @@ export function registerSchema(program: Command, io: CliIo = processIo()): void 
     .description(
       'Print the JSON Schema (draft 2020-12) of one experiment config, generated from the schema `eofd run` validates with ' +
         '(checks JSON Schema cannot state, such as r_0 = 0, are left to eofd run). With --markdown, the config reference ' +
-        "of the README instead. Link it from a YAML config's first line (`# yaml-language-server: $schema=<path>`) or a " +
+        "of docs/config-reference.md instead. Link it from a YAML config's first line (`# yaml-language-server: $schema=<path>`) or a " +
         'JSON config\'s "$schema" key; the package ships it as configs/eofd.schema.json.',
     )
     .option('--markdown', 'print the config reference (Markdown tables) instead')

@@ -43,6 +43,7 @@ export async function sweepCommand(configFiles: readonly string[], options: Swee
   return perExperimentCommand<SweepResult>(configFiles, options, io, {
     name: 'sweep',
     resumeWords: [...(options.over ?? []).flatMap((o) => ['--over', o]), ...(options.reference === undefined ? [] : ['--reference', options.reference])],
+    groups: (configs) => configs,
     prepare: () => {
       axes = (options.over ?? []).map(parseAxis);
     },
