@@ -40,6 +40,7 @@ const E2E = [
   'test/experiment/lock.test.ts', // a live process holding a lock
   'test/index.test.ts', // node importing the package (dist/)
   'test/linalg/simd.test.ts', // scripts/gen-simd.mjs --check
+  'test/linalg/workspace-memory.test.ts', // the CLI under ulimit -v (bash)
   'test/regression/baselines.test.ts', // the CLI on the baseline configs
   'test/report/browser.test.ts', // headless Chromium (skipped without it)
   'test/scripts/slurm-grid.test.ts', // scripts/slurm-grid.sh with a fake sbatch
@@ -47,6 +48,7 @@ const E2E = [
   'test/experiment/folders.test.ts',
   'test/experiment/grid.test.ts',
   'test/experiment/merge.test.ts',
+  'test/experiment/pool.test.ts',
   'test/experiment/runner.test.ts',
   'test/results/read.test.ts',
 ];

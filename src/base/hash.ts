@@ -24,6 +24,11 @@ export function fileDigest(file: string): { bytes: number; sha256: string } {
   return { bytes, sha256: hash.digest('hex') };
 }
 
+/** SHA-256 (hex) of bytes in memory. */
+export function bytesSha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
 /** SHA-256 of a file's bytes, hex. */
 export function fileSha256(file: string): string {
   return fileDigest(file).sha256;

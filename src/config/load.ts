@@ -279,9 +279,16 @@ export function setField(data: Record<string, unknown>, field: readonly (string 
 /**
  * A variant of a loaded config: `edit` changes a copy of its document (the config as validated),
  * which is then validated and resolved again exactly as a file would be. A problem is a ConfigError
- * naming `origin` (e.g. `--over params.m=abc`) and the field.
+ * naming `origin` (e.g. `--over params.m=abc`) and the field. `commandLine`: the dotted keys (split
+ * at dots) whose values `edit` took from the command line; a relative input file under one of them
+ * resolves against the working directory, as a `--set` one does (the file's own, against its folder).
  */
-export function reconfigure(config: ExperimentConfig, edit: (document: Record<string, unknown>) => void, origin: string): ExperimentConfig {
+export function reconfigure(
+  config: ExperimentConfig,
+  edit: (document: Record<string, unknown>) => void,
+  origin: string,
+  commandLine: readonly (readonly string[])[] = [],
+): ExperimentConfig {
   const data = structuredClone(config.document) as Record<string, unknown>;
   edit(data);
   const file = path.relative(process.cwd(), config.source) || config.source;
@@ -290,7 +297,8 @@ export function reconfigure(config: ExperimentConfig, edit: (document: Record<st
     const { field, detail } = describeIssue(result.error.issues[0] as z.core.$ZodIssue, data);
     throw new ConfigError({ file, override: origin, field: field.join('.'), detail });
   }
-  return resolveConfig(result.data as unknown as ExperimentConfigDocument, config.source, [], data, (field, detail) =>
+  const given: ConfigOverride[] = commandLine.map((key) => ({ text: origin, path: key, value: undefined }));
+  return resolveConfig(result.data as unknown as ExperimentConfigDocument, config.source, given, data, (field, detail) =>
     new ConfigError({ file, override: origin, field: field.join('.'), detail }),
   );
 }

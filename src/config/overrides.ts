@@ -3,10 +3,13 @@
  * and a value parsed as YAML (`400`, `[EOFD-MLogB, Random]`, `{type: mnist}`). They are applied to
  * the parsed YAML document before validation, so a bad value is reported like a bad file entry,
  * prefixed by the override that supplied it. `key=null` (or `key=~`) removes the key, so its default
- * applies: no config key takes null as a value.
+ * applies: no config key takes null as a value. A key must start with a config key (`name`,
+ * `environment`, …) and no segment may be `__proto__`, `constructor` or `prototype` (configKeyProblem,
+ * shared with `--over`).
  */
 import { isCollection, parseDocument, type Document } from 'yaml';
 import { ConfigError } from '../base/errors.js';
+import { experimentConfigSchema } from './schema.js';
 
 export interface ConfigOverride {
   /** The override as the user wrote it (`params.m=400`). */
@@ -19,6 +22,23 @@ export interface ConfigOverride {
 
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
 
+/** The keys of a config file's top level: the first segment of every key given on the command line. */
+const CONFIG_KEYS: readonly string[] = Object.keys(experimentConfigSchema.shape);
+
+/** Segments that would reach an object's prototype instead of a key (`__proto__.x` sets Object.prototype.x). */
+const PROTOTYPE_SEGMENTS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * Why a dotted key given on the command line (`--set`, `--over`) cannot name a config key, or null
+ * when it can: its first segment must be a top-level config key, and no segment may reach a prototype.
+ */
+export function configKeyProblem(path: readonly string[]): string | null {
+  const first = path[0] ?? '';
+  if (!CONFIG_KEYS.includes(first)) return `${first} is not a config key (it has ${CONFIG_KEYS.join(', ')})`;
+  if (path.some((segment) => PROTOTYPE_SEGMENTS.has(segment))) return '__proto__, constructor and prototype are not config keys';
+  return null;
+}
+
 /** Parses one `key=value` string. `file` is the config file, named in errors. */
 export function parseOverride(text: string, file: string): ConfigOverride {
   const fail = (detail: string, field?: string): ConfigError => new ConfigError({ file, override: text, field, detail });
@@ -30,6 +50,8 @@ export function parseOverride(text: string, file: string): ConfigOverride {
   if (!path.every((segment) => SEGMENT.test(segment))) {
     throw fail('expected a dotted key of [A-Za-z0-9_-] segments (e.g. params.beta), got ' + JSON.stringify(key));
   }
+  const problem = configKeyProblem(path);
+  if (problem !== null) throw fail(problem);
   const document = parseDocument(text.slice(equals + 1), { uniqueKeys: true, prettyErrors: false });
   if (document.errors.length > 0) {
     throw fail(`the value is not valid YAML: ${firstLine(document.errors[0].message)}`, key);

@@ -27,9 +27,39 @@ export const CONFIG_LIMITS = {
 
 const NAME_PATTERN = /^[A-Za-z0-9._-]+$/;
 
-/** Whether `name` is a legal experiment name (and so a safe folder name: no separators, not '.' or '..'). */
+/**
+ * Names that other commands' folders and files under `--out` take (results/layout.ts): a grid's or
+ * sweep's folder, a shard's folder, a lock, the staging and set-aside folders of merge and report, the
+ * temporary files of an atomic write and a unit's CSV while it is written. An experiment of such a
+ * name would share or block them.
+ */
+const RESERVED_NAMES: readonly [pattern: RegExp, what: string][] = [
+  [/-(grid|sweep)$/, "ends in '-grid' or '-sweep' (a grid's or sweep's folder)"],
+  [/^shard-\d+-of-\d+$/, "is 'shard-<i>-of-<n>' (a shard's folder)"],
+  [/\.lock$|\.lock\.stale-/, "ends in '.lock' (a lock file)"],
+  [/\.(merging|replaced|building)-\d+$|\.tmp-\d+$|\.partial$/, "ends in '.merging-<pid>', '.replaced-<pid>', '.building-<pid>', '.tmp-<pid>' or '.partial' (a file or folder being written)"],
+];
+
+/** Why `name` is reserved for another command's folder or file (see RESERVED_NAMES), or null. */
+export function reservedNameReason(name: string): string | null {
+  const found = RESERVED_NAMES.find(([pattern]) => pattern.test(name));
+  return found === undefined ? null : `${JSON.stringify(name)} is reserved: it ${found[1]}; pick another name`;
+}
+
+/**
+ * Whether `name` is a legal experiment name: a safe folder name (no separators, not '.' or '..') that
+ * no other command's folder or file under `--out` can take (reservedNameReason).
+ */
 export function isExperimentName(name: unknown): name is string {
-  return typeof name === 'string' && name.length >= 1 && name.length <= CONFIG_LIMITS.maxNameLength && NAME_PATTERN.test(name) && name !== '.' && name !== '..';
+  return (
+    typeof name === 'string' &&
+    name.length >= 1 &&
+    name.length <= CONFIG_LIMITS.maxNameLength &&
+    NAME_PATTERN.test(name) &&
+    name !== '.' &&
+    name !== '..' &&
+    reservedNameReason(name) === null
+  );
 }
 const nameError = `expected a name of 1-${CONFIG_LIMITS.maxNameLength} characters from [A-Za-z0-9._-] (used as a folder name), not '.' or '..'`;
 const nameSchema = z
@@ -37,7 +67,11 @@ const nameSchema = z
   .min(1, { error: nameError })
   .max(CONFIG_LIMITS.maxNameLength, { error: nameError })
   .regex(NAME_PATTERN, { error: nameError })
-  .refine((name) => name !== '.' && name !== '..', { error: nameError });
+  .refine((name) => name !== '.' && name !== '..', { error: nameError })
+  .superRefine((name, ctx) => {
+    const reason = reservedNameReason(name);
+    if (reason !== null) ctx.addIssue({ code: 'custom', message: reason });
+  });
 
 const environmentSchema = z.discriminatedUnion(
   'type',
@@ -126,7 +160,7 @@ const entryParamsSchema = strictObject(
 const policyNames = POLICY_NAMES as unknown as [string, ...string[]];
 const policyNameSchema = z.enum(policyNames, { error: `expected ${listAllowed(POLICY_NAMES)}` });
 const entryError = `expected a policy name (${listAllowed(POLICY_NAMES)}) or a mapping {policy, label, params}`;
-const labelError = `expected a label of 1-${CONFIG_LIMITS.maxNameLength} characters from [A-Za-z0-9._-] (it names the policy's folder), not '.' or '..'`;
+const labelError = `expected a label of 1-${CONFIG_LIMITS.maxNameLength} characters from [A-Za-z0-9._-] (it names the policy's folder), not '.' or '..', nor a name reserved for eofd's own files (ending in .lock, .tmp-<pid>, .partial, -grid, -sweep)`;
 const policyEntrySchema = z.union(
   [
     policyNameSchema,

@@ -37,6 +37,7 @@ import { integer, listAllowed, positive, rewardVector, strictObject } from '../b
 import type { RandomStream } from '../random/stream.js';
 import { defineEnvironment, ENVIRONMENT_LIMITS, type ActionSet, type Environment, type Feedback } from './environment.js';
 import {
+  BlockColumn,
   canonicalLabel,
   columnStatistics,
   DATA_FORMATS,
@@ -45,8 +46,10 @@ import {
   KNOWN_EXTENSIONS,
   readCsvHeader,
   readLabelledData,
+  sharedFloat64,
   type DataFormat,
   type LabelledData,
+  type SharedColumn,
 } from './labelled-data.js';
 
 /** The bias coordinate with feature vectors of norm ≤ 1: (v/‖v‖, 1)/√2 has norm 1. */
@@ -102,6 +105,33 @@ export interface FeatureTable {
   readonly facts: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * A scaled table as plain data for a worker thread: its large arrays (rows, indices, values, labels)
+ * on SharedArrayBuffers, so a task message shares them and never copies them. Nothing writes to them.
+ */
+export interface SharedFeatureTable {
+  readonly data: Omit<LabelledData, 'indices' | 'values'> & {
+    readonly indices: SharedColumn<Int32Array>;
+    readonly values: SharedColumn<Float64Array>;
+  };
+  readonly d: number;
+  readonly biasValue: number;
+  readonly columnBase: Float64Array | null;
+  readonly facts: Readonly<Record<string, unknown>>;
+}
+
+/** `table` as plain shared data (shareFeatureTable ∘ openFeatureTable plays the same bits). */
+export function shareFeatureTable(table: FeatureTable): SharedFeatureTable {
+  const { data } = table;
+  return { ...table, data: { ...data, indices: data.indices.toShared(), values: data.values.toShared() } };
+}
+
+/** The table a SharedFeatureTable holds (in a worker: over the same memory). */
+export function openFeatureTable(shared: SharedFeatureTable): FeatureTable {
+  const { data } = shared;
+  return { ...shared, data: { ...data, indices: BlockColumn.fromShared(data.indices), values: BlockColumn.fromShared(data.values) } };
+}
+
 /** Writes row `row`'s d features (bias last) into `target[at .. at + d)`. */
 export function writeFeatures(table: FeatureTable, row: number, target: Float64Array, at: number): void {
   const { data, d, biasValue, columnBase } = table;
@@ -139,7 +169,7 @@ function standardizeFeatures(data: LabelledData, bias: boolean): FeatureTable {
   const c = bias ? SCALED_BIAS : 1;
   const norm = Math.sqrt(largest);
   const scale = norm > 0 ? c / norm : 0;
-  const columnBase = new Float64Array(features);
+  const columnBase = sharedFloat64(features);
   for (let j = 0; j < features; j++) columnBase[j] = zOf(0, j) * scale;
   for (let i = 0; i < rows; i++) {
     for (let k = rowStart[i]; k < rowStart[i + 1]; k++) values.set(k, zOf(values.at(k), indices.at(k)) * scale);
@@ -198,7 +228,10 @@ function displayName(file: string): string {
   return relative !== '' && relative.length < file.length ? relative : file;
 }
 
-/** Reads (once per process, file version and options) and scales a config's data set. */
+/**
+ * Reads (once per process, file version and options) and scales a config's data set. A run reads it
+ * once, in the main thread (the descriptor's `load`), and its workers play that copy (shareFeatureTable).
+ */
 export function loadFeatureTable(config: ClassificationConfig): FeatureTable {
   let version = '';
   try {
@@ -241,6 +274,27 @@ export interface ClassificationSpec {
   readonly horizon: number;
   /** Whether the environment states its data's facts (rows, class counts) for the manifest (default true; a preset over fixed data: false). */
   readonly facts?: boolean;
+}
+
+/**
+ * A bandit in which every action of every round pays the same reward has regret 0 whatever a policy
+ * does, and would read as "every policy is optimal": refused (a RangeError, a config error when the
+ * experiment is resolved) when the data has one class, when every class pays the same reward, or when
+ * a round offers one candidate.
+ */
+function refuseTrivial(data: LabelledData, classReward: Float64Array, candidates: number | null): void {
+  const why = 'every action would pay the same, so every policy would have regret 0 in every round';
+  if (data.classes.length < 2) {
+    throw new RangeError(
+      `${data.file} has one class (${JSON.stringify(data.classes[0])}, ${data.rows} rows): ${why}; a classification bandit needs at least two classes`,
+    );
+  }
+  if (classReward.every((r) => r === classReward[0])) {
+    throw new RangeError(
+      `every class of ${data.file} pays the same reward (${classReward[0]}): ${why}; leave at least one class out of target/outcomes, or give them different rewards`,
+    );
+  }
+  if (candidates === 1) throw new RangeError(`candidates: 1 offers one action a round: ${why}; give candidates ≥ 2`);
 }
 
 /** The environment of one trial over a scaled table. */
@@ -304,6 +358,7 @@ class ClassificationEnvironmentImpl implements ClassificationEnvironment {
       }
     });
     const count = candidates ?? data.classes.length;
+    refuseTrivial(data, this.classReward, candidates);
     if (candidates === null && count > ENVIRONMENT_LIMITS.maxActions) {
       throw new RangeError(`classification: ${count} classes, more than ${ENVIRONMENT_LIMITS.maxActions} actions a round; set candidates: n`);
     }
@@ -503,9 +558,14 @@ export const classificationEnvironment = defineEnvironment({
       max_file_mb: parsed.max_file_mb,
     };
   },
-  create: (config, { horizon, stream }) =>
+  load: (config) => {
+    const table = loadFeatureTable(config);
+    const source = table.data.source as NonNullable<LabelledData['source']>;
+    return { inputs: [{ file: config.file, bytes: source.bytes, sha256: source.sha256 }], data: shareFeatureTable(table) };
+  },
+  create: (config, { horizon, stream, loaded }) =>
     createClassificationEnvironment(
-      loadFeatureTable(config),
+      openFeatureTable(loaded as SharedFeatureTable),
       {
         outcomes: config.outcomes,
         // The config lists r_0..r_K; environments hold r_1..r_K (r_0 = 0).

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { RandomStream } from '../random/stream.js';
+import type { InputFileIdentity } from './input-files.js';
 
 /** One round's candidate actions: `count` rows of `d` features, row-major in `features`. */
 export interface ActionSet {
@@ -53,6 +54,13 @@ export const ENVIRONMENT_LIMITS = {
   maxFileMiB: 1024,
   /** Most stored (non-zero) feature values of a data file: 50 M values take 600 MB (8-byte value, 4-byte index). */
   maxStoredValues: 50_000_000,
+  /**
+   * Longest line of a data file, in characters (32 Mi): a dense CSV row of 999,999 features of up to
+   * 32 characters each fits; a file without line ends does not (the line is held whole to be split).
+   */
+  maxLineChars: 32 * 2 ** 20,
+  /** Longest label (it is copied into the manifest and every message that names the class). */
+  maxLabelChars: 1024,
 } as const;
 
 /** What a trial gives every environment besides its config. */
@@ -63,6 +71,21 @@ export interface EnvironmentContext {
   readonly stream: RandomStream;
   /** Folder with the MNIST digit files (default: the installed `mnist` package). */
   readonly mnistDataRoot?: string;
+  /**
+   * What the descriptor's `load` returned for this config (its `data`): the input, read once; create
+   * plays it and never reads the file again. Absent: createEnvironment loads it (registry.ts).
+   */
+  readonly loaded?: unknown;
+}
+
+/**
+ * An environment's input files, read once (EnvironmentDescriptor.load): the identity of each file,
+ * of the very bytes that were parsed, and the parsed input as plain structured-cloneable data whose
+ * large arrays live on SharedArrayBuffers, so that every worker thread plays this one copy.
+ */
+export interface LoadedInput {
+  readonly inputs: readonly InputFileIdentity[];
+  readonly data: unknown;
 }
 
 /** What resolving a parsed environment config may use besides the config itself. */
@@ -94,6 +117,13 @@ export interface EnvironmentDescriptor<Schema extends z.ZodType = z.ZodType, Res
    * records each one's size and SHA-256, and `--resume` refuses when one changed.
    */
   inputFiles?(config: Resolved): string[];
+  /**
+   * Reads, parses and hashes the input files once (in the main thread, when the experiment is
+   * resolved); `create` then gets the result as `context.loaded`. The manifest records the identities
+   * it returns, so the bytes played are the bytes hashed. Without it, the manifest hashes
+   * `inputFiles` and `create` reads them itself.
+   */
+  load?(config: Resolved): LoadedInput;
 }
 
 /** Types a descriptor (the identity: it only lets TypeScript infer the config types). */

@@ -35,7 +35,9 @@ export function environmentDescriptor(type: string): EnvironmentDescriptor {
 
 /** Builds the environment of one trial; fails if it cannot last `context.horizon` rounds. */
 export function createEnvironment(config: EnvironmentConfig, context: EnvironmentContext): Environment {
-  const environment = environmentDescriptor(config.type).create(config, context);
+  const descriptor = environmentDescriptor(config.type);
+  const loaded = context.loaded ?? descriptor.load?.(config).data;
+  const environment = descriptor.create(config, loaded === undefined ? context : { ...context, loaded });
   if (environment.horizon < context.horizon) {
     throw new RangeError(
       `${config.type} environment has ${environment.horizon} rounds, fewer than the horizon ${context.horizon}`,

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { ConfigError } from '../base/errors.js';
 import { INPUT_LIMITS, InputFileError, readInputFile } from '../base/files.js';
 import { strictObject } from '../base/fields.js';
+import { bytesSha256 } from '../base/hash.js';
 import { defineEnvironment, ENVIRONMENT_LIMITS, type ActionSet, type Environment, type Feedback } from './environment.js';
 import { hypot } from '../linalg/blas.js';
 import { LogisticInstance } from './simulation.js';
@@ -98,15 +99,23 @@ function jsonErrorPosition(text: string, message: string): string {
   return ` at line ${line}, column ${offset - before.lastIndexOf('\n')}`;
 }
 
-/** Reads, decodes (strict UTF-8), parses and validates a trace file. */
-export function readTrace(file: string): Trace {
-  let bytes: Buffer;
+/** A trace file's bytes (at most INPUT_LIMITS.traceBytes); a ConfigError when it cannot be read. */
+function readTraceBytes(file: string): Buffer {
   try {
-    bytes = readInputFile(file, INPUT_LIMITS.traceBytes);
+    return readInputFile(file, INPUT_LIMITS.traceBytes);
   } catch (error) {
     if (!(error instanceof InputFileError)) throw error;
     fail(file, '', `cannot read trace: ${error.message}`);
   }
+}
+
+/** Reads, decodes (strict UTF-8), parses and validates a trace file. */
+export function readTrace(file: string): Trace {
+  return parseTrace(file, readTraceBytes(file));
+}
+
+/** Decodes (strict UTF-8), parses and validates a trace file's bytes; `file` names it in errors. */
+function parseTrace(file: string, bytes: Uint8Array): Trace {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -197,7 +206,14 @@ export const traceEnvironment = defineEnvironment({
     /** Absolute path. */
     file: inputFile(['environment', 'file'], parsed.file),
   }),
+  // Read once, hashed as read; every unit (on any worker) parses these shared bytes, never the file.
+  load: (config) => {
+    const bytes = readTraceBytes(config.file);
+    const shared = new Uint8Array(new SharedArrayBuffer(bytes.length));
+    shared.set(bytes);
+    return { inputs: [{ file: config.file, bytes: bytes.length, sha256: bytesSha256(bytes) }], data: shared };
+  },
   // Draws nothing from the stream.
-  create: (config) => loadTraceEnvironment(config.file),
+  create: (config, { loaded }) => new TraceEnvironment(parseTrace(config.file, loaded as Uint8Array)),
   inputFiles: (config) => [config.file],
 });

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describeFsError, errnoCode, RunError } from '../base/errors.js';
-import { MANIFEST_FILE, unitFiles } from '../results/layout.js';
+import { BEST_FILE, GRID_FILE, MANIFEST_FILE, SWEEP_FILE, SWEEP_SHARD_FILE, unitFiles } from '../results/layout.js';
 import { readFinishedUnit, readManifest, ResultsError } from '../results/read.js';
 import { clearUnit, removeLeftovers, writeJsonAtomic } from '../results/write.js';
 import type { Manifest, ManifestRead } from '../results/manifest.js';
@@ -117,6 +117,44 @@ export function variantName(name: string, difference: string): string {
   const word = (text: string): string => text.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
   const suffix = match === null ? '' : [word(match[1] as string), word(match[2] as string)].filter((w) => w !== '').join('-');
   return suffix === '' || suffix.length > 40 ? `${name}-2` : `${name}-${suffix}`;
+}
+
+/** Whether eofd wrote `dir` as a grid's or sweep's folder: its outputs, its shard record, or a point folder. */
+export function isSweepFolder(dir: string): boolean {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return false;
+  }
+  return entries.some(
+    (e) => (e.isFile() && [GRID_FILE, SWEEP_FILE, SWEEP_SHARD_FILE, BEST_FILE].includes(e.name)) || (e.isDirectory() && e.name.includes('=') && isResultsFolder(path.join(dir, e.name))),
+  );
+}
+
+/**
+ * The one rule for replacing `<out>/<folder>` (merge; run and --force sweeps follow it through
+ * inspectFolder and clearSweepOutputs): 'fresh' when missing or empty, 'occupied' when eofd wrote it
+ * as a folder of `kind` (the caller replaces it only with --force, under its lock); anything else —
+ * a symbolic link, a file, a folder eofd did not write or wrote as another kind — is refused (exit 2).
+ */
+export function checkReplaceable(dir: string, kind: 'experiment' | 'sweep'): 'fresh' | 'occupied' {
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(dir);
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return 'fresh';
+    throw new RunError(`cannot read ${dir}: ${describeFsError(error)}`);
+  }
+  if (stat.isSymbolicLink()) throw new RunError(`${dir}: is a symbolic link; eofd never writes or deletes through one; give --out a real folder`, 2);
+  if (!stat.isDirectory()) throw new RunError(`${dir}: is a file, not a folder`, 2);
+  if (fs.readdirSync(dir).length === 0) return 'fresh';
+  const owned = kind === 'experiment' ? isResultsFolder(dir) : isSweepFolder(dir) && !isResultsFolder(dir);
+  if (!owned) {
+    const what = kind === 'experiment' ? `no ${MANIFEST_FILE}` : 'no grid or sweep eofd wrote';
+    throw new RunError(`${dir} holds files but ${what}: eofd did not write it, so it will not be replaced or deleted; move it away or pick another --out`, 2);
+  }
+  return 'occupied';
 }
 
 /** Whether eofd wrote `dir` (it holds a manifest.json file). */

@@ -52,7 +52,12 @@ export interface LockOptions {
   heartbeatMs?: number;
   /** Who takes the lock (default: this process). */
   identity?: ProcessIdentity;
+  /** Told (one line) when a lock left empty or unreadable by a writer that stopped is taken over (default: stderr). */
+  onNotice?: (text: string) => void;
 }
+
+/** How long a lock file may stay empty or unreadable while its writer fills it (ms): it writes right after creating it. */
+export const FILL_GRACE_MS = 1000;
 
 export interface Lock {
   readonly file: string;
@@ -230,6 +235,18 @@ export function acquireLock(file: string, options: LockOptions = {}): Lock {
       const seen = snapshot(file);
       if (seen === null) continue;
       const holder = parseOwner(seen.text);
+      if (holder === null) {
+        // A writer fills its lock right after creating it; still empty or unreadable after a grace, and
+        // unchanged, it was left by a writer that stopped (a full disk, a kill in between): no one holds it.
+        sleep(FILL_GRACE_MS);
+        const again = snapshot(file);
+        if (again === null || again.text !== seen.text || again.mtimeMs !== seen.mtimeMs) continue;
+        if (takeOver(file, seen)) {
+          const notice = options.onNotice ?? ((text: string) => process.stderr.write(`eofd: ${text}\n`));
+          notice(`${file} was ${seen.text.trim() === '' ? 'empty' : 'unreadable'} (left by a writer that stopped, e.g. on a full disk); taken over`);
+        }
+        continue;
+      }
       const verdict = holderVerdict(holder, self);
       if (verdict === 'alive') throw new LockedError(file, holder);
       if (verdict === 'unknown') {
@@ -242,9 +259,13 @@ export function acquireLock(file: string, options: LockOptions = {}): Lock {
     }
     try {
       fs.writeSync(fd, JSON.stringify(owner) + '\n');
-    } finally {
+    } catch (error) {
+      // Never leave a lock without its owner (a full disk): the next run could not tell who holds it.
       fs.closeSync(fd);
+      fs.rmSync(file, { force: true });
+      throw error;
     }
+    fs.closeSync(fd);
     heartbeat().postMessage({ add: { file, token: owner.token, intervalMs: heartbeatMs } });
     let released = false;
     return {

@@ -9,23 +9,24 @@
  * are copied, summary.csv is regenerated in the canonical order (policies as configured, trials
  * ascending) and manifest.json is rewritten without `shard` (provenance: the lowest shard's, the
  * earliest `started`, every shard's timing runs). Grids get grid.csv, heatmaps and best.json regenerated,
- * sweeps sweep.csv and their figures. Each result folder is
- * built under a temporary name and renamed into place.
+ * sweeps sweep.csv and their figures. Each result folder is built beside its place and swapped in
+ * (results/write.ts replaceFolder) under its lock, replacing only a folder eofd wrote (folders.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { describeFsError, errnoCode, RunError } from '../base/errors.js';
+import { describeFsError, RunError } from '../base/errors.js';
 import type { SweepShardFile } from '../results/sweep.js';
-import { MANIFEST_FILE, SUMMARY_FILE, SWEEP_SHARD_FILE, unitFiles } from '../results/layout.js';
+import { lockFile, MANIFEST_FILE, SUMMARY_FILE, SWEEP_SHARD_FILE, unitFiles } from '../results/layout.js';
 import type { ManifestRead } from '../results/manifest.js';
 import { readFinishedUnit, readManifest, readSweepShard, ResultsError } from '../results/read.js';
 import type { UnitSummaryFile } from '../results/unit.js';
-import { summaryCsv, writeFileAtomic, writeJsonAtomic } from '../results/write.js';
+import { removeReplaceLeftovers, replaceFolder, summaryCsv, writeFileAtomic, writeJsonAtomic } from '../results/write.js';
 import { finishGrid } from './grid.js';
 import { derivedPerLabel, finishSweep, labelsAt, sweepPoints, type PointInfo, type SweepPoint } from './sweep.js';
 import { configDifference } from './manifest.js';
 import { isExperimentName } from '../config/schema.js';
-import { makeFolders } from '../base/files.js';
+import { checkReplaceable, lockFolder, makeFolder } from './folders.js';
+import type { Lock } from './lock.js';
 
 export interface MergeOptions {
   /** Parent folder of the merged experiment and grid folders. */
@@ -86,6 +87,12 @@ function checkedName(name: unknown, source: string): string {
   return name;
 }
 
+/** `<name>-grid` or `<name>-sweep` of a legal experiment name (experiment names cannot end so). */
+function isGridFolderName(name: string): boolean {
+  const match = /^(.*)-(grid|sweep)$/.exec(name);
+  return match !== null && isExperimentName(match[1]);
+}
+
 /** The experiment and grid folders of one input. */
 function scanInput(input: string): InputFolders {
   if (!isDir(input)) refuse(`${input}: not a folder`);
@@ -97,9 +104,9 @@ function scanInput(input: string): InputFolders {
   for (const name of fs.readdirSync(input).sort()) {
     const sub = path.join(input, name);
     // Names starting with '.' are legal experiment names; lock files (`.<name>.lock`) are not folders.
-    if (!isDir(sub) || !isExperimentName(name)) continue;
-    if (fs.existsSync(path.join(sub, MANIFEST_FILE))) found.experiments.set(name, sub);
-    else if (fs.existsSync(path.join(sub, SWEEP_SHARD_FILE))) found.grids.set(name, sub);
+    if (!isDir(sub)) continue;
+    if (isExperimentName(name) && fs.existsSync(path.join(sub, MANIFEST_FILE))) found.experiments.set(name, sub);
+    else if (isGridFolderName(name) && fs.existsSync(path.join(sub, SWEEP_SHARD_FILE))) found.grids.set(name, sub);
   }
   if (found.experiments.size === 0 && found.grids.size === 0) {
     refuse(`${input}: holds no shard output (no <name>/manifest.json and no <name>-grid/ or <name>-sweep/ with ${SWEEP_SHARD_FILE}); give the folders that --shard runs wrote`);
@@ -277,47 +284,45 @@ export function mergeShards(inputs: readonly string[], options: MergeOptions): M
     for (const input of inputs) {
       if (within(input, target) || within(target, input)) refuse(`--out ${options.out}: ${target} would overlap the input ${input}; merge into another folder`);
     }
-    let entries: string[] | null = null;
-    try {
-      entries = fs.readdirSync(target);
-    } catch (error) {
-      if (errnoCode(error) === 'ENOTDIR') refuse(`${target}: is a file, not a folder`);
-    }
-    if (entries !== null && entries.length > 0 && options.force !== true) refuse(`${target} already holds results; add --force to replace it`);
   }
 
+  makeFolder(options.out, 'the output folder');
+  // The one rule (folders.ts): `<out>/<folder>` is replaced only under its lock, only when eofd wrote it
+  // (of the same kind), never through a symbolic link; leftovers of a killed merge are cleaned first.
+  const locks: Lock[] = [];
   try {
-    makeFolders(options.out);
-  } catch (error) {
-    throw new RunError(`cannot write the output folder ${options.out}: ${describeFsError(error)}`);
-  }
-  const folders: MergedFolder[] = [];
-  const install = (target: string, build: (dir: string) => void): void => {
-    const staging = `${target}.merging-${process.pid}`;
-    try {
-      fs.rmSync(staging, { recursive: true, force: true });
-      build(staging);
-      fs.rmSync(target, { recursive: true, force: true });
-      fs.renameSync(staging, target);
-    } catch (error) {
-      fs.rmSync(staging, { recursive: true, force: true });
-      if (error instanceof RunError) throw error;
-      throw new RunError(`cannot write ${target}: ${describeFsError(error)}`);
+    const kinds = new Map<string, 'experiment' | 'sweep'>([...experimentNames.map((n) => [n, 'experiment'] as const), ...gridNames.map((n) => [n, 'sweep'] as const)]);
+    for (const [name, kind] of kinds) {
+      const target = path.join(options.out, name);
+      locks.push(lockFolder(lockFile(options.out, name), target, options.out));
+      removeReplaceLeftovers(target, true);
+      if (checkReplaceable(target, kind) === 'occupied' && options.force !== true) refuse(`${target} already holds results; add --force to replace it`);
     }
-  };
-  for (const plan of experiments) {
-    const dir = path.join(options.out, plan.name);
-    install(dir, (staging) => writeExperiment(staging, plan));
-    folders.push({ name: plan.name, dir, kind: 'experiment', units: plan.units.length, shards: inputs.length });
+    const folders: MergedFolder[] = [];
+    const install = (target: string, build: (dir: string) => void): void => {
+      try {
+        replaceFolder(target, build, { word: 'merging', held: true });
+      } catch (error) {
+        if (error instanceof RunError) throw error;
+        throw new RunError(`cannot write ${target}: ${describeFsError(error)}`);
+      }
+    };
+    for (const plan of experiments) {
+      const dir = path.join(options.out, plan.name);
+      install(dir, (staging) => writeExperiment(staging, plan));
+      folders.push({ name: plan.name, dir, kind: 'experiment', units: plan.units.length, shards: inputs.length });
+    }
+    for (const plan of grids) {
+      const dir = path.join(options.out, plan.name);
+      install(dir, (staging) => {
+        fs.mkdirSync(staging, { recursive: true });
+        for (const variant of plan.variants) writeExperiment(path.join(staging, variant.name), variant);
+        finishMerged(staging, plan);
+      });
+      folders.push({ name: plan.name, dir, kind: plan.info.kind, units: plan.variants.reduce((n, v) => n + v.units.length, 0), shards: inputs.length });
+    }
+    return { folders };
+  } finally {
+    for (const lock of locks) lock.release();
   }
-  for (const plan of grids) {
-    const dir = path.join(options.out, plan.name);
-    install(dir, (staging) => {
-      fs.mkdirSync(staging, { recursive: true });
-      for (const variant of plan.variants) writeExperiment(path.join(staging, variant.name), variant);
-      finishMerged(staging, plan);
-    });
-    folders.push({ name: plan.name, dir, kind: plan.info.kind, units: plan.variants.reduce((n, v) => n + v.units.length, 0), shards: inputs.length });
-  }
-  return { folders };
 }

@@ -25,6 +25,7 @@ import { isValidShard, planUnits, runOrder, SHARD_SCHEME, type ExperimentUnits, 
 import { defaultWorkerScript, runInProcess, runPool, type TaskHandlers } from './pool.js';
 import type { SeedSplit } from './seeds.js';
 import { resolveExperiment, type ResolvedExperiment } from './setup.js';
+import { checkRunSize } from './sizing.js';
 import type { UnitTask } from './unit.js';
 
 export type { UnitRef } from './plan.js';
@@ -159,6 +160,8 @@ export async function runExperiments(configs: readonly ExperimentConfig[], optio
       ...e,
       resolved: resolveExperiment(e.config, { split: options.split, configFile: options.configFile, mnistDataRoot: options.mnistDataRoot }),
     }));
+    // Sized before any folder is touched: a run the machine cannot hold is refused here (sizing.ts).
+    for (const warning of checkRunSize(resolved.map((e) => e.resolved), jobs)) process.stderr.write(`eofd run: warning: ${warning}\n`);
     const inspected = resolved.map((e) => ({ ...e, state: inspectFolder(e.dir, options, e.resolved) }));
     for (const e of inspected) if (e.state === 'resume') checkResumable(e.dir, e.resolved, shard);
 

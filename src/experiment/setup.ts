@@ -2,12 +2,17 @@
  * A validated config → a resolved experiment: the environment's d, K, rewards and D (read from trial
  * 0's environment), Section 4's derived hyperparameters, and per (policy, trial) the PolicySpec and
  * the seeds. Everything here is plain data, so a resolved experiment crosses to worker threads as is.
+ *
+ * An environment's input files (a data set) are read, parsed and hashed once, here, in the main
+ * thread (EnvironmentDescriptor.load): the manifest records the hash of the bytes that were parsed,
+ * and every unit, in this thread or on a worker, plays that one copy (its large arrays shared, not
+ * copied, when a task is posted). Replacing or deleting the file once the run started changes nothing.
  */
 import path from 'node:path';
 import { ConfigError, describeFsError } from '../base/errors.js';
 import { entryOf, type ExperimentConfig, type PolicyEntry } from '../config/schema.js';
 import { PARAM_DEFAULTS } from '../config/schema.js';
-import type { Environment } from '../environments/environment.js';
+import type { Environment, LoadedInput } from '../environments/environment.js';
 import { fileIdentity, type InputFileIdentity } from '../environments/input-files.js';
 import { createEnvironment, environmentDescriptor } from '../environments/registry.js';
 import { deriveHyperparameters } from '../model/hyperparameters.js';
@@ -27,6 +32,8 @@ export interface ResolvedExperiment {
   split: SeedSplit;
   /** Folder with the MNIST digit files (default: the installed `mnist` package). */
   mnistDataRoot?: string;
+  /** The environment's input as its descriptor's `load` read it (absent: it reads none). */
+  loaded?: unknown;
 }
 
 export interface ResolveOptions {
@@ -49,17 +56,19 @@ function buildEnvironment(
   trial: number,
   split: SeedSplit,
   mnistDataRoot: string | undefined,
+  /** The descriptor's loaded input (LoadedInput.data), when it has one. */
+  loaded: unknown,
 ): Environment {
   const stream = new RandomStream(unitSeeds(config, trial, split).environment);
-  return createEnvironment(config.environment, { horizon: config.horizon, stream, mnistDataRoot });
+  return createEnvironment(config.environment, { horizon: config.horizon, stream, mnistDataRoot, ...(loaded === undefined ? {} : { loaded }) });
 }
 
-/** Trial `trial`'s environment: every policy of the trial gets its own copy of the same instance. */
+/** Trial `trial`'s environment: every policy of the trial gets its own copy of the same instance, over the experiment's one loaded input. */
 export function createTrialEnvironment(experiment: ResolvedExperiment, trial: number): Environment {
-  return buildEnvironment(experiment.config, trial, experiment.split, experiment.mnistDataRoot);
+  return buildEnvironment(experiment.config, trial, experiment.split, experiment.mnistDataRoot, experiment.loaded);
 }
 
-/** Size and SHA-256 of each file the environment reads (undefined when it reads none). */
+/** Size and SHA-256 of each file the environment reads (undefined when it reads none), for an environment without `load`. */
 function inputIdentities(config: ExperimentConfig, file: string): InputFileIdentity[] | undefined {
   const inputs = environmentDescriptor(config.environment.type).inputFiles?.(config.environment);
   return inputs?.map((input) => {
@@ -76,8 +85,10 @@ export function resolveExperiment(config: ExperimentConfig, options: ResolveOpti
   const split = options.split ?? 'report';
   const file = options.configFile ?? (path.relative(process.cwd(), config.source) || config.source);
   let environment: Environment;
+  let loaded: LoadedInput | undefined;
   try {
-    environment = buildEnvironment(config, 0, split, options.mnistDataRoot);
+    loaded = environmentDescriptor(config.environment.type).load?.(config.environment);
+    environment = buildEnvironment(config, 0, split, options.mnistDataRoot, loaded?.data);
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     if (error instanceof RangeError) throw new ConfigError({ file, field: 'environment', detail: error.message });
@@ -104,7 +115,7 @@ export function resolveExperiment(config: ExperimentConfig, options: ResolveOpti
     sketchSize: params.m === 'adaptive' ? ADAPTIVE_INITIAL_SKETCH_SIZE : params.m,
     delta: params.delta,
   });
-  const inputs = inputIdentities(config, file);
+  const inputs = loaded === undefined ? inputIdentities(config, file) : [...loaded.inputs];
   const { type, ...rest } = config.environment;
   const policies: Record<string, PolicyHyperparameters> = {};
   for (const entry of config.policies) {
@@ -140,6 +151,7 @@ export function resolveExperiment(config: ExperimentConfig, options: ResolveOpti
     },
     split,
     mnistDataRoot: options.mnistDataRoot,
+    ...(loaded === undefined ? {} : { loaded: loaded.data }),
   };
   checkPolicySpecs(experiment, file);
   return experiment;

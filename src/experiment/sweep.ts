@@ -12,10 +12,11 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { RunError } from '../base/errors.js';
 import { reconfigure, setField } from '../config/load.js';
+import { configKeyProblem } from '../config/overrides.js';
 import { policyLabels, type ExperimentConfig, type PolicyEntry } from '../config/schema.js';
 import { readsParam } from '../policies/registry.js';
 import { renderSweepFigure } from '../report/sweep-figure.js';
-import { BEST_FILE, GRID_FILE, splitTopLevel, SWEEP_FILE, SWEEP_SHARD_FILE, sweepDir, sweepFigureFile, unitFiles } from '../results/layout.js';
+import { BEST_FILE, GRID_FILE, lockFile, splitTopLevel, SWEEP_FILE, SWEEP_SHARD_FILE, sweepDir, sweepFigureFile, unitFiles } from '../results/layout.js';
 import type { DerivedValues } from '../results/manifest.js';
 import { readFinishedUnit } from '../results/read.js';
 import type { TrialSummary } from '../results/records.js';
@@ -23,7 +24,7 @@ import { sweepCsv, SWEEP_SHARD_FORMAT, type SweepRow, type SweepShardFile } from
 import { removeLeftovers, writeFileAtomic, writeJsonAtomic } from '../results/write.js';
 import { mean, sampleStd } from '../stats/descriptive.js';
 import { pairedDifference } from '../stats/paired.js';
-import { isResultsFolder } from './folders.js';
+import { isResultsFolder, lockFolder, makeFolder } from './folders.js';
 import type { Shard } from './plan.js';
 import { runExperiments, type RunOptions, type RunResult } from './runner.js';
 import type { SeedSplit } from './seeds.js';
@@ -51,6 +52,8 @@ export function parseAxis(text: string): SweepAxis {
   if (!/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$/.test(key)) {
     throw new RunError(`--over ${text}: expected KEY=V1,V2,… with a dotted config key (e.g. params.m=8,20,78)`, 2);
   }
+  const problem = configKeyProblem(key.split('.'));
+  if (problem !== null) throw new RunError(`--over ${text}: ${problem}`, 2);
   if (FIXED_KEYS.has(key)) throw new RunError(`--over ${text}: ${key} cannot be swept (it names the output folders)`, 2);
   const parts = splitTopLevel(text.slice(at + 1)).map((p) => p.trim());
   if (parts.some((p) => p === '')) throw new RunError(`--over ${text}: expected a comma-separated list of values`, 2);
@@ -65,6 +68,34 @@ export function parseAxis(text: string): SweepAxis {
   const twice = seen.find((v, i) => seen.indexOf(v) !== i);
   if (twice !== undefined) throw new RunError(`--over ${text}: ${twice} is listed twice`, 2);
   return { key, values };
+}
+
+/** A key a sweep varies, and how the command line gave it (`--over params.m=2,3`, `--l 0,1`). */
+export interface SweptKey {
+  key: string;
+  given: string;
+}
+
+/**
+ * Refuses a `--set` or `--trials` (`trials`: the flag's value) on a key a sweep varies, or on an
+ * ancestor or descendant of one: every point would set the key again and silently win (or lose), so
+ * the sweep would not run what the command line says. Throws a one-line RunError (exit 2) naming both.
+ */
+export function checkNotSwept(swept: readonly SweptKey[], sets: readonly string[], trials: number | undefined): void {
+  const given = [
+    ...sets.map((text) => ({ flag: `--set ${text}`, key: (text.includes('=') ? text.slice(0, text.indexOf('=')) : text).trim() })),
+    ...(trials === undefined ? [] : [{ flag: `--trials ${trials}`, key: 'trials' }]),
+  ];
+  for (const { flag, key } of given) {
+    const path = key.split('.');
+    for (const axis of swept) {
+      const other = axis.key.split('.');
+      const shared = Math.min(path.length, other.length);
+      if (path.slice(0, shared).every((segment, i) => segment === other[i])) {
+        throw new RunError(`${flag} sets ${key}, which ${axis.given} sweeps; drop one of them`, 2);
+      }
+    }
+  }
 }
 
 /** The label of each axis in folder names: the key's last segment, or the whole key when two would clash. */
@@ -183,6 +214,9 @@ export function sweepVariant(config: ExperimentConfig, axes: readonly SweepAxis[
       for (const key of Object.keys(params)) if (!kept.some((entry) => readsParam(entry.policy, key))) delete params[key];
     },
     origin,
+    // Swept values come from the command line: a relative input file resolves as a --set one does.
+    // (A params value names no file, and may be dropped above for the labels kept here.)
+    axes.filter((axis) => paramOf(axis) === null).map((axis) => axis.key.split('.')),
   );
   return { ...variant, name: point.name, seedName: config.seedName ?? config.name };
 }
@@ -261,12 +295,43 @@ export async function runSweepPoints(
   // A point where no label runs (each has a swept key it does not read off its first value) has no folder.
   const points = sweepPoints(axes).filter((p) => labelsAt(axes, readers, p).length > 0);
   const variants = points.map((p) => sweepVariant(config, axes, p, variant, labelsAt(axes, readers, p)));
-  const beforeWriting = (): void => {
-    removeLeftovers(options.out);
-    if (options.force === true) clearSweepOutputs(options.out, points);
-  };
-  const run = await runExperiments(variants, { ...options, split: variant.split, beforeWriting });
-  return { points, run };
+  // The one rule (folders.ts): the sweep's folder is changed only under its lock `<out>/.<name>-sweep.lock`,
+  // so no other sweep or grid of the experiment runs there meanwhile.
+  const parent = path.dirname(options.out);
+  makeFolder(parent, 'to the output folder');
+  const lock = lockFolder(lockFile(parent, path.basename(options.out)), options.out, parent);
+  try {
+    if (options.force !== true) checkSameSweep(options.out, axes);
+    const beforeWriting = (): void => {
+      removeLeftovers(options.out);
+      if (options.force === true) clearSweepOutputs(options.out, points);
+    };
+    const run = await runExperiments(variants, { ...options, split: variant.split, beforeWriting });
+    return { points, run };
+  } finally {
+    lock.release();
+  }
+}
+
+/**
+ * A sweep folder holds one sweep: point folders over other keys (another sweep of the experiment) are
+ * refused unless --force replaces them, so that sweep.csv and the figures never describe a mix.
+ */
+function checkSameSweep(dir: string, axes: readonly SweepAxis[]): void {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  const labels = axisLabels(axes).join(',');
+  for (const entry of entries) {
+    if (!entry.isDirectory() || !entry.name.includes('=') || !isResultsFolder(path.join(dir, entry.name))) continue;
+    const theirs = splitTopLevel(entry.name).map((part) => part.slice(0, part.indexOf('='))).join(',');
+    if (theirs !== labels) {
+      throw new RunError(`${dir} holds a sweep over ${theirs} (${entry.name}, …), not over ${labels}; add --force to replace that sweep, or give this one another --out`, 2);
+    }
+  }
 }
 
 /** Whether `name` is an output that a grid or sweep writes into its folder once complete. */
@@ -290,7 +355,15 @@ function clearSweepOutputs(dir: string, points: readonly SweepPoint[]): void {
   for (const entry of entries) {
     const file = path.join(dir, entry.name);
     if (entry.isFile() && isSweepOutput(entry.name)) fs.rmSync(file, { force: true });
-    else if (entry.isDirectory() && !current.has(entry.name) && isResultsFolder(file)) fs.rmSync(file, { recursive: true, force: true });
+    else if (entry.isDirectory() && !current.has(entry.name) && isResultsFolder(file)) {
+      // Never what a live run holds: its lock is taken first (refused, naming the holder).
+      const held = lockFolder(lockFile(dir, entry.name), file, dir);
+      try {
+        fs.rmSync(file, { recursive: true, force: true });
+      } finally {
+        held.release();
+      }
+    }
   }
 }
 

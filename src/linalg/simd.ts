@@ -8,6 +8,14 @@
  *
  * The memory is shared (SharedArrayBuffer-backed) so that it can grow without detaching the views handed
  * out before: a grown memory keeps its address range, and old views keep their old length.
+ *
+ * Address space: a memory's maximum is what its owner sized it for plus growth headroom (`maximumPages`),
+ * not wasm32's 4 GiB. Under Node's default WebAssembly trap handler V8 reserves about 10 GiB of address
+ * space for every memory whatever its maximum (measured on Node 20, x64 Linux), so under `ulimit -v`
+ * (cluster nodes, containers) a memory may not be had at all: a workspace that cannot get one, or whose
+ * need exceeds 4 GiB, keeps its arrays in ordinary memory and its kernels run as TypeScript (the same
+ * bits, slower), with a one-line note (`workspacePlan`). An array asked for once the memory cannot grow
+ * is an ordinary Float64Array too.
  */
 import { SIMD_MODULE_BASE64 } from './simd-module.js';
 
@@ -46,8 +54,13 @@ interface Kernels {
 }
 
 const PAGE_BYTES = 65536;
-/** The module's memory limit (scripts/simd-kernels.mjs MAX_PAGES): 4 GiB of address space, reserved, not used. */
+/** The module's memory limit (scripts/simd-kernels.mjs MAX_PAGES): wasm32's 4 GiB. */
 const MAX_PAGES = 65536;
+/** The most bytes one WebAssembly memory can hold (wasm32). */
+export const WASM_MEMORY_LIMIT = MAX_PAGES * PAGE_BYTES;
+/** Growth headroom of a workspace beyond its up-front size: ×GROWTH_FACTOR, and at least GROWTH_MIN_BYTES. */
+const GROWTH_FACTOR = 4;
+const GROWTH_MIN_BYTES = 64 * 1024 * 1024;
 /** Multiply-adds below which a kernel call stays in TypeScript (the call costs more than it saves). */
 const MIN_WORK = 64;
 
@@ -117,28 +130,49 @@ const homes = new WeakMap<Float64Array, Home>();
 export class Home {
   readonly kernels: Kernels;
   private readonly memory: WebAssembly.Memory;
+  /** Pages the memory may grow to. */
+  private readonly maximum: number;
   /** Bytes handed out. */
   private top = 0;
   /** Copies of inputs that live outside this memory, for the current call. */
   private staging: Float64Array = new Float64Array(0);
   private stagingUsed = 0;
 
+  /** Throws (a RangeError from V8) when the memory cannot be reserved; `Workspace` falls back then. */
   constructor(bytes: number) {
-    const pages = Math.max(1, Math.ceil(bytes / PAGE_BYTES));
-    this.memory = new WebAssembly.Memory({ initial: pages, maximum: MAX_PAGES, shared: true });
+    const { initial, maximum } = maximumPages(bytes);
+    this.maximum = maximum;
+    this.memory = new WebAssembly.Memory({ initial, maximum, shared: true });
     const instance = new WebAssembly.Instance(simdModule()!, { env: { memory: this.memory } });
     this.kernels = instance.exports as unknown as Kernels;
   }
 
-  /** A zeroed array of `length` doubles in this memory, 16-byte aligned; grows the memory if needed. */
+  /**
+   * A zeroed array of `length` doubles in this memory, 16-byte aligned; grows the memory if needed. Past
+   * the maximum, or when the system refuses the growth, an ordinary Float64Array (its kernels then run
+   * as TypeScript).
+   */
   allocate(length: number): Float64Array {
+    return this.allocateHere(length) ?? new Float64Array(length);
+  }
+
+  /** As `allocate`, or null when the memory cannot hold `length` more doubles. */
+  private allocateHere(length: number): Float64Array | null {
     const start = Math.ceil(this.top / 16) * 16;
     const end = start + 8 * length;
     if (end > this.memory.buffer.byteLength) {
       const needed = Math.ceil((end - this.memory.buffer.byteLength) / PAGE_BYTES);
       const current = this.memory.buffer.byteLength / PAGE_BYTES;
-      if (current + needed > MAX_PAGES) throw new RangeError(`a workspace cannot hold ${end} bytes (WebAssembly's limit is 4 GiB)`);
-      this.memory.grow(Math.min(MAX_PAGES - current, Math.max(needed, current)));
+      if (current + needed > this.maximum) return null;
+      try {
+        this.memory.grow(Math.min(this.maximum - current, Math.max(needed, current)));
+      } catch {
+        try {
+          this.memory.grow(needed);
+        } catch {
+          return null;
+        }
+      }
     }
     this.top = end;
     const array = new Float64Array(this.memory.buffer, start, length);
@@ -165,7 +199,9 @@ export class Home {
     if (homes.get(array) === this) return array.byteOffset + 8 * offset;
     const start = this.stagingUsed;
     if (start + length > this.staging.length) {
-      this.staging = this.allocate(Math.max(2 * this.staging.length, start + length + 1024));
+      const staging = this.allocateHere(Math.max(2 * this.staging.length, start + length + 1024));
+      if (staging === null) throw new RangeError(`a workspace's WebAssembly memory cannot grow to stage ${length} doubles`);
+      this.staging = staging;
     }
     const staging = this.staging;
     if (offset === 0 && length === array.length) staging.set(array, start);
@@ -203,19 +239,79 @@ export function extent(rows: number, cols: number, ld: number): number {
 }
 
 /**
+ * The pages a memory for `bytes` starts with and may grow to: its size up front, and growth headroom for
+ * the arrays its owner adds later (×GROWTH_FACTOR, at least GROWTH_MIN_BYTES more), at most 4 GiB.
+ */
+export function maximumPages(bytes: number): { initial: number; maximum: number } {
+  const initial = Math.min(MAX_PAGES, Math.max(1, Math.ceil(bytes / PAGE_BYTES)));
+  const grown = Math.max(GROWTH_FACTOR * bytes, bytes + GROWTH_MIN_BYTES);
+  return { initial, maximum: Math.min(MAX_PAGES, Math.max(initial, Math.ceil(grown / PAGE_BYTES))) };
+}
+
+/** Where a workspace of `bytesHint` bytes keeps its arrays, and the note to give when it is not `choice`. */
+export interface WorkspacePlan {
+  backend: Backend;
+  note: string | null;
+}
+
+const GIB = 1024 ** 3;
+
+/**
+ * Decides before allocating: a wasm workspace whose up-front size exceeds wasm32's 4 GiB runs as
+ * TypeScript (a memory cannot hold it; ordinary memory can).
+ */
+export function workspacePlan(bytesHint: number, choice: Backend): WorkspacePlan {
+  if (choice === 'wasm' && bytesHint > WASM_MEMORY_LIMIT) {
+    return {
+      backend: 'js',
+      note: `a policy's state needs ${(bytesHint / GIB).toFixed(1)} GiB, more than a WebAssembly memory holds (4 GiB): its kernels run as TypeScript (same results, slower)`,
+    };
+  }
+  return { backend: choice, note: null };
+}
+
+/** Notes already given by this thread (each once). */
+const notesGiven = new Set<string>();
+
+/** Writes `note` to stderr once per thread. */
+function noteOnce(key: string, note: string): void {
+  if (notesGiven.has(key)) return;
+  notesGiven.add(key);
+  process.stderr.write(`eofd: note: ${note}\n`);
+}
+
+/**
  * Storage for a policy's arrays: in a WebAssembly memory of its own under the wasm backend (sized up
- * front to `bytesHint`, grown if more is asked), plain Float64Arrays under the js backend.
+ * front to `bytesHint`, grown if more is asked), plain Float64Arrays under the js backend, or under
+ * wasm when no memory can be had (`workspacePlan`; the note says so).
  */
 export class Workspace {
   readonly home: Home | null;
 
   constructor(bytesHint: number, choice: Backend = backend()) {
     checkAvailable(choice);
-    this.home = choice === 'wasm' ? new Home(bytesHint) : null;
+    const plan = workspacePlan(bytesHint, choice);
+    if (plan.note !== null) noteOnce('over-4-GiB', plan.note);
+    this.home = plan.backend === 'wasm' ? openHome(bytesHint) : null;
   }
 
   /** A zeroed array of `length` doubles. */
   float64(length: number): Float64Array {
     return this.home === null ? new Float64Array(length) : this.home.allocate(length);
+  }
+}
+
+/** A Home for `bytes`, or null (with a note, once) when the system gives no WebAssembly memory. */
+function openHome(bytes: number): Home | null {
+  try {
+    return new Home(bytes);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    noteOnce(
+      'no-memory',
+      `no WebAssembly memory could be reserved (${error.message}; under Node's trap handler each reserves ~10 GiB of address space, see ulimit -v): ` +
+        'policies whose memory fails run their kernels as TypeScript (same results, slower); to keep WebAssembly, raise ulimit -v or run node with --disable-wasm-trap-handler',
+    );
+    return null;
   }
 }

@@ -33,6 +33,26 @@ const DEFAULT_REFRESH_INTERVAL = 500;
 const INITIAL_CAPACITY = 64;
 
 /**
+ * Smallest λ, relative to D², that MNL-UCB's Newton system resolves. Its Hessian is
+ * Σ_s A(s) ⊗ x_s x_sᵀ + λI, eq. (9), with entries of the data part up to D²/2 and, in the first rounds, a
+ * rank of at most K·t < Kd: positive definite only through λI. When λ is within a few thousand ulps of
+ * D² the rounding of the data part swamps it and the Cholesky factorisation fails (measured: λ = 10⁻¹⁷
+ * with D = 1 fails in round 4, λ = 10⁻²⁰ in round 1; 10⁻¹⁶ runs). 10⁻¹² leaves a margin of 10⁴.
+ */
+export const MIN_RELATIVE_REGULARIZATION = 1e-12;
+
+/** Why MNL-UCB cannot run with `spec` (λ too small for its Newton system in double precision), or null. */
+export function mnlUcbRangeProblem(spec: Pick<PolicySpec, 'regularization' | 'maxActionNorm'>): string | null {
+  const floor = MIN_RELATIVE_REGULARIZATION * spec.maxActionNorm ** 2;
+  if (spec.regularization >= floor) return null;
+  return (
+    `MNL-UCB needs λ ≥ ${floor.toExponential(1)} (${MIN_RELATIVE_REGULARIZATION}·D²), got λ = ${spec.regularization.toExponential(3)}: ` +
+    'its Newton Hessian Σ A⊗xxᵀ + λI is positive definite only through λI, which double precision loses beside entries of size D²; ' +
+    'raise params.S (λ grows with it) or set params.lambda'
+  );
+}
+
+/**
  * κ and L of Assumption 2 bounded as Section 3 does, for ‖x‖ ≤ D, ‖θ‖ ≤ S (so SX = S·D):
  * κ ≤ e^{SX}(1 + K e^{SX})², eq. (26) (their experiments use this bound), and
  * L ≤ e^{SX} / (1 + e^{SX} + (K−1)e^{−SX}).
@@ -89,6 +109,8 @@ export class MnlUcb implements Policy {
 
   constructor(spec: PolicySpec) {
     validatePolicySpec(spec);
+    const problem = mnlUcbRangeProblem(spec);
+    if (problem !== null) throw new RangeError(problem);
     const { K, d } = spec;
     const n = K * d;
     this.K = K;

@@ -7,7 +7,7 @@
  *   writeReport(report, 'results/report');
  */
 import { MANIFEST_FILE } from '../results/layout.js';
-import { writeFileAtomic } from '../results/write.js';
+import { removeLeftovers, replaceFolder, writeFileAtomic } from '../results/write.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
@@ -185,8 +185,10 @@ export function claimsCsv(report: Report): string {
 
 
 /**
- * Writes the REPORT_FILES (and with `png` the PNG_FILES) into `outDir` (created if needed), each
- * atomically. Returns their paths.
+ * Writes the REPORT_FILES (and with `png` the PNG_FILES) into `outDir` (created if needed). A folder
+ * that holds only report files is replaced as a whole (built beside, swapped by renames; leftovers of a
+ * killed report cleaned first), so it never holds a mix of two reports; into a folder that holds other
+ * files too, each file is written atomically. Returns their paths.
  * Throws ResultsError with exit code 1 when the folder or a file cannot be written.
  */
 export function writeReport(given: Report, outDir: string, options: WriteOptions = {}): string[] {
@@ -209,17 +211,36 @@ export function writeReport(given: Report, outDir: string, options: WriteOptions
   if (fs.existsSync(path.join(outDir, MANIFEST_FILE))) {
     throw new ResultsError(`${outDir}: holds ${MANIFEST_FILE} (an experiment folder); write the report to another folder with --out`);
   }
-  const written: string[] = [];
   try {
-    makeFolders(outDir);
-    for (const [name, content] of contents) {
-      const file = path.join(outDir, name);
-      writeFileAtomic(file, content);
-      written.push(file);
+    if (holdsOnlyReport(outDir)) {
+      // All of one report or all of the other: built beside, swapped in by renames (results/write.ts).
+      replaceFolder(
+        path.resolve(outDir),
+        (staging) => {
+          makeFolders(staging);
+          for (const [name, content] of contents) writeFileAtomic(path.join(staging, name), content);
+        },
+        { word: 'building', held: false },
+      );
+    } else {
+      // A folder that holds other files too: file by file, each atomically; a killed report's temporary files go first.
+      removeLeftovers(outDir);
+      for (const [name, content] of contents) writeFileAtomic(path.join(outDir, name), content);
     }
   } catch (err) {
     const code = (err as { code?: string }).code;
     throw new ResultsError(`cannot write the report to ${outDir}${code ? ` (${code})` : ''}`, 1);
   }
-  return written;
+  return contents.map(([name]) => path.join(outDir, name));
+}
+
+/** Whether `dir` is missing or holds nothing but report files (and a killed report's temporary files). */
+function holdsOnlyReport(dir: string): boolean {
+  const ours = new Set<string>([...REPORT_FILES, ...PNG_FILES, SKETCH_SIZE_FIGURE]);
+  try {
+    if (!fs.lstatSync(dir).isDirectory()) return false;
+    return fs.readdirSync(dir).every((name) => ours.has(name.replace(/\.tmp-\d+$/, '')));
+  } catch {
+    return true;
+  }
 }

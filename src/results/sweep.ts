@@ -35,10 +35,19 @@ export interface GridRow {
 /** grid.csv's columns after the swept keys' (one each, named as in the point folders: `l`, `e`, `m`, …). */
 export const GRID_COLUMNS = ['lambda', 'eta', 'policy', 'trials', 'mean_final_regret', 'std_final_regret', 'mean_parameter_error', 'mean_round_ms'] as const;
 
+/**
+ * The header cells of the swept keys before `columns`: each key as given, or `over:<key>` when a
+ * column has its name (a swept `trials` beside the trials count, `params.lambda` as `lambda` beside
+ * λ), so that every column of the file has its own name.
+ */
+export function axisColumns(keys: readonly string[], columns: readonly string[]): string[] {
+  return keys.map((key) => (columns.includes(key) ? `over:${key}` : key));
+}
+
 /** grid.csv's text (a key a label does not read is an empty cell). */
 export function gridCsv(keys: readonly string[], rows: readonly GridRow[]): string {
   return stringifyCsv([
-    [...keys, ...GRID_COLUMNS],
+    [...axisColumns(keys, GRID_COLUMNS), ...GRID_COLUMNS],
     ...rows.map((r) => [
       ...r.values.map((v) => (v === null ? '' : typeof v === 'number' ? exact(v) : typeof v === 'string' ? v : JSON.stringify(v))),
       r.lambda === null ? '' : exact(r.lambda),
@@ -164,12 +173,12 @@ export const SWEEP_COLUMNS = [
   'mean_parameter_error',
 ] as const;
 
-/** sweep.csv's text: the swept keys, then SWEEP_COLUMNS. */
+/** sweep.csv's text: the swept keys (axisColumns), then SWEEP_COLUMNS. */
 export function sweepCsv(keys: readonly string[], rows: readonly SweepRow[]): string {
   const num = (x: number | null): string => (x === null || !Number.isFinite(x) ? '' : exact(x));
   const text = (v: unknown): string => (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v));
   return stringifyCsv([
-    [...keys, ...SWEEP_COLUMNS],
+    [...axisColumns(keys, SWEEP_COLUMNS), ...SWEEP_COLUMNS],
     ...rows.map((r) => [
       ...r.values.map(text),
       r.policy,

@@ -156,3 +156,79 @@ export function removeLeftovers(folder: string): void {
 export function summaryCsv(units: readonly UnitSummaryFile[]): string {
   return stringify([[...SUMMARY_COLUMNS], ...units.map((u) => summaryCells(u.policy, u.trial, u.summary))]);
 }
+
+/** The folders a replacement leaves beside `<target>` while it runs: the new copy, the old one set aside. */
+const REPLACE_LEFTOVER = /\.(merging|building|replaced)-(\d+)$/;
+
+function isRunningHere(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes what a killed replaceFolder left beside `target`: a half-built copy is deleted; an old copy
+ * set aside whose replacement never arrived is put back (it is whole: it was moved by one rename).
+ * `held`: the caller holds `target`'s lock, so every leftover is a dead writer's; otherwise only those
+ * of processes not running on this host are touched.
+ */
+export function removeReplaceLeftovers(target: string, held: boolean): void {
+  const parent = path.dirname(target);
+  const base = path.basename(target);
+  let names: string[];
+  try {
+    names = fs.readdirSync(parent);
+  } catch {
+    return;
+  }
+  const leftovers = names
+    .filter((name) => name.startsWith(`${base}.`) && REPLACE_LEFTOVER.exec(name.slice(base.length))?.index === 0)
+    .map((name) => ({ file: path.join(parent, name), kind: (REPLACE_LEFTOVER.exec(name) as RegExpExecArray)[1], pid: Number((REPLACE_LEFTOVER.exec(name) as RegExpExecArray)[2]) }))
+    .filter((l) => held || (l.pid !== process.pid && !isRunningHere(l.pid)));
+  for (const l of leftovers) {
+    if (l.kind === 'replaced' && !fs.existsSync(target)) fs.renameSync(l.file, target);
+    else fs.rmSync(l.file, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Replaces the folder `target` by one `build` makes beside it (`<target>.<word>-<pid>`), by renames:
+ * the old folder is set aside (`<target>.replaced-<pid>`), the new one renamed into place, the old one
+ * deleted. A kill at any moment leaves at `target` the old folder or the new one, each whole, or
+ * nothing and the old one aside, which the next removeReplaceLeftovers puts back. `build` failing
+ * leaves `target` as it was.
+ */
+export function replaceFolder(target: string, build: (staging: string) => void, options: { word: 'merging' | 'building'; held: boolean }): void {
+  removeReplaceLeftovers(target, options.held);
+  const staging = `${target}.${options.word}-${process.pid}`;
+  const aside = `${target}.replaced-${process.pid}`;
+  fs.rmSync(staging, { recursive: true, force: true });
+  try {
+    build(staging);
+  } catch (error) {
+    fs.rmSync(staging, { recursive: true, force: true });
+    throw error;
+  }
+  let setAside = false;
+  try {
+    fs.renameSync(target, aside);
+    setAside = true;
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ENOENT') {
+      fs.rmSync(staging, { recursive: true, force: true });
+      throw error;
+    }
+  }
+  try {
+    fs.renameSync(staging, target);
+  } catch (error) {
+    if (setAside) fs.renameSync(aside, target);
+    fs.rmSync(staging, { recursive: true, force: true });
+    throw error;
+  }
+  syncFolder(path.dirname(target));
+  if (setAside) fs.rmSync(aside, { recursive: true, force: true });
+}

@@ -83,3 +83,37 @@ describe('eofd init', () => {
     for (const policy of ['EOFD-MLogB', 'OFUL-MLogB', 'Random']) expect(summary).toContain(policy);
   });
 });
+
+describe('eofd init --force: only a regular file in the folder is replaced (issue #23)', () => {
+  it('refuses to write through a symbolic link, with or without --force (exit 2), and the target is untouched', async () => {
+    const dir = path.join(root, 'linked');
+    fs.mkdirSync(dir);
+    const outside = path.join(root, 'outside.txt');
+    fs.writeFileSync(outside, 'precious\n');
+    fs.symlinkSync(outside, path.join(dir, 'eofd.yaml'));
+    for (const args of [[], ['--force']]) {
+      const { code, stderr } = await runCli(['init', dir, ...args]);
+      expect(code).toBe(2);
+      expect(stderr).toMatch(/symbolic link; not followed/);
+    }
+    expect(fs.readFileSync(outside, 'utf8')).toBe('precious\n');
+  });
+
+  it('a file given as the folder is named as such; the message offers no --force that would not help', async () => {
+    const file = path.join(root, 'a-file');
+    fs.writeFileSync(file, 'x');
+    for (const args of [[], ['--force']]) {
+      const { code, stderr } = await runCli(['init', file, ...args]);
+      expect(code).toBe(2);
+      expect(stderr).toBe(`eofd init: ${file} is a file, not a folder; give a folder to write eofd.yaml into\n`);
+    }
+    expect(fs.readFileSync(file, 'utf8')).toBe('x');
+  });
+
+  it("the next steps' hints are shell-quoted (a folder named $(…) does not run when pasted)", async () => {
+    const dir = path.join(root, '$(touch pwned)');
+    const { code, stderr } = await runCli(['init', dir]);
+    expect(code).toBe(0);
+    expect(stderr).toContain(`'${path.join(dir, 'eofd.yaml')}'`);
+  });
+});

@@ -19,6 +19,17 @@ describe('parseOverride: bad arguments', () => {
     expect(thrownBy(ConfigError, () => parseOverride('.m=1', 'c.yaml')).message).toMatch(/dotted key/);
     expect(thrownBy(ConfigError, () => parseOverride('a b=1', 'c.yaml')).message).toMatch(/dotted key/);
   });
+  it('rejects a key that is not a config key, and __proto__, constructor and prototype anywhere (issue #23)', () => {
+    for (const key of ['__proto__.x', 'foo', 'foo.bar', 'Params.m', 'constructor', 'prototype.x']) {
+      const error = thrownBy(ConfigError, () => parseOverride(`${key}=1`, 'c.yaml'));
+      expect(error.exitCode).toBe(2);
+      expect(error.message).toMatch(new RegExp(`^--set ${key.replace('.', '\\.')}=1: ${key.split('.')[0]} is not a config key \\(it has name, environment, horizon, trials, seed, policies, params\\)$`));
+    }
+    for (const key of ['params.__proto__', 'environment.constructor', 'policies.0.prototype', 'params.__proto__.polluted']) {
+      expect(thrownBy(ConfigError, () => parseOverride(`${key}=1`, 'c.yaml')).message, key).toMatch(/: __proto__, constructor and prototype are not config keys$/);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
   it('rejects a value that is not YAML, naming the field', () => {
     const error = thrownBy(ConfigError, () => parseOverride('policies=[EOFD-MLogB', 'c.yaml'));
     expect(error.field).toBe('policies');
@@ -60,7 +71,7 @@ describe('applyOverrides and overrideFor', () => {
     const document = parseDocument('horizon: 5\nparams: {S: 1}\nenvironment: {actions: [10, 30]}\n');
     applyOverrides(
       document,
-      parseOverrides(['horizon=7', 'params.m=400', 'seed=3', 'new.deep.key=x', 'environment.actions.1=20', 'seed=4'], 'c.yaml'),
+      parseOverrides(['horizon=7', 'params.m=400', 'seed=3', 'policies.deep.key=x', 'environment.actions.1=20', 'seed=4'], 'c.yaml'),
       'c.yaml',
     );
     expect(document.toJS()).toEqual({
@@ -68,7 +79,7 @@ describe('applyOverrides and overrideFor', () => {
       params: { S: 1, m: 400 },
       environment: { actions: [10, 20] },
       seed: 4,
-      new: { deep: { key: 'x' } },
+      policies: { deep: { key: 'x' } },
     });
   });
   it('removes a key whose value is null (null, ~ or nothing), so its default applies; a later override can set it again', () => {

@@ -128,6 +128,17 @@ describe('classification: bad configs (exit 2, naming the field)', () => {
     }
   });
 
+  it('refuses a bandit where every candidate pays the same (one class, every class in one outcome, one candidate): regret would be 0 in every round', () => {
+    write('one-class.csv', 'x,label\n1,a\n2,a\n3,a\n');
+    const oneClass = configError('{type: classification, file: one-class.csv, target: a}').message;
+    expect(oneClass).toMatch(/bad\.yaml: environment: .*one-class\.csv has one class \("a", 3 rows\)/);
+    expect(oneClass).toMatch(/needs at least two classes/);
+    expect(configError('{type: classification, file: one-class.csv, target: a, candidates: 2}').message).toMatch(/has one class/);
+    expect(configError('{type: classification, file: small.csv, target: [a, b, c]}').message).toMatch(/every class of .*small\.csv pays the same reward \(1\)/);
+    expect(configError('{type: classification, file: small.csv, outcomes: [[a, b, c]], reward: [0, 0.5]}').message).toMatch(/pays the same reward \(0\.5\)/);
+    expect(configError('{type: classification, file: small.csv, target: a, candidates: 1}').message).toMatch(/candidates: 1 offers one action a round/);
+  });
+
   it('refuses rounds out of order and plays out of turn or range', () => {
     const env = createClassificationEnvironment(loadFeatureTable(smallConfig()), { outcomes: [['a']], reward: Float64Array.of(1), candidates: null, horizon: 1 }, new RandomStream('turns'));
     expect(() => env.play(0)).toThrow(/must follow actions/);

@@ -225,3 +225,74 @@ describe('columnStatistics', () => {
     expect(tiny.sd[1] / (Math.SQRT2 * 1e170)).toBeCloseTo(1, 14);
   });
 });
+
+describe('readLabelledData: hostile files (issue #23)', () => {
+  it('refuses a line longer than the limit, naming file:line, the limit and what to do', () => {
+    const file = write('long-line.csv', `x,label\n1,a\n${'0'.repeat(5_000)},b\n2,a\n`);
+    const error = readError(file, { maxLineChars: 4_096 });
+    expect(error.line).toBe(3);
+    expect(error.message).toMatch(/long-line\.csv:3:1: line 3 is longer than the limit of 4096 characters/);
+    expect(error.message.length).toBeLessThan(400);
+    // Under the limit it reads.
+    expect(readLabelledData(file, { format: 'csv', maxLineChars: 8_192 }).rows).toBe(3);
+  });
+
+  it('reads one long line in linear time: a 4 MB line in 64-byte chunks', () => {
+    const file = write('wide.libsvm', `a ${Array.from({ length: 500_000 }, (_, i) => `${i + 1}:1`).join(' ')}\nb 1:2\n`);
+    expect(fs.statSync(file).size).toBeGreaterThan(4_000_000);
+    const started = performance.now();
+    const data = readLabelledData(file, { format: 'libsvm', chunkBytes: 64 });
+    // Re-scanning the pending text from its start at every chunk (quadratic) takes minutes here.
+    expect(performance.now() - started).toBeLessThan(15_000);
+    expect(data.rows).toBe(2);
+    expect(data.features).toBe(500_000);
+  });
+
+  it('refuses a label longer than the limit and never echoes it whole', () => {
+    const label = 'L'.repeat(50_000);
+    const error = readError(write('long-label.csv', `x,label\n1,a\n2,${label}\n`));
+    expect(error.line).toBe(3);
+    expect(error.message).toMatch(/label of 50000 characters is longer than the limit of 1024/);
+    expect(error.message.length).toBeLessThan(400);
+  });
+
+  it('treats a lone CR as a line end (old Mac files) and never echoes more than an excerpt in an error', () => {
+    const rows = Array.from({ length: 20_000 }, (_, i) => `${i % 7},${i % 3 === 0 ? 'a' : 'b'}`);
+    const data = readLabelledData(write('cr.csv', `x,label\r${rows.join('\r')}\r`), { format: 'csv', chunkBytes: 7 });
+    expect(data.rows).toBe(20_000);
+    expect(data.classes).toEqual(['a', 'b']);
+    // CR and CRLF and LF mixed, CRLF split across chunks.
+    for (let chunkBytes = 1; chunkBytes <= 5; chunkBytes++) {
+      const mixed = readLabelledData(write('mixed.csv', 'x,label\r\n1,a\r2,b\n3,a\r\n'), { format: 'csv', chunkBytes });
+      expect(rowsOf(mixed)).toEqual([['a', [[0, 1]]], ['b', [[0, 2]]], ['a', [[0, 3]]]]);
+    }
+    // A huge header without a label column, and a huge bad field: short messages.
+    const header = Array.from({ length: 30_000 }, (_, i) => `column${i}`).join(',');
+    const noLabel = readError(write('wide-header.csv', `${header}\n`));
+    expect(noLabel.message).toMatch(/no column named "label" or "target" in the header \(30000 columns: column0, column1, .*…\)/);
+    expect(noLabel.message.length).toBeLessThan(400);
+    const badField = readError(write('bad-field.csv', `x,label\n${'9'.repeat(3_000)}z,a\n`));
+    expect(badField.message).toMatch(/"9{20,}…" \(3001 characters\) in column "x" is not a finite decimal number/);
+    expect(badField.message.length).toBeLessThan(400);
+    const badToken = readError(write('bad-token.libsvm', `1 ${'x'.repeat(3_000)}\n`));
+    expect(badToken.message.length).toBeLessThan(400);
+  });
+
+  it('reads quoted numbers in CSV fields as data/README.md says (one pair of double quotes removed)', () => {
+    const data = readLabelledData(write('quoted.csv', '"x","y","label"\n"1.5", "-2" ,"a"\n" 3",4,b\n'), { format: 'csv' });
+    expect(rowsOf(data)).toEqual([['a', [[0, 1.5], [1, -2]]], ['b', [[0, 3], [1, 4]]]]);
+    expect(readError(write('empty-quoted.csv', 'x,label\n"",a\n')).message).toMatch(/:2:1: "" in column "x" is not a finite decimal number/);
+  });
+
+  it('keeps numeric labels above 2^53 distinct, each named as in the file', () => {
+    const data = readLabelledData(write('big-labels.libsvm', '9007199254740993 1:1\n9007199254740992 1:2\n9007199254740995 1:3\n+1 1:4\n1.0 1:5\n'), { format: 'libsvm' });
+    expect(data.classes).toEqual(['1', '9007199254740992', '9007199254740993', '9007199254740995']);
+    expect(data.counts).toEqual([2, 1, 1, 1]);
+    expect(canonicalLabel('9007199254740993')).toBe('9007199254740993');
+    expect(canonicalLabel('1e3')).toBe('1000');
+    expect(canonicalLabel('0.10')).toBe('0.1');
+    expect(canonicalLabel('0.1000000000000000055511151231257827')).toBe('0.1000000000000000055511151231257827');
+    expect(canonicalLabel('-0')).toBe('0');
+    expect(['9007199254740993', '9007199254740992', '1e400', '2'].sort(compareLabels)).toEqual(['2', '9007199254740992', '9007199254740993', '1e400']);
+  });
+});

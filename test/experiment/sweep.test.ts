@@ -38,6 +38,24 @@ describe('sweep axes: bad arguments', () => {
       expect(() => parseAxis(bad), bad).toThrow(RunError);
     }
     expect(() => sweepPoints([])).toThrow(/at least one --over/);
+  });
+  it('refuses a key that is not a config key, and __proto__, constructor and prototype anywhere (issue #23)', () => {
+    for (const bad of ['__proto__.x=1,2', 'foo=1,2', 'paramz.m=1', 'constructor=1']) {
+      const error = (() => {
+        try {
+          parseAxis(bad);
+        } catch (e) {
+          return e as RunError;
+        }
+        throw new Error(`expected ${bad} to be refused`);
+      })();
+      expect(error, bad).toBeInstanceOf(RunError);
+      expect(error.exitCode).toBe(2);
+      expect(error.message).toMatch(new RegExp(`^--over ${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ${bad.split(/[.=]/)[0]} is not a config key \\(it has name, environment, horizon, trials, seed, policies, params\\)$`));
+    }
+    for (const bad of ['params.__proto__=1,2', 'environment.constructor=1', 'policies.0.prototype=a']) {
+      expect(() => parseAxis(bad), bad).toThrow(/^--over .*: __proto__, constructor and prototype are not config keys$/);
+    }
     expect(() => sweepPoints([parseAxis('params.m=1'), parseAxis('params.m=2')])).toThrow(/given twice/);
   });
   it('a value the config refuses names the --over and the field', () => {
@@ -75,6 +93,32 @@ describe('sweep axes', () => {
   });
 });
 
+describe('input files given on the command line (issue #23)', () => {
+  it('--over environment.file resolves against the working directory, as --set does: both read the same file', () => {
+    const iris = fs.readFileSync(path.join(import.meta.dirname, '..', '..', 'data', 'iris.csv'));
+    const data = writeFile(root, 'iris-cwd.csv', iris.toString('utf8'));
+    const given = path.relative(process.cwd(), data);
+    // The config sits as deep below root as the working directory is below /, so that `given`, read from
+    // the config's folder, also names a file: a decoy the sweep must not read.
+    const depth = process.cwd().split(path.sep).filter(Boolean).length;
+    const configDir = path.join(root, 'input-files', ...Array.from({ length: depth }, () => 'c'));
+    fs.mkdirSync(configDir, { recursive: true });
+    const decoy = path.resolve(configDir, given);
+    expect(decoy).not.toBe(data);
+    fs.mkdirSync(path.dirname(decoy), { recursive: true });
+    fs.writeFileSync(decoy, iris.toString('utf8').split('\n').filter((line) => !line.includes('setosa')).join('\n'));
+    const text = ['name: irisx', `environment: {type: classification, file: ${JSON.stringify(data)}, target: virginica}`, 'horizon: 10', 'trials: 1', 'seed: 0', 'policies: [Random]', 'params: {S: 2}', ''].join('\n');
+    const file = writeFile(configDir, 'irisx.yaml', text);
+    const set = loadConfigs(file, [`environment.file=${given}`])[0]!;
+    // A point's folder is named by its values, so the CLI takes only a file name without a folder here;
+    // the rule is the same for any path.
+    const axes = [parseAxis(`environment.file=${given}`)];
+    const over = sweepVariant(loadConfigs(file)[0]!, axes, { name: 'file=iris-cwd.csv', values: [given] }, { split: 'report' });
+    expect((set.environment as { file: string }).file).toBe(data);
+    expect((over.environment as { file: string }).file).toBe(data);
+  });
+});
+
 describe('eofd sweep', () => {
   it('over params.m: at m = Kd EOFD-MLogB makes OFUL-MLogB\'s decisions (zero paired difference); sweep.csv and a figure', async () => {
     const result = await runSweep(config, { out: root, axes: [parseAxis('params.m=2,10')], jobs: 1 });
@@ -103,6 +147,17 @@ describe('eofd sweep', () => {
     expect(result.rows.filter((r) => r.policy === 'Random').map((r) => r.meanFinalRegret)).toEqual([
       result.rows.find((r) => r.policy === 'Random')!.meanFinalRegret,
       result.rows.find((r) => r.policy === 'Random')!.meanFinalRegret,
+    ]);
+  });
+
+  it('sweep.csv has one column per name: a swept trials is over:trials beside the trials count (issue #23)', async () => {
+    const result = await runSweep(config, { out: path.join(root, 'trials-swept'), axes: [parseAxis('trials=1,2')], jobs: 1 });
+    const csv = fs.readFileSync(path.join(result.dir, 'sweep.csv'), 'utf8').trim().split('\n');
+    const header = csv[0]!.split(',');
+    expect(new Set(header).size).toBe(header.length);
+    expect(header.slice(0, 3)).toEqual(['over:trials', 'policy', 'trials']);
+    expect(csv.slice(1).map((line) => line.split(',').slice(0, 3).join(','))).toEqual([
+      '1,EOFD-MLogB,1', '1,OFUL-MLogB,1', '1,Random,1', '2,EOFD-MLogB,2', '2,OFUL-MLogB,2', '2,Random,2',
     ]);
   });
 

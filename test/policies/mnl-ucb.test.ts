@@ -2,7 +2,7 @@ import { Matrix, solve } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
 import { TraceEnvironment } from '../../src/environments/trace.js';
 import type { BetaMode } from '../../src/model/beta.js';
-import { MnlUcb, NEWTON_TOLERANCE } from '../../src/policies/mnl-ucb.js';
+import { MnlUcb, mnlUcbRangeProblem, NEWTON_TOLERANCE } from '../../src/policies/mnl-ucb.js';
 import type { PolicySpec } from '../../src/policies/spec.js';
 import { denseBonusDecision, playAgainstReference, type ReferencePolicy } from '../helpers/baselines.js';
 import { actionSet, makeSpec, syntheticTrace } from '../helpers/policies.js';
@@ -94,6 +94,20 @@ describe('MNL-UCB: bad arguments', () => {
     const policy = new MnlUcb(makeSpec(2, 3));
     expect(() => policy.update(new Float64Array(3), 3)).toThrow(/outcome must be an integer in 0..2, got 3/);
     expect(() => policy.select(actionSet([[0, NaN, 1]]), 1)).toThrow(/action 0, feature 1 is NaN/);
+  });
+
+  it('refuses a λ its Newton system cannot resolve (S = 1e-30 gave λ ≈ 1e-29: round 1 failed), before any round', () => {
+    // Before the check: "the Hessian of the likelihood is not positive definite" in round 1.
+    for (const regularization of [1.3e-29, 1e-17]) {
+      expect(mnlUcbRangeProblem({ regularization, maxActionNorm: 1 })).toMatch(/MNL-UCB needs λ ≥ 1\.0e-12 \(1e-12·D²\).*raise params\.S .* or set params\.lambda/);
+      expect(() => new MnlUcb(makeSpec(2, 3, { regularization }))).toThrow(/MNL-UCB needs λ ≥/);
+    }
+    expect(mnlUcbRangeProblem({ regularization: 1e-12, maxActionNorm: 1 })).toBeNull();
+    expect(mnlUcbRangeProblem({ regularization: 1e-9, maxActionNorm: 100 })).toMatch(/λ ≥ 1\.0e-8/);
+    // Just above the floor it learns: 40 rounds of a rank-deficient start.
+    const policy = new MnlUcb(makeSpec(2, 3, { regularization: 1e-12 }));
+    for (let t = 1; t <= 40; t++) policy.update(Float64Array.from([Math.cos(t), Math.sin(t), 0]), t % 3);
+    expect(policy.estimate().every(Number.isFinite)).toBe(true);
   });
 });
 

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { SHIPPED_CONFIG_DIR } from '../../config/shipped.js';
 import { errnoCode } from '../../base/errors.js';
+import { writeFileAtomic } from '../../results/write.js';
 import { hinter } from '../hint.js';
 import { EXIT, failureExitCode, processIo, type CliIo } from '../io.js';
 
@@ -55,17 +56,40 @@ export function schemaLink(dir: string): string {
   return link.startsWith('.') ? link : `./${link}`;
 }
 
+function lstatOrNull(file: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(file);
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return null;
+    throw error;
+  }
+}
+
 export function initCommand(dir: string, options: { force?: boolean }, io: CliIo): number {
   const file = path.join(dir, STARTER_FILE);
   const hint = hinter(io.env);
+  const refuse = (why: string): number => {
+    io.stderr.write(`eofd init: ${why}\n`);
+    return EXIT.usage;
+  };
   try {
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(file, starterConfig(schemaLink(dir)), { flag: options.force === true ? 'w' : 'wx' });
-  } catch (error) {
-    if (errnoCode(error) === 'EEXIST') {
-      io.stderr.write(`eofd init: ${file} exists; not overwritten (--force replaces it)\n`);
-      return EXIT.usage;
+    const folder = lstatOrNull(dir);
+    if (folder !== null && !folder.isDirectory() && !(folder.isSymbolicLink() && fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true)) {
+      return refuse(`${dir} is a file, not a folder; give a folder to write ${STARTER_FILE} into`);
     }
+    fs.mkdirSync(dir, { recursive: true });
+    const existing = lstatOrNull(file);
+    if (existing !== null) {
+      // --force replaces only a regular file, by a rename: never through a symbolic link, never a folder.
+      if (existing.isSymbolicLink()) return refuse(`${file} is a symbolic link; not followed, not replaced (--force neither): remove it first`);
+      if (!existing.isFile()) return refuse(`${file} exists and is not a file; not replaced (--force neither): remove it first`);
+      if (options.force !== true) return refuse(`${file} exists; not overwritten (--force replaces it)`);
+      writeFileAtomic(file, starterConfig(schemaLink(dir)));
+    } else {
+      fs.writeFileSync(file, starterConfig(schemaLink(dir)), { flag: 'wx' });
+    }
+  } catch (error) {
+    if (errnoCode(error) === 'EEXIST') return refuse(`${file} exists; not overwritten (--force replaces it)`);
     return failureExitCode(error, io, 'init');
   }
   const steps: [command: string, what: string][] = [

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { checkAgainstBaseline, formatRegressions } from '../../report/check.js';
 import { BANDS, TIME_AXES, buildReport, fitText, renderTerminal, shouldColour, terminalWidth, writeReport, type Band, type TimeAxis } from '../../report/index.js';
+import { checkPngPanels, PNG_MAX_PANELS } from '../../report/png.js';
 import { ResultsError } from '../../results/read.js';
 import { failureExitCode, processIo, type CliIo } from '../io.js';
 
@@ -70,6 +71,7 @@ export function runReport(dirs: string[], options: ReportCommandOptions, io: Cli
       reference: options.reference,
       allPairs: options.allPairs,
     });
+    if (options.png === true) checkPngPanels(report.experiments.length);
     const files = writeReport(report, out, { png: options.png, logY: options.logY });
     if (options.json === true) {
       io.stdout.write(JSON.stringify(report, null, 2) + '\n');
@@ -113,7 +115,7 @@ export function registerReport(program: Command, io: CliIo = processIo()): void 
         .default('linear'),
     )
     .option('--log-y', "Fig. 1's regret axis on a log scale (values below its lowest decade are drawn on it, labelled ≤)")
-    .option('--png', 'also write the figures as PNG (fig1-regret.png, fig2-time.png; rendered with resvg, no browser)')
+    .option('--png', `also write the figures as PNG (fig1-regret.png, fig2-time.png; rendered with resvg, no browser; at most ${PNG_MAX_PANELS} experiments)`)
     .option(
       '--reference <label>',
       'compare each policy with this one (a policy label; default: each experiment\'s first learner, i.e. the first ' +

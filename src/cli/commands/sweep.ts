@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { Option, type Command } from 'commander';
-import { parseAxis, runSweep, valueText, type SweepAxis, type SweepResult } from '../../experiment/sweep.js';
+import { checkNotSwept, parseAxis, runSweep, valueText, type SweepAxis, type SweepResult } from '../../experiment/sweep.js';
 import { formatShort } from '../../report/format.js';
 import { formatTable } from '../../report/table.js';
 import type { SweepRow } from '../../results/sweep.js';
@@ -45,7 +45,9 @@ export async function sweepCommand(configFiles: readonly string[], options: Swee
     resumeWords: [...(options.over ?? []).flatMap((o) => ['--over', o]), ...(options.reference === undefined ? [] : ['--reference', options.reference])],
     groups: (configs) => configs,
     prepare: () => {
-      axes = (options.over ?? []).map(parseAxis);
+      const over = options.over ?? [];
+      axes = over.map(parseAxis);
+      checkNotSwept(axes.map((axis, i) => ({ key: axis.key, given: `--over ${over[i]}` })), options.set ?? [], options.trials);
     },
     run: (config, runOptions) => runSweep(config, { ...runOptions, axes, ...(options.reference === undefined ? {} : { reference: options.reference }) }),
     report: (config, result, reporter) => {
