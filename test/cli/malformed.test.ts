@@ -1,15 +1,15 @@
 /**
- * Malformed inputs through the real CLI (`node bin/eofd.js run <file> --out <tmp> --quiet`): each must
- * exit 2 with exactly one stderr line that names the file, the field (or, for a file that does not
- * parse, the line:column) and the problem, with no stack trace, and write no file.
- * The cases run as child processes on a small pool so the file stays fast.
+ * Malformed inputs through the CLI (`eofd run <file> --out <tmp> --quiet`): each must exit 2 with
+ * exactly one stderr line that names the file, the field (or, for a file that does not parse, the
+ * line:column) and the problem, with no stack trace, and write no file. Every case runs through main()
+ * in this process; one in SPAWN_EVERY also runs as `node bin/eofd.js` in a child process, and the two
+ * outcomes must agree (the entry point adds nothing, loses nothing).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, REPO, tempDir } from '../experiment/fixtures.js';
+import { BIN, REPO, runCli, tempDir } from '../experiment/fixtures.js';
 
 interface Case {
   /** Short description (also the test name). */
@@ -180,12 +180,26 @@ interface Outcome {
   out: string;
 }
 
-function runOne(dir: string, c: Case): Promise<Outcome> {
+/** One case in every this many also runs as a child process. */
+const SPAWN_EVERY = 12;
+
+/** The case's files under `dir`; returns the config file and the --out folder. */
+function writeCase(dir: string, c: Case): { file: string; out: string } {
   fs.mkdirSync(dir);
   const file = path.join(dir, `config.${c.ext ?? 'yaml'}`);
   fs.writeFileSync(file, c.config);
   if (c.trace !== undefined) fs.writeFileSync(path.join(dir, 'trace.json'), c.trace);
-  const out = path.join(dir, 'out');
+  return { file, out: path.join(dir, 'out') };
+}
+
+async function runInProcess(dir: string, c: Case): Promise<Outcome> {
+  const { file, out } = writeCase(dir, c);
+  const { code, stdout, stderr } = await runCli(['run', file, '--out', out, '--quiet', '--jobs', '1']);
+  return { code, stdout, stderr, file, out };
+}
+
+function runSpawned(dir: string, c: Case): Promise<Outcome> {
+  const { file, out } = writeCase(dir, c);
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, 'run', file, '--out', out, '--quiet', '--jobs', '1'], {
       cwd: REPO,
@@ -199,27 +213,25 @@ function runOne(dir: string, c: Case): Promise<Outcome> {
   });
 }
 
-/** Runs every case, `width` child processes at a time. */
-async function runAll(root: string, cases: readonly Case[], width: number): Promise<Outcome[]> {
-  const results: Outcome[] = new Array(cases.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < cases.length) {
-      const i = next++;
-      results[i] = await runOne(path.join(root, `case-${String(i).padStart(2, '0')}`), cases[i] as Case);
-    }
-  };
-  await Promise.all(Array.from({ length: width }, worker));
-  return results;
+/** Every case in process, one after another; and every SPAWN_EVERY-th case again as a child process. */
+async function runAll(root: string, cases: readonly Case[]): Promise<{ inProcess: Outcome[]; spawned: Map<number, Outcome> }> {
+  const spawning = new Map<number, Promise<Outcome>>();
+  for (let i = 0; i < cases.length; i += SPAWN_EVERY) spawning.set(i, runSpawned(path.join(root, `spawned-${i}`), cases[i] as Case));
+  const inProcess: Outcome[] = [];
+  for (let i = 0; i < cases.length; i++) inProcess.push(await runInProcess(path.join(root, `case-${String(i).padStart(2, '0')}`), cases[i] as Case));
+  const spawned = new Map<number, Outcome>();
+  for (const [i, outcome] of spawning) spawned.set(i, await outcome);
+  return { inProcess, spawned };
 }
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 let root: string;
 let outcomes: Outcome[];
+let spawned: Map<number, Outcome>;
 beforeAll(async () => {
   root = tempDir('eofd-malformed-');
-  outcomes = await runAll(root, CASES, Math.max(2, Math.min(8, os.availableParallelism() * 2)));
+  ({ inProcess: outcomes, spawned } = await runAll(root, CASES));
 }, 120_000);
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
@@ -251,5 +263,15 @@ describe('eofd run: malformed inputs exit 2 with one line naming file, field and
     // Nothing written. (A trace is validated after the output folder is created, so an empty --out
     // folder may be left behind; it holds no file.)
     expect(fs.existsSync(o.out) ? fs.readdirSync(o.out, { recursive: true }) : [], `files under ${o.out}`).toEqual([]);
+    // As a child process (node bin/eofd.js): the same exit code and output, the paths aside.
+    const child = spawned.get(i);
+    if (child !== undefined) {
+      const same = (text: string, from: Outcome) => text.split(path.dirname(from.file)).join('<case>');
+      expect({ code: child.code, stdout: child.stdout, stderr: same(child.stderr, child) }).toEqual({ code: o.code, stdout: o.stdout, stderr: same(o.stderr, o) });
+    }
+  });
+
+  it(`runs every ${SPAWN_EVERY}th case as a child process too (${Math.ceil(CASES.length / SPAWN_EVERY)} of ${CASES.length})`, () => {
+    expect(spawned.size).toBe(Math.ceil(CASES.length / SPAWN_EVERY));
   });
 });
