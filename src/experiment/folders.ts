@@ -66,19 +66,24 @@ export function lockFolder(lockPath: string, dir: string, out: string): Lock {
   }
 }
 
+/** `dir`'s own status (a link not followed), or null when nothing is there; any other failure is a RunError. */
+function lstatOrNull(dir: string): fs.Stats | null {
+  try {
+    return fs.lstatSync(dir);
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return null;
+    throw new RunError(`cannot read ${dir}: ${describeFsError(error)}`);
+  }
+}
+
 /**
  * What to do with `dir`: refuse (throws), start fresh, resume, or replace. A refusal says whether the
  * folder holds this config (then --resume finishes it) or another one (then --name gives this run its
  * own folder), comparing `resolved` with the folder's manifest.
  */
 export function inspectFolder(dir: string, options: { resume?: boolean; force?: boolean }, resolved?: ResolvedExperiment): FolderState {
-  let stat: fs.Stats;
-  try {
-    stat = fs.lstatSync(dir);
-  } catch (error) {
-    if (errnoCode(error) === 'ENOENT') return 'fresh';
-    throw new RunError(`cannot read ${dir}: ${describeFsError(error)}`);
-  }
+  const stat = lstatOrNull(dir);
+  if (stat === null) return 'fresh';
   if (stat.isSymbolicLink()) throw new RunError(`cannot write the experiment folder ${dir}: it is a symbolic link; give --out a real folder`, 2);
   if (!stat.isDirectory()) throw new RunError(`cannot write the experiment folder ${dir}: it is a file, not a folder`, 2);
   if (fs.readdirSync(dir).length === 0) return 'fresh';
@@ -139,13 +144,8 @@ export function isSweepFolder(dir: string): boolean {
  * a symbolic link, a file, a folder eofd did not write or wrote as another kind — is refused (exit 2).
  */
 export function checkReplaceable(dir: string, kind: 'experiment' | 'sweep'): 'fresh' | 'occupied' {
-  let stat: fs.Stats;
-  try {
-    stat = fs.lstatSync(dir);
-  } catch (error) {
-    if (errnoCode(error) === 'ENOENT') return 'fresh';
-    throw new RunError(`cannot read ${dir}: ${describeFsError(error)}`);
-  }
+  const stat = lstatOrNull(dir);
+  if (stat === null) return 'fresh';
   if (stat.isSymbolicLink()) throw new RunError(`${dir}: is a symbolic link; eofd never writes or deletes through one; give --out a real folder`, 2);
   if (!stat.isDirectory()) throw new RunError(`${dir}: is a file, not a folder`, 2);
   if (fs.readdirSync(dir).length === 0) return 'fresh';

@@ -1,19 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDir, writeFile } from '../experiment/fixtures.js';
+import { gridConfigText, runCli, tempDir, writeFile } from '../experiment/fixtures.js';
 
-/** Synthetic d = 5, K = 2, T = 20, 2 trials. */
-const CONFIG = [
-  'name: small',
-  'environment: {type: synthetic, d: 5, K: 2, reward: [0, 0.5, 1], actions: [3, 5]}',
-  'horizon: 20',
-  'trials: 2',
-  'seed: 0',
-  'policies: [EOFD-MLogB, OFUL-MLogB, Random]',
-  'params: {S: 2, m: 3, beta: order}',
-  '',
-].join('\n');
+const CONFIG = gridConfigText('small');
 
 let root: string;
 let config: string;

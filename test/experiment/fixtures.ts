@@ -17,6 +17,20 @@ export function tempDir(prefix = 'eofd-run-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
+/** The small grid and sweep setting: synthetic d = 5, K = 2, T = 20, 2 trials. */
+export function gridConfigText(name: string, policies = '[EOFD-MLogB, OFUL-MLogB, Random]', params = '{S: 2, m: 3, beta: order}'): string {
+  return [
+    `name: ${name}`,
+    'environment: {type: synthetic, d: 5, K: 2, reward: [0, 0.5, 1], actions: [3, 5]}',
+    'horizon: 20',
+    'trials: 2',
+    'seed: 0',
+    `policies: ${policies}`,
+    `params: ${params}`,
+    '',
+  ].join('\n');
+}
+
 /** One synthetic experiment: d = 6, K = 2, |A_t| in [3, 6]. */
 export function tinyConfig(name: string, options: { horizon?: number; trials?: number; d?: number; policies?: string } = {}): string {
   const policies = options.policies ?? '[EOFD-MLogB, OFUL-MLogB, Random]';

@@ -19,21 +19,8 @@ import { RunError } from '../../src/base/errors.js';
 import { policySpecFor, resolveExperiment, unitSeeds } from '../../src/experiment/setup.js';
 import { gridHeatmapSvg } from '../../src/report/heatmap.js';
 import { descendants, parseXml } from '../report/xml.js';
-import { tempDir, trialCsvs, withoutTimings, writeFile } from './fixtures.js';
+import { gridConfigText, tempDir, trialCsvs, withoutTimings, writeFile } from './fixtures.js';
 
-/** Synthetic d = 5, K = 2, T = 20, 2 trials. */
-function gridConfigText(name: string, policies = '[EOFD-MLogB, OFUL-MLogB, Random]', params = '{S: 2, m: 3, beta: order}'): string {
-  return [
-    `name: ${name}`,
-    'environment: {type: synthetic, d: 5, K: 2, reward: [0, 0.5, 1], actions: [3, 5]}',
-    'horizon: 20',
-    'trials: 2',
-    'seed: 0',
-    `policies: ${policies}`,
-    `params: ${params}`,
-    '',
-  ].join('\n');
-}
 
 let root: string;
 let config: ExperimentConfig;
