@@ -33,6 +33,7 @@ const E2E = [
   'test/cli/main.test.ts', // the CLI under EOFD_BACKEND
   'test/cli/malformed.test.ts', // the CLI, once per malformed input
   'test/cli/progress.test.ts', // the CLI in a pseudo-terminal (script)
+  'test/cli/reproduce.test.ts', // the CLI, killed and resumed
   'test/cli/terminal-width.test.ts', // eofd report and eofd list in an 80-column pseudo-terminal (script)
   'test/cli/run.test.ts', // the CLI, killed and resumed; the worker pool
   'test/cli/signals.test.ts', // the CLI, signalled; the worker pool

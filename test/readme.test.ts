@@ -1,7 +1,7 @@
 /**
  * The shell examples of the README and docs/ stay true: every `eofd` command line in a ```sh block names a command
- * that exists, only options that command takes, and shipped files that exist; and every `run`, `grid`
- * and `sweep` example runs, made small (T = 6, one trial, a one-point grid) and pointed at a temporary
+ * that exists, only options that command takes, and shipped files that exist; and every `run`, `grid`,
+ * `sweep` and `reproduce` example runs, made small (T = 6, one trial, a one-point grid) and pointed at a temporary
  * --out, except those that need an earlier run's output or a file of the reader's own (named below).
  */
 import fs from 'node:fs';
@@ -116,8 +116,8 @@ const NOT_RUN: Record<string, string> = {
   'environment.file=data/mine.csv': "the reader's own data file",
 };
 
-describe("the run, grid and sweep examples of the README and docs/ run (small)", () => {
-  const runnable = readmeCommands().filter((c) => ['run', 'grid', 'sweep'].includes(c.words[0] as string));
+describe("the run, grid, sweep and reproduce examples of the README and docs/ run (small)", () => {
+  const runnable = readmeCommands().filter((c) => ['run', 'grid', 'sweep', 'reproduce'].includes(c.words[0] as string));
 
   it('every one either runs with exit 0 or is skipped for a reason named in NOT_RUN', { timeout: 240_000 }, async () => {
     const out = tempDir('eofd-readme-');
@@ -133,7 +133,7 @@ describe("the run, grid and sweep examples of the README and docs/ run (small)",
       // A swept key keeps its first value only.
       const firstValues = withoutOption(words, '--jobs').map((w, i, all) => (all[i - 1] === '--over' ? w.replace(/,.*$/, '') : w));
       const args = [...firstValues, '--set', 'horizon=6', '--trials', '1', '--jobs', '1', '--quiet', '--out', path.join(out, line.replace(/[/:.]/g, '-'))];
-      if (words[0] === 'grid' && !words.includes('--over')) args.push('--l', '0', '--e', '0');
+      if ((words[0] === 'grid' || words[0] === 'reproduce') && !words.includes('--over')) args.push('--l', '0', '--e', '0');
       const result = await runCli(args);
       expect(result.code, `${line}: eofd ${words.join(' ')}\n${result.stderr}`).toBe(0);
       ran++;

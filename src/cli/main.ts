@@ -14,6 +14,7 @@ import { registerInit } from './commands/init.js';
 import { registerList } from './commands/list.js';
 import { registerMerge } from './commands/merge.js';
 import { registerReport } from './commands/report.js';
+import { registerReproduce } from './commands/reproduce.js';
 import { registerRun } from './commands/run.js';
 import { registerSchema } from './commands/schema.js';
 import { registerStatus } from './commands/status.js';
@@ -30,6 +31,7 @@ const EXAMPLES = `Examples:
   $ eofd sweep configs/mnist.yaml --over params.m=20,78,785  # any key, paired across points
   $ eofd run configs/quick.yaml --shard 0/4      # one quarter of the units (a machine); then eofd merge
   $ eofd report results                          # tables, the paper's claims, figures, report.html
+  $ eofd reproduce                               # Section 4 end to end: tune, run, report (configs/paper.yaml)
   $ eofd init && eofd run eofd.yaml              # a commented starter config, then run it
 `;
 
@@ -64,6 +66,7 @@ export function createProgram(io: CliIo = processIo()): Command {
   registerSweep(program, io);
   registerMerge(program, io);
   registerReport(program, io);
+  registerReproduce(program, io);
   registerExport(program, io);
   registerStatus(program, io);
   registerBench(program, io);

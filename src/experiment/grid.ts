@@ -9,19 +9,20 @@
  * paired interval between them, and the keys whose choice lies on the edge of its list) are written
  * (atomically).
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { RunError } from '../base/errors.js';
 import { reconfigure } from '../config/load.js';
 import { entryOf, type ExperimentConfig } from '../config/schema.js';
 import { gridHeatmapSvg } from '../report/heatmap.js';
-import { BEST_FILE, GRID_FILE, gridDir, heatmapFile } from '../results/layout.js';
-import { ResultsError, type readBestFile } from '../results/read.js';
+import { BEST_FILE, GRID_FILE, gridDir, heatmapFile, SUMMARY_FILE } from '../results/layout.js';
+import { readBestFile, ResultsError } from '../results/read.js';
 import { BEST_FORMAT, gridCsv, type BestEntry, type BestFile, type GridRow } from '../results/sweep.js';
 import { writeFileAtomic } from '../results/write.js';
 import { mean, sampleStd } from '../stats/descriptive.js';
 import { pairedDifference } from '../stats/paired.js';
 import type { RunOptions, RunResult } from './runner.js';
-import { axisLabels, axisReaders, pointInfoFromRun, readPointUnits, runSweepPoints, sweepPoints, valueText, writeShardRecord, type PointInfo, type PointUnits, type SweepAxis, type SweepPoint } from './sweep.js';
+import { axisLabels, axisReaders, checkNotSwept, labelsAt, parseAxis, pointInfoFromRun, readPointUnits, runSweepPoints, sweepPoints, valueText, writeShardRecord, type PointInfo, type PointUnits, type SweepAxis, type SweepPoint } from './sweep.js';
 
 export { gridDir, type BestFile, type GridRow };
 
@@ -51,6 +52,39 @@ export function gridAxes(ls: readonly number[] = DEFAULT_GRID, es: readonly numb
     { key: 'params.l', values: [...ls] },
     { key: 'params.e', values: [...es] },
   ];
+}
+
+/** The grid's axes as `eofd grid` (and `eofd reproduce`) take them. */
+export interface GridAxesArguments {
+  /** `--over KEY=V1,V2,…` (repeatable): these keys instead of the (l, e) grid. */
+  over?: readonly string[];
+  /** `--l`, `--e`: the (l, e) grid's exponent lists (default DEFAULT_GRID); not with `over`. */
+  l?: string;
+  e?: string;
+  /** `--set` and `--trials`, which must not set a swept key. */
+  set?: readonly string[];
+  trials?: number;
+}
+
+/** The swept axes of a grid from its arguments: `--over`, else the (l, e) grid over `--l` and `--e`; one-line RunErrors (exit 2). */
+export function resolveGridAxes(args: GridAxesArguments): SweepAxis[] {
+  const overs = args.over ?? [];
+  const over = overs.map(parseAxis);
+  if (over.length > 0 && (args.l !== undefined || args.e !== undefined)) {
+    throw new RunError('--l and --e set the (l, e) grid; with --over, give params.l=… and params.e=… there instead', 2);
+  }
+  const axes =
+    over.length > 0
+      ? over
+      : gridAxes(args.l === undefined ? DEFAULT_GRID : parseExponentList(args.l, '--l'), args.e === undefined ? DEFAULT_GRID : parseExponentList(args.e, '--e'));
+  const given = (axis: SweepAxis, i: number): string => {
+    if (over.length > 0) return `--over ${overs[i]}`;
+    const flag = axis.key === 'params.l' ? args.l : args.e;
+    return flag === undefined ? `the (l, e) grid (${axis.key})` : `--${axis.key.slice('params.'.length)} ${flag}`;
+  };
+  checkNotSwept(axes.map((axis, i) => ({ key: axis.key, given: given(axis, i) })), args.set ?? [], args.trials);
+  sweepPoints(axes);
+  return axes;
 }
 
 /** Every (l, e), l-major, in the given orders. */
@@ -274,6 +308,26 @@ export async function runGrid(config: ExperimentConfig, options: GridOptions): P
   return { name: config.name, dir, run, rows: done.rows, files: done.files, best: done.best };
 }
 
+/**
+ * Whether the grid of `config` over `axes` under `out` is finished: its best.json is over the same
+ * axes and validation trials, and every point folder is complete (has its summary.csv).
+ */
+export function isGridFinished(out: string, config: ExperimentConfig, axes: readonly SweepAxis[]): boolean {
+  const dir = gridDir(out, config.name);
+  let best: BestFileRead;
+  try {
+    best = readBestFile(path.join(dir, BEST_FILE));
+  } catch {
+    return false;
+  }
+  const same = JSON.stringify(best.axes) === JSON.stringify(axes.map((a) => ({ key: a.key, values: [...a.values] })));
+  if (!same || best.trials !== config.trials) return false;
+  const readers = axisReaders(config, axes);
+  return sweepPoints(axes)
+    .filter((point) => labelsAt(axes, readers, point).length > 0)
+    .every((point) => fs.existsSync(path.join(dir, point.name, SUMMARY_FILE)));
+}
+
 /** Per label, the `params` values a best.json chose (keys without `params.`); λ and η are derived again per experiment. */
 export type TunedValues = Record<string, Record<string, unknown>>;
 
@@ -320,4 +374,35 @@ export function withPolicyParams(config: ExperimentConfig, policies: TunedValues
     origin,
   );
   return { ...variant, ...(config.seedName === undefined ? {} : { seedName: config.seedName }) };
+}
+
+/**
+ * `--params`: one best.json applies to every experiment (with a note where it was tuned on another);
+ * several apply each to the experiment it names, and every experiment needs one. `log` gets the notes
+ * (`note: …`).
+ */
+export function applyBestFiles(configs: readonly ExperimentConfig[], files: readonly string[], log: (line: string) => void): ExperimentConfig[] {
+  const bests = files.map((file) => ({ file, ...tunedValues(file, readBestFile(file)) }));
+  if (bests.length === 1) {
+    const [best] = bests as [(typeof bests)[number]];
+    return configs.map((config) => {
+      if (best.experiment !== null && best.experiment !== (config.seedName ?? config.name)) {
+        log(`note: ${best.file} was tuned on experiment ${best.experiment}, applied to ${config.name}`);
+      }
+      return withPolicyParams(config, best.policies, `--params ${best.file}`);
+    });
+  }
+  for (const best of bests) {
+    if (!configs.some((config) => (config.seedName ?? config.name) === best.experiment)) {
+      throw new RunError(`--params ${best.file}: tuned on ${JSON.stringify(best.experiment)}, which is not an experiment of this run (${configs.map((c) => c.name).join(', ')})`, 2);
+    }
+  }
+  return configs.map((config) => {
+    const matching = bests.filter((best) => best.experiment === (config.seedName ?? config.name));
+    if (matching.length !== 1) {
+      throw new RunError(`--params: ${matching.length === 0 ? 'no' : `${matching.length}`} best.json tuned on ${config.name} (give exactly one per experiment, or a single file for all)`, 2);
+    }
+    const [best] = matching as [(typeof bests)[number]];
+    return withPolicyParams(config, best.policies, `--params ${best.file}`);
+  });
 }

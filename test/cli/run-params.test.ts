@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunError } from '../../src/base/errors.js';
-import { applyBestFiles } from '../../src/cli/commands/run.js';
+import { applyBestFiles } from '../../src/experiment/grid.js';
 import { loadConfigs } from '../../src/config/load.js';
 import type { ExperimentConfig } from '../../src/config/schema.js';
 import { tempDir, writeFile } from '../experiment/fixtures.js';

@@ -124,4 +124,12 @@ describe('loadConfigs', () => {
       expect(config.environment).toEqual(full[i]?.environment);
     });
   });
+
+  it("reads the shipped paper.yaml (eofd reproduce's default): the three settings exactly as their own configs give them", () => {
+    const configs = loadConfigs(path.resolve('configs/paper.yaml'));
+    const own = ['mnist', 'synthetic-k4', 'synthetic-binary'].map((n) => loadConfigs(path.resolve(`configs/${n}.yaml`))[0]!);
+    expect(configs).toHaveLength(3);
+    const comparable = (c: (typeof configs)[number]) => ({ ...c, source: '', document: undefined });
+    configs.forEach((config, i) => expect(comparable(config)).toEqual(comparable(own[i]!)));
+  });
 });

@@ -4,10 +4,9 @@
  * seeds (default: Section 4's (l, e) grid); the work is in src/experiment/grid.ts. Exit codes as `eofd run`.
  */
 import path from 'node:path';
-import { RunError } from '../../base/errors.js';
 import { Option, type Command } from 'commander';
-import { DEFAULT_GRID, gridAxes, parseExponentList, runGrid, type GridResult } from '../../experiment/grid.js';
-import { checkNotSwept, parseAxis, sweepPoints, valueText, type SweepAxis } from '../../experiment/sweep.js';
+import { DEFAULT_GRID, gridAxes, resolveGridAxes, runGrid, type GridResult } from '../../experiment/grid.js';
+import { sweepPoints, valueText, type SweepAxis } from '../../experiment/sweep.js';
 import type { BestEntry } from '../../results/sweep.js';
 import { processIo, type CliIo } from '../io.js';
 import { collect, NAME_HELP, positiveInteger, SET_HELP, SHARD_HELP, shardArgument, shardCountArgument, type ExperimentCommandOptions } from '../options.js';
@@ -45,18 +44,7 @@ export async function gridCommand(configFiles: readonly string[], options: GridC
     ],
     groups: (configs) => configs,
     prepare: () => {
-      const over = (options.over ?? []).map(parseAxis);
-      if (over.length > 0 && (options.l !== undefined || options.e !== undefined)) {
-        throw new RunError('--l and --e set the (l, e) grid; with --over, give params.l=… and params.e=… there instead', 2);
-      }
-      axes = over.length > 0 ? over : gridAxes(options.l === undefined ? DEFAULT_GRID : parseExponentList(options.l, '--l'), options.e === undefined ? DEFAULT_GRID : parseExponentList(options.e, '--e'));
-      const given = (axis: SweepAxis, i: number): string => {
-        if (over.length > 0) return `--over ${(options.over ?? [])[i]}`;
-        const flag = axis.key === 'params.l' ? options.l : options.e;
-        return flag === undefined ? `the (l, e) grid (${axis.key})` : `--${axis.key.slice('params.'.length)} ${flag}`;
-      };
-      checkNotSwept(axes.map((axis, i) => ({ key: axis.key, given: given(axis, i) })), options.set ?? [], options.trials);
-      sweepPoints(axes);
+      axes = resolveGridAxes(options);
     },
     run: (config, runOptions) => runGrid(config, { ...runOptions, axes }),
     report: (config, result, reporter) => {

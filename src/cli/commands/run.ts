@@ -6,11 +6,9 @@
  */
 import os from 'node:os';
 import { Option, type Command } from 'commander';
-import { RunError } from '../../base/errors.js';
 import type { ExperimentConfig } from '../../config/schema.js';
-import { tunedValues, withPolicyParams } from '../../experiment/grid.js';
+import { applyBestFiles } from '../../experiment/grid.js';
 import { runExperiments } from '../../experiment/runner.js';
-import { readBestFile } from '../../results/read.js';
 import { hinter } from '../hint.js';
 import { EXIT, processIo, type CliIo } from '../io.js';
 import { collect, NAME_HELP, positiveInteger, SET_HELP, SHARD_HELP, shardArgument, shardCountArgument, shardNote, type ExperimentCommandOptions } from '../options.js';
@@ -36,43 +34,13 @@ function examplesText(): string {
   return `Examples:\n${EXAMPLES.map(([command, what]) => `  # ${what}\n  $ ${command}`).join('\n')}\n`;
 }
 
-/**
- * `--params`: one best.json applies to every experiment (with a note where it was tuned on another);
- * several apply each to the experiment it names, and every experiment needs one.
- */
-export function applyBestFiles(configs: readonly ExperimentConfig[], files: readonly string[], log: (line: string) => void): ExperimentConfig[] {
-  const bests = files.map((file) => ({ file, ...tunedValues(file, readBestFile(file)) }));
-  if (bests.length === 1) {
-    const [best] = bests as [(typeof bests)[number]];
-    return configs.map((config) => {
-      if (best.experiment !== null && best.experiment !== (config.seedName ?? config.name)) {
-        log(`eofd run: note: ${best.file} was tuned on experiment ${best.experiment}, applied to ${config.name}`);
-      }
-      return withPolicyParams(config, best.policies, `--params ${best.file}`);
-    });
-  }
-  for (const best of bests) {
-    if (!configs.some((config) => (config.seedName ?? config.name) === best.experiment)) {
-      throw new RunError(`--params ${best.file}: tuned on ${JSON.stringify(best.experiment)}, which is not an experiment of this run (${configs.map((c) => c.name).join(', ')})`, 2);
-    }
-  }
-  return configs.map((config) => {
-    const matching = bests.filter((best) => best.experiment === (config.seedName ?? config.name));
-    if (matching.length !== 1) {
-      throw new RunError(`--params: ${matching.length === 0 ? 'no' : `${matching.length}`} best.json tuned on ${config.name} (give exactly one per experiment, or a single file for all)`, 2);
-    }
-    const [best] = matching as [(typeof bests)[number]];
-    return withPolicyParams(config, best.policies, `--params ${best.file}`);
-  });
-}
-
 /** Runs the command; returns the exit code. Errors are one line on stderr (a stack only with EOFD_DEBUG=1). */
 export async function runCommand(configFiles: readonly string[], options: RunCommandOptions, io: CliIo): Promise<number> {
   const eofd = hinter(io.env);
   return perExperimentCommand<GroupResult, ExperimentConfig[]>(configFiles, options, io, {
     name: 'run',
     resumeWords: (options.params ?? []).flatMap((file) => ['--params', file]),
-    configure: (configs, log) => (options.params === undefined ? configs : applyBestFiles(configs, options.params, log)),
+    configure: (configs, log) => (options.params === undefined ? configs : applyBestFiles(configs, options.params, (line) => log(`eofd run: ${line}`))),
     // One runner call: the units of every experiment share the workers.
     groups: (configs) => [configs],
     run: async (configs, runOptions) => ({ run: await runExperiments(configs, runOptions), dir: runOptions.out }),

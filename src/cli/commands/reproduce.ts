@@ -1,0 +1,137 @@
+/**
+ * `eofd reproduce [config] [--out dir] [--trials N] [--set key=value]... [--over KEY=V1,…]... [--l list]
+ * [--e list] [--jobs N] [--resume] [--force] [--quiet]`: Section 4 end to end (tune, run the tuned and the
+ * paper's choice one unit at a time, report both); the stages are in src/experiment/reproduce.ts.
+ * Exit codes as `eofd run`: 0 done; 1 a unit failed or the output cannot be written; 2 bad usage or
+ * config; 130 interrupted (SIGINT), 143 terminated (SIGTERM).
+ */
+import os from 'node:os';
+import { Option, type Command } from 'commander';
+import { RunError } from '../../base/errors.js';
+import type { ExperimentConfig } from '../../config/schema.js';
+import { DEFAULT_GRID, gridAxes, resolveGridAxes } from '../../experiment/grid.js';
+import { REPRODUCE_FILE, reproduce, reproduceFolders, stageTable, type ReproduceResult } from '../../experiment/reproduce.js';
+import type { SweepAxis } from '../../experiment/sweep.js';
+import { EXIT, processIo, type CliIo } from '../io.js';
+import { collect, positiveInteger, SET_HELP, timingCheck, type ExperimentCommandOptions } from '../options.js';
+import { perExperimentCommand } from '../per-experiment.js';
+
+export interface ReproduceCommandOptions extends Omit<ExperimentCommandOptions, 'name' | 'shard' | 'shardCount'> {
+  over?: string[];
+  l?: string;
+  e?: string;
+}
+
+/** The shipped config `eofd reproduce` runs without one: configs/paper.yaml. */
+export const DEFAULT_REPRODUCE_CONFIG = 'paper';
+
+const EXAMPLES = [
+  ['eofd reproduce', "Section 4 as the paper states it (configs/paper.yaml) → results/paper/"],
+  ['eofd reproduce --trials 2 --set horizon=200 --over params.l=0,0.75 --over params.e=0.75 --out /tmp/quick', 'a quick look: reduced trials, horizon and grid'],
+  ['eofd reproduce --resume', 'after a stop: finished stages are skipped, the others resumed'],
+  ['eofd reproduce configs/synthetic-k4.yaml --jobs 2 --out results/k4', 'one setting; the grid on two workers'],
+] as const;
+
+function examplesText(): string {
+  return `Examples:\n${EXAMPLES.map(([command, what]) => `  # ${what}\n  $ ${command}`).join('\n')}\n`;
+}
+
+/** The command line as reproduce.json records it. */
+function commandWords(files: readonly string[], options: ReproduceCommandOptions): string[] {
+  return [
+    'eofd',
+    'reproduce',
+    ...files,
+    '--out',
+    options.out,
+    ...(options.trials === undefined ? [] : ['--trials', String(options.trials)]),
+    ...(options.set ?? []).flatMap((s) => ['--set', s]),
+    ...(options.over ?? []).flatMap((o) => ['--over', o]),
+    ...(options.l === undefined ? [] : ['--l', options.l]),
+    ...(options.e === undefined ? [] : ['--e', options.e]),
+    ...(options.jobs === undefined ? [] : ['--jobs', String(options.jobs)]),
+    ...(options.resume === true ? ['--resume'] : []),
+    ...(options.force === true ? ['--force'] : []),
+  ];
+}
+
+export async function reproduceCommand(configFiles: readonly string[], options: ReproduceCommandOptions, io: CliIo): Promise<number> {
+  const files = configFiles.length === 0 ? [DEFAULT_REPRODUCE_CONFIG] : configFiles;
+  let axes: SweepAxis[] = gridAxes();
+  let log: (line: string) => void = () => {};
+  let reporterLog: (line: string) => void = () => {};
+  return perExperimentCommand<ReproduceResult, ExperimentConfig[]>(files, options, io, {
+    name: 'reproduce',
+    resumeWords: [
+      ...(options.over ?? []).flatMap((o) => ['--over', o]),
+      ...(options.l === undefined ? [] : ['--l', options.l]),
+      ...(options.e === undefined ? [] : ['--e', options.e]),
+    ],
+    prepare: () => {
+      axes = resolveGridAxes(options);
+    },
+    configure: (configs, given) => {
+      reporterLog = given;
+      log = options.quiet === true ? () => {} : (line) => given(`eofd reproduce: ${line}`);
+      return configs;
+    },
+    groups: (configs) => [configs],
+    run: (configs, runOptions) => {
+      if (runOptions.shard !== undefined) throw new RunError('reproduce does not shard yet: run it without --shard, SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX', 2);
+      return reproduce(configs, { ...runOptions, out: options.out, axes, command: commandWords(files, options), log, beforeTimed: () => timingCheck({}, reporterLog) });
+    },
+    kept: () => `finished stages and units are kept (${REPRODUCE_FILE})`,
+    end: ({ results, error, resume }) => {
+      const result = results[0] as ReproduceResult; // one group
+      if (options.quiet !== true) {
+        const folders = reproduceFolders(result.dir);
+        io.stderr.write(`\neofd reproduce: wall time per stage (${result.dir}/${REPRODUCE_FILE}):\n${stageTable(result.stages)}`);
+        if (result.complete) io.stderr.write(`eofd reproduce: reports: ${folders.reportTuned}/report.html, ${folders.reportPaperChoice}/report.html\n`);
+      }
+      if (!result.complete) {
+        const stage = result.stages.find((s) => s.status === 'failed');
+        error(`stage ${stage?.name ?? '?'} did not finish (${result.run.unitsFailed} units failed; messages above); after fixing the cause, ${resume()} redoes the rest`);
+        return EXIT.failure;
+      }
+      return EXIT.ok;
+    },
+  });
+}
+
+export function registerReproduce(program: Command, io: CliIo = processIo()): void {
+  const cores = os.availableParallelism();
+  program
+    .command('reproduce')
+    .summary("Section 4 end to end: tune on validation seeds, run the tuned and the paper's (0.75, 0.75), report both")
+    .description(
+      'Reproduce Section 4 of the paper from one config (default: the shipped configs/paper.yaml, its three settings ' +
+        'as the paper states them), in five stages, each resumable and timed: (1) tune: `eofd grid` of every experiment ' +
+        `(default the paper's 49-point (l, e) grid over ${DEFAULT_GRID.join(', ')}) on validation seeds → <out>/tune/<name>-grid/best.json; ` +
+        "(2) tuned: the reported trials with each policy's chosen values (as `eofd run --params best.json`) → <out>/tuned/; " +
+        "(3) paper-choice: the same trials at the paper's (l, e) = (0.75, 0.75) → <out>/paper-choice/; both run one unit at a " +
+        'time (as `eofd run --timing`) so the time claims can be judged; (4, 5) `eofd report` of each → <out>/report-tuned/, ' +
+        `<out>/report-paper-choice/. Each stage's wall time is printed and recorded with its start, end and exit status in <out>/${REPRODUCE_FILE}; ` +
+        'with --resume a stage whose outputs are complete is skipped and the others are resumed.',
+    )
+    .argument('[config...]', `experiment config files (YAML or JSON), or names of shipped configs (default: ${DEFAULT_REPRODUCE_CONFIG})`)
+    .option('--out <dir>', 'folder of the stages and reproduce.json', 'results/paper')
+    .option('--trials <n>', 'trials per policy, in the grid (validation) and in the runs (overrides `trials`)', positiveInteger('a trial count', 1_000_000))
+    .option('--set <key=value>', SET_HELP, collect)
+    .option('--over <KEY=V1,V2,…>', "the tuning grid's keys and values, as `eofd grid` takes them (repeatable); default params.l and params.e over the paper's grid", collect)
+    .option('--l <list>', `exponents l of λ in the tuning grid, comma-separated (default ${DEFAULT_GRID.join(',')})`)
+    .option('--e <list>', `exponents e of η in the tuning grid, comma-separated (default ${DEFAULT_GRID.join(',')})`)
+    .option('--jobs <n>', `units of the tuning grid run at once on worker threads (default: CPU cores, here ${cores}); the runs are timed, one unit at a time`, positiveInteger('a job count', 1024))
+    .addOption(new Option('--resume', 'finish an existing reproduction: skip finished stages, resume the others').conflicts('force'))
+    .addOption(new Option('--force', 'delete the existing stages and start over'))
+    .option('--quiet', 'print no progress and no summary (errors still go to stderr)')
+    .addHelpText('before', examplesText())
+    .addHelpText(
+      'after',
+      '\nSharding (--shard) is not supported yet: run the stages one by one with `eofd grid --shard`, `eofd merge`, `eofd run`.\n\n' +
+        'Exit codes: 0 done; 1 a unit failed or the output folder cannot be written;\n' +
+        '2 bad usage or config; 130 interrupted by Ctrl-C, 143 terminated by SIGTERM (resume with --resume).',
+    )
+    .action(async (configs: string[], options: ReproduceCommandOptions) => {
+      process.exitCode = await reproduceCommand(configs, options, io);
+    });
+}

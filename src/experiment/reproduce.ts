@@ -1,0 +1,294 @@
+/**
+ * Section 4 end to end (`eofd reproduce`): five stages, each an existing piece run on the experiments
+ * of one config, each resumable, each timed.
+ *
+ * 1. tune: the grid (grid.ts `runGrid`, default the paper's 49 (l, e) points) of every experiment on
+ *    validation seeds → `<out>/tune/<name>-grid/best.json`;
+ * 2. tuned: the reported trials with each label's chosen values (`applyBestFiles`, as `run --params`),
+ *    one unit at a time (timing) → `<out>/tuned/<name>/`;
+ * 3. paper-choice: the same trials at the paper's own (l, e) = (0.75, 0.75) → `<out>/paper-choice/<name>/`;
+ * 4, 5. report-tuned, report-paper-choice: `buildReport`/`writeReport` of each → `<out>/report-<run>/`.
+ *
+ * `<out>/reproduce.json` (written atomically at each stage's start and end) records the command and, per
+ * stage, its outputs, start and end, wall time and exit status. A stage is finished when its outputs
+ * are complete (a grid: `isGridFinished`; a run: every summary.csv; a report: its report.json); with
+ * `resume` a finished stage is skipped unless an earlier stage ran again, and the others are resumed.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { RunError } from '../base/errors.js';
+import type { ExperimentConfig } from '../config/schema.js';
+import { buildReport, writeReport } from '../report/index.js';
+import { BEST_FILE, gridDir, SUMMARY_FILE } from '../results/layout.js';
+import { writeJsonAtomic } from '../results/write.js';
+import { applyBestFiles, gridAxes, isGridFinished, runGrid, withPolicyParams, type TunedValues } from './grid.js';
+import { runExperiments, type RunOptions, type RunResult } from './runner.js';
+import { axisReaders, type SweepAxis } from './sweep.js';
+
+export const REPRODUCE_FILE = 'reproduce.json';
+export const REPRODUCE_FORMAT = 'eofd-reproduce/1';
+
+/** The (l, e) the paper reports its results at (Section 4). */
+export const PAPER_CHOICE = { l: 0.75, e: 0.75 } as const;
+
+export const STAGE_NAMES = ['tune', 'tuned', 'paper-choice', 'report-tuned', 'report-paper-choice'] as const;
+export type StageName = (typeof STAGE_NAMES)[number];
+
+/** The folders of a reproduction under `out`. */
+export function reproduceFolders(out: string): { tune: string; tuned: string; paperChoice: string; reportTuned: string; reportPaperChoice: string } {
+  return {
+    tune: path.join(out, 'tune'),
+    tuned: path.join(out, 'tuned'),
+    paperChoice: path.join(out, 'paper-choice'),
+    reportTuned: path.join(out, 'report-tuned'),
+    reportPaperChoice: path.join(out, 'report-paper-choice'),
+  };
+}
+
+export type StageStatus = 'pending' | 'running' | 'done' | 'failed' | 'interrupted';
+
+export interface StageRecord {
+  name: StageName;
+  /** What the stage does, in the words of the command that does it alone. */
+  what: string;
+  /** The folders (or files) it writes. */
+  outputs: string[];
+  status: StageStatus;
+  /** ISO times of its last run (null: not run yet). */
+  started: string | null;
+  ended: string | null;
+  /** Wall time of its last run in seconds. */
+  seconds: number | null;
+  /** 0 done, 1 failed, 130 interrupted; null while pending or running. */
+  exit_code: number | null;
+  /** Whether the last invocation found it finished and skipped it. */
+  skipped: boolean;
+}
+
+export interface ReproduceRecord {
+  format: typeof REPRODUCE_FORMAT;
+  /** The last invocation's command line (words). */
+  command: string[];
+  started: string;
+  ended: string | null;
+  exit_code: number | null;
+  stages: StageRecord[];
+}
+
+export interface ReproduceOptions extends Omit<RunOptions, 'split' | 'out' | 'shard'> {
+  /** Parent of the stage folders and of reproduce.json. */
+  out: string;
+  /** The tuning grid's axes (default: the paper's (l, e) grid). */
+  axes?: readonly SweepAxis[];
+  /** The command line recorded in reproduce.json. */
+  command?: readonly string[];
+  /** Stage lines (start, end, skipped). */
+  log?: (line: string) => void;
+  /** Called once before the first timed (run) stage that runs (the CLI warns there when the machine is loaded). */
+  beforeTimed?: () => void;
+}
+
+export interface ReproduceResult {
+  dir: string;
+  /** Every unit the stages that ran ran (interrupted: a stage was stopped). */
+  run: RunResult;
+  stages: StageRecord[];
+  /** Every stage finished. */
+  complete: boolean;
+}
+
+/** `config` with the paper's (l, e) = (0.75, 0.75) as the own params of every label that reads l or e. */
+export function withPaperChoice(config: ExperimentConfig): ExperimentConfig {
+  const readers = axisReaders(config, gridAxes([PAPER_CHOICE.l], [PAPER_CHOICE.e]));
+  const chosen: TunedValues = {};
+  for (const [label, keys] of Object.entries(readers)) {
+    const values: Record<string, unknown> = {};
+    if (keys.includes('params.l')) values.l = PAPER_CHOICE.l;
+    if (keys.includes('params.e')) values.e = PAPER_CHOICE.e;
+    if (Object.keys(values).length > 0) chosen[label] = values;
+  }
+  return withPolicyParams(config, chosen, `the paper's (l, e) = (${PAPER_CHOICE.l}, ${PAPER_CHOICE.e})`);
+}
+
+function emptyRun(): RunResult {
+  return { experiments: [], interrupted: false, unitsRun: 0, unitsSkipped: 0, unitsFailed: 0, jobs: 1 };
+}
+
+function addRun(total: RunResult, run: RunResult): RunResult {
+  return {
+    experiments: [...total.experiments, ...run.experiments],
+    interrupted: total.interrupted || run.interrupted,
+    unitsRun: total.unitsRun + run.unitsRun,
+    unitsSkipped: total.unitsSkipped + run.unitsSkipped,
+    unitsFailed: total.unitsFailed + run.unitsFailed,
+    jobs: Math.max(total.jobs, run.jobs),
+  };
+}
+
+function readRecord(file: string): ReproduceRecord | null {
+  try {
+    const record = JSON.parse(fs.readFileSync(file, 'utf8')) as ReproduceRecord;
+    return record.format === REPRODUCE_FORMAT && Array.isArray(record.stages) ? record : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What one stage runs and when its outputs are complete. */
+interface Stage {
+  name: StageName;
+  what: string;
+  outputs: string[];
+  finished(): boolean;
+  /** Runs the stage (resuming its runner folders when `resume`); its run result, or null for a report. */
+  run(resume: boolean): Promise<RunResult | null>;
+}
+
+/** Runs the stages of a reproduction; see the module comment. Throws RunError when it cannot start. */
+export async function reproduce(configs: readonly ExperimentConfig[], options: ReproduceOptions): Promise<ReproduceResult> {
+  const { out, axes: given, command = [], log = () => {}, beforeTimed, ...runOptions } = options;
+  if (out.trim() === '') throw new RunError('--out: expected a folder, got an empty string', 2);
+  if (options.resume === true && options.force === true) throw new RunError('--resume and --force exclude each other; give one', 2);
+  const axes = given ?? gridAxes();
+  const folders = reproduceFolders(out);
+  const recordFile = path.join(out, REPRODUCE_FILE);
+  const previous = readRecord(recordFile);
+  if (fs.existsSync(recordFile) && options.resume !== true && options.force !== true) {
+    throw new RunError(`${out} already holds a reproduction (${REPRODUCE_FILE}); add --resume to finish it, or --force to start over`, 2);
+  }
+  for (const config of configs) axisReaders(config, axes); // a key no policy reads: refused before any work
+  const bestFiles = configs.map((config) => path.join(gridDir(folders.tune, config.name), BEST_FILE));
+  const summaries = (dir: string): boolean => configs.every((config) => fs.existsSync(path.join(dir, config.name, SUMMARY_FILE)));
+  const timed = { ...runOptions, jobs: 1 }; // one unit at a time: the per-round times are the policy's alone
+
+  let warned = false;
+  const runStage = (dir: string, configsOf: () => ExperimentConfig[]) => async (resume: boolean) => {
+    if (!warned) beforeTimed?.();
+    warned = true;
+    return runExperiments(configsOf(), { ...timed, out: dir, resume, force: options.force, split: 'report' });
+  };
+  const reportStage = (runDir: string, reportDir: string) => async (): Promise<null> => {
+    writeReport(buildReport([runDir], { out: reportDir }), reportDir);
+    return null;
+  };
+  const stages: Stage[] = [
+    {
+      name: 'tune',
+      what: `eofd grid over ${axes.map((a) => `${a.key}=${a.values.join(',')}`).join(' × ')} on validation seeds`,
+      outputs: configs.map((config) => gridDir(folders.tune, config.name)),
+      finished: () => configs.every((config) => isGridFinished(folders.tune, config, axes)),
+      run: async (resume) => {
+        let total = emptyRun();
+        for (const config of configs) {
+          const result = await runGrid(config, { ...runOptions, out: folders.tune, axes, resume, force: options.force });
+          total = addRun(total, result.run);
+          if (result.run.interrupted || result.best === null) break;
+        }
+        return total;
+      },
+    },
+    {
+      name: 'tuned',
+      what: 'eofd run --params <tune>/<name>-grid/best.json --timing',
+      outputs: [folders.tuned],
+      finished: () => summaries(folders.tuned),
+      run: runStage(folders.tuned, () => applyBestFiles(configs, bestFiles, (line) => log(line))),
+    },
+    {
+      name: 'paper-choice',
+      what: `eofd run at the paper's (l, e) = (${PAPER_CHOICE.l}, ${PAPER_CHOICE.e}) --timing`,
+      outputs: [folders.paperChoice],
+      finished: () => summaries(folders.paperChoice),
+      run: runStage(folders.paperChoice, () => configs.map(withPaperChoice)),
+    },
+    {
+      name: 'report-tuned',
+      what: 'eofd report <tuned>',
+      outputs: [folders.reportTuned],
+      finished: () => fs.existsSync(path.join(folders.reportTuned, 'report.json')),
+      run: reportStage(folders.tuned, folders.reportTuned),
+    },
+    {
+      name: 'report-paper-choice',
+      what: 'eofd report <paper-choice>',
+      outputs: [folders.reportPaperChoice],
+      finished: () => fs.existsSync(path.join(folders.reportPaperChoice, 'report.json')),
+      run: reportStage(folders.paperChoice, folders.reportPaperChoice),
+    },
+  ];
+
+  fs.mkdirSync(out, { recursive: true });
+  const record: ReproduceRecord = {
+    format: REPRODUCE_FORMAT,
+    command: [...command],
+    started: new Date().toISOString(),
+    ended: null,
+    exit_code: null,
+    stages: stages.map((stage) => {
+      const earlier = options.force === true ? undefined : previous?.stages.find((s) => s.name === stage.name);
+      return earlier === undefined
+        ? { name: stage.name, what: stage.what, outputs: stage.outputs, status: 'pending', started: null, ended: null, seconds: null, exit_code: null, skipped: false }
+        : { ...earlier, what: stage.what, outputs: stage.outputs, skipped: false };
+    }),
+  };
+  const save = (): void => writeJsonAtomic(recordFile, record);
+  save();
+
+  let total = emptyRun();
+  let ranEarlier = false;
+  let stopped = false;
+  for (const [i, stage] of stages.entries()) {
+    const entry = record.stages[i] as StageRecord;
+    const prefix = `[${i + 1}/${stages.length}] ${stage.name}`;
+    if (options.resume === true && !ranEarlier && stage.finished()) {
+      entry.skipped = true;
+      if (entry.status !== 'done') Object.assign(entry, { status: 'done', exit_code: 0 });
+      save();
+      log(`${prefix}: finished earlier${entry.seconds === null ? '' : ` (${entry.seconds.toFixed(1)} s)`}, skipped`);
+      continue;
+    }
+    ranEarlier = true;
+    const started = Date.now();
+    Object.assign(entry, { status: 'running', started: new Date(started).toISOString(), ended: null, seconds: null, exit_code: null });
+    save();
+    log(`${prefix}: ${stage.what} → ${stage.outputs.join(', ')}`);
+    let run: RunResult | null = null;
+    let thrown: unknown = null;
+    try {
+      run = await stage.run(options.resume === true);
+    } catch (error) {
+      thrown = error;
+    }
+    if (run !== null) total = addRun(total, run);
+    const complete = thrown === null && !(run?.interrupted ?? false) && stage.finished();
+    const status: StageStatus = run?.interrupted === true ? 'interrupted' : complete ? 'done' : 'failed';
+    const ended = Date.now();
+    Object.assign(entry, { status, ended: new Date(ended).toISOString(), seconds: (ended - started) / 1000, exit_code: status === 'done' ? 0 : status === 'interrupted' ? 130 : 1 });
+    record.exit_code = status === 'done' ? null : (entry.exit_code as number);
+    record.ended = status === 'done' ? null : entry.ended;
+    save();
+    if (thrown !== null) throw thrown;
+    log(`${prefix}: ${status} in ${(entry.seconds as number).toFixed(1)} s`);
+    if (status !== 'done') {
+      stopped = true;
+      break;
+    }
+  }
+  if (!stopped) {
+    record.ended = new Date().toISOString();
+    record.exit_code = 0;
+    save();
+  }
+  return { dir: out, run: total, stages: record.stages, complete: !stopped };
+}
+
+/** The stage table `eofd reproduce` prints at the end: name, status, wall time. */
+export function stageTable(stages: readonly StageRecord[]): string {
+  const width = Math.max(...stages.map((s) => s.name.length));
+  const lines = stages.map((s) => {
+    const time = s.seconds === null ? '—' : `${s.seconds.toFixed(1)} s`;
+    return `  ${s.name.padEnd(width)}  ${s.status.padEnd(11)} ${time.padStart(10)}${s.skipped ? '  (finished earlier, skipped)' : ''}`;
+  });
+  const seconds = stages.reduce((sum, s) => sum + (s.seconds ?? 0), 0);
+  return `${lines.join('\n')}\n  ${'total'.padEnd(width)}  ${''.padEnd(11)} ${`${seconds.toFixed(1)} s`.padStart(10)}\n`;
+}

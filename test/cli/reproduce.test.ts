@@ -1,0 +1,128 @@
+/**
+ * `eofd reproduce` as a child process on a tiny config and a two-point grid: the five stages end to
+ * end, a resumed run that skips them all, and a run killed (SIGKILL) in its middle stage that, resumed,
+ * writes the same trials as an uninterrupted one.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPRODUCE_FILE, STAGE_NAMES, type ReproduceRecord } from '../../src/experiment/reproduce.js';
+import { exitOf, runCli, spawnCli, tempDir, tinyConfig, trialCsvs, waitFor, withoutTimings, writeFile } from '../experiment/fixtures.js';
+
+const GRID = ['--over', 'params.l=0,0.75', '--over', 'params.e=0.75'];
+const SMALL = ['--trials', '2', '--set', 'horizon=300', '--jobs', '1', ...GRID];
+
+let dir: string;
+let config: string;
+
+beforeAll(() => {
+  dir = tempDir('eofd-reproduce-');
+  config = writeFile(dir, 'tiny.yaml', tinyConfig('tiny'));
+});
+
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const record = (out: string): ReproduceRecord => JSON.parse(fs.readFileSync(path.join(out, REPRODUCE_FILE), 'utf8')) as ReproduceRecord;
+
+/** The trial CSVs of both run stages, timings removed. */
+function trials(out: string): Map<string, string> {
+  const all = new Map<string, string>();
+  for (const run of ['tuned', 'paper-choice']) {
+    for (const [file, text] of trialCsvs(path.join(out, run, 'tiny'))) all.set(`${run}/${file}`, withoutTimings(text));
+  }
+  return all;
+}
+
+describe('eofd reproduce: bad arguments', () => {
+  it('refuses --l with --over, a key no policy reads, and --resume with --force (exit 2, one line)', async () => {
+    const out = path.join(dir, 'bad');
+    for (const args of [
+      [config, '--over', 'params.l=0', '--l', '0'],
+      [config, '--over', 'params.zzz=1,2'],
+      [config, '--resume', '--force'],
+    ]) {
+      const result = await runCli(['reproduce', ...args, '--out', out, '--quiet']);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr.trim().split('\n'), result.stderr).toHaveLength(1);
+    }
+    expect(fs.existsSync(path.join(out, REPRODUCE_FILE))).toBe(false);
+  });
+});
+
+describe('eofd reproduce: stages, resume, SIGKILL', () => {
+  const full = (): string => path.join(dir, 'full');
+
+  it('runs every stage end to end and records each', async () => {
+    const child = spawnCli(['reproduce', config, ...SMALL, '--out', full()], dir);
+    const { code } = await exitOf(child);
+    expect(code, child.output.stderr).toBe(0);
+    expect(fs.existsSync(path.join(full(), 'tune', 'tiny-grid', 'best.json'))).toBe(true);
+    for (const run of ['tuned', 'paper-choice']) expect(fs.existsSync(path.join(full(), run, 'tiny', 'summary.csv')), run).toBe(true);
+    for (const report of ['report-tuned', 'report-paper-choice']) expect(fs.existsSync(path.join(full(), report, 'report.json')), report).toBe(true);
+    const { stages, exit_code, command } = record(full());
+    expect(exit_code).toBe(0);
+    expect(command.slice(0, 3)).toEqual(['eofd', 'reproduce', config]);
+    expect(stages.map((s) => s.name)).toEqual([...STAGE_NAMES]);
+    for (const stage of stages) {
+      expect(stage, stage.name).toMatchObject({ status: 'done', exit_code: 0, skipped: false });
+      expect(stage.seconds, stage.name).toBeGreaterThanOrEqual(0);
+      expect(Date.parse(stage.ended as string)).toBeGreaterThanOrEqual(Date.parse(stage.started as string));
+    }
+    // The paper's choice runs every learner at (l, e) = (0.75, 0.75); the run stages one unit at a time.
+    const manifest = JSON.parse(fs.readFileSync(path.join(full(), 'paper-choice', 'tiny', 'manifest.json'), 'utf8'));
+    for (const label of ['EOFD-MLogB', 'OFUL-MLogB']) expect(manifest.config.variants[label].params, label).toMatchObject({ l: 0.75, e: 0.75 });
+    for (const run of ['tuned', 'paper-choice']) {
+      const timing = JSON.parse(fs.readFileSync(path.join(full(), run, 'tiny', 'manifest.json'), 'utf8')).timing;
+      expect(timing.runs.map((r: { jobs: number }) => r.jobs), run).toEqual([1]);
+    }
+    expect(child.output.stderr).toMatch(/wall time per stage/);
+  });
+
+  it('without --resume or --force an existing reproduction is refused (exit 2)', async () => {
+    const result = await runCli(['reproduce', config, ...SMALL, '--out', full(), '--quiet']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/already holds a reproduction.*--resume/);
+  });
+
+  it('--resume skips every finished stage and keeps its recorded times', async () => {
+    const before = record(full());
+    const result = await runCli(['reproduce', config, ...SMALL, '--out', full(), '--resume']);
+    expect(result.code, result.stderr).toBe(0);
+    const after = record(full());
+    for (const [i, stage] of after.stages.entries()) {
+      expect(stage.skipped, stage.name).toBe(true);
+      expect(stage.started, stage.name).toBe(before.stages[i]?.started);
+    }
+    expect(result.stderr.match(/\] \S+: finished earlier/g)).toHaveLength(STAGE_NAMES.length);
+  });
+
+  it('killed (SIGKILL) in a middle stage, then resumed: the same trials as the uninterrupted run', async () => {
+    const out = path.join(dir, 'killed');
+    const child = spawnCli(['reproduce', config, ...SMALL, '--out', out], dir);
+    const running = (): boolean => {
+      try {
+        return record(out).stages.find((s) => s.name === 'tuned')?.status === 'running';
+      } catch {
+        return false;
+      }
+    };
+    await waitFor(() => running() || child.exitCode !== null);
+    child.kill('SIGKILL');
+    expect((await exitOf(child)).signal, child.output.stderr).toBe('SIGKILL');
+    expect(record(out).stages.map((s) => s.status)).toEqual(['done', 'running', 'pending', 'pending', 'pending']);
+
+    const resumed = spawnCli(['reproduce', config, ...SMALL, '--out', out, '--resume'], dir);
+    expect((await exitOf(resumed)).code, resumed.output.stderr).toBe(0);
+    const { stages } = record(out);
+    expect(stages.map((s) => [s.name, s.status, s.skipped])).toEqual([
+      ['tune', 'done', true],
+      ['tuned', 'done', false],
+      ['paper-choice', 'done', false],
+      ['report-tuned', 'done', false],
+      ['report-paper-choice', 'done', false],
+    ]);
+    const expected = trials(full());
+    expect(expected.size).toBe(12); // 2 runs × 3 policies × 2 trials
+    expect(trials(out)).toEqual(expected);
+  });
+});
