@@ -103,7 +103,7 @@ export interface WriteOptions {
   band?: Band;
   /** Fig. 2's time axis; overrides the report's own (`report.timeAxis`). */
   timeAxis?: TimeAxis;
-  /** Also write fig1-regret.png and fig2-time.png (PNG_FILES). */
+  /** Also write fig1-regret.png and fig2-time.png (PNG_FILES), and fig3-sketch-size.png with Fig. 3. */
   png?: boolean;
   /** Fig. 1's regret axis on a log scale (in the SVG, the PNG and report.html). */
   logY?: boolean;
@@ -121,6 +121,8 @@ export const REPORT_FILES = [
 
 /** Fig. 3, m_t against t: written when an experiment has an adaptive sketch size (params.m: adaptive). */
 export const SKETCH_SIZE_FIGURE = 'fig3-sketch-size.svg';
+/** Fig. 3 as PNG, with `png: true` beside the PNG_FILES when Fig. 3 is written. */
+export const SKETCH_SIZE_PNG = 'fig3-sketch-size.png';
 
 /** The files `writeReport` adds with `png: true`: the figures at PNG_SCALE pixels per SVG unit. */
 export const PNG_FILES = ['fig1-regret.png', 'fig2-time.png'] as const;
@@ -205,7 +207,10 @@ export function writeReport(given: Report, outDir: string, options: WriteOptions
   ];
   const fig3 = renderSketchSizeFigure(report.experiments, { band: report.band });
   if (fig3 !== null) contents.push([SKETCH_SIZE_FIGURE, fig3]);
-  if (options.png === true) contents.push(['fig1-regret.png', svgToPng(fig1)], ['fig2-time.png', svgToPng(fig2)]);
+  if (options.png === true) {
+    contents.push(['fig1-regret.png', svgToPng(fig1)], ['fig2-time.png', svgToPng(fig2)]);
+    if (fig3 !== null) contents.push([SKETCH_SIZE_PNG, svgToPng(fig3)]);
+  }
   if (outDir.trim() === '') throw new ResultsError('--out: expected a folder, got an empty string');
   // Never into an experiment folder: its files are a run's, and readers would take the report for results.
   if (fs.existsSync(path.join(outDir, MANIFEST_FILE))) {

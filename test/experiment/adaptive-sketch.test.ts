@@ -12,7 +12,7 @@ import { loadConfigs } from '../../src/config/load.js';
 import type { ExperimentConfig } from '../../src/config/schema.js';
 import { runExperiments } from '../../src/experiment/runner.js';
 import { policySpecFor, resolveExperiment } from '../../src/experiment/setup.js';
-import { buildReport, SKETCH_SIZE_FIGURE, writeReport } from '../../src/report/index.js';
+import { buildReport, SKETCH_SIZE_FIGURE, SKETCH_SIZE_PNG, writeReport } from '../../src/report/index.js';
 import { renderTerminal } from '../../src/report/table.js';
 import { tempDir, writeFile } from './fixtures.js';
 
@@ -94,5 +94,12 @@ describe('params.m: adaptive in the files', () => {
     const figure = fs.readFileSync(path.join(root, 'report', SKETCH_SIZE_FIGURE), 'utf8');
     expect(figure).toContain('data-policy="adaptive"');
     expect(figure).not.toContain('data-policy="fixed"');
+    // --png draws Fig. 3 too: a PNG twice the figure's size.
+    const png = writeReport(report, path.join(root, 'report-png'), { png: true }).map((f) => path.basename(f));
+    expect(png).toEqual(expect.arrayContaining(['fig1-regret.png', 'fig2-time.png', SKETCH_SIZE_PNG]));
+    const bytes = fs.readFileSync(path.join(root, 'report-png', SKETCH_SIZE_PNG));
+    expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
+    const viewBox = /viewBox="0 0 ([\d.]+) ([\d.]+)"/.exec(figure)!;
+    expect(bytes.readUInt32BE(16)).toBe(Math.ceil(Number(viewBox[1]) * 2));
   });
 });
