@@ -234,22 +234,18 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
   const save = (): void => writeJsonAtomic(recordFile, record);
   save();
 
+  // Every stage runs, with --resume resuming: the runners keep finished units and refuse a folder whose
+  // config (or best.json's values) differs from what this stage would run now, so nothing stale is
+  // taken as done; a run stage with no unit left to play is marked skipped and keeps its recorded times.
+  // The reports are always rebuilt from the runs (deterministic, and cheap beside them).
   let total = emptyRun();
-  let ranEarlier = false;
   let stopped = false;
   for (const [i, stage] of stages.entries()) {
     const entry = record.stages[i] as StageRecord;
     const prefix = `[${i + 1}/${stages.length}] ${stage.name}`;
-    if (options.resume === true && !ranEarlier && stage.finished()) {
-      entry.skipped = true;
-      if (entry.status !== 'done') Object.assign(entry, { status: 'done', exit_code: 0 });
-      save();
-      log(`${prefix}: finished earlier${entry.seconds === null ? '' : ` (${entry.seconds.toFixed(1)} s)`}, skipped`);
-      continue;
-    }
-    ranEarlier = true;
+    const earlier = { ...entry };
     const started = Date.now();
-    Object.assign(entry, { status: 'running', started: new Date(started).toISOString(), ended: null, seconds: null, exit_code: null });
+    Object.assign(entry, { status: 'running', started: new Date(started).toISOString(), ended: null, seconds: null, exit_code: null, skipped: false });
     save();
     log(`${prefix}: ${stage.what} → ${stage.outputs.join(', ')}`);
     let run: RunResult | null = null;
@@ -261,9 +257,20 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
     }
     if (run !== null) total = addRun(total, run);
     const complete = thrown === null && !(run?.interrupted ?? false) && stage.finished();
+    const nothingToDo = complete && run !== null && run.unitsRun === 0 && run.unitsFailed === 0 && earlier.status === 'done';
+    if (nothingToDo) {
+      Object.assign(entry, { ...earlier, skipped: true });
+      save();
+      log(`${prefix}: every unit finished earlier${earlier.seconds === null ? '' : ` (${earlier.seconds.toFixed(1)} s)`}, nothing to run`);
+      continue;
+    }
     const status: StageStatus = run?.interrupted === true ? 'interrupted' : complete ? 'done' : 'failed';
     const ended = Date.now();
     Object.assign(entry, { status, ended: new Date(ended).toISOString(), seconds: (ended - started) / 1000, exit_code: status === 'done' ? 0 : status === 'interrupted' ? 130 : 1 });
+    // The stages after one that did not finish build on it: none of them is done any more.
+    if (status !== 'done') {
+      for (const later of record.stages.slice(i + 1)) Object.assign(later, { status: 'pending', started: null, ended: null, seconds: null, exit_code: null, skipped: false });
+    }
     record.exit_code = status === 'done' ? null : (entry.exit_code as number);
     record.ended = status === 'done' ? null : entry.ended;
     save();

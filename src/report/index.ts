@@ -216,11 +216,15 @@ export function writeReport(given: Report, outDir: string, options: WriteOptions
   if (fs.existsSync(path.join(outDir, MANIFEST_FILE))) {
     throw new ResultsError(`${outDir}: holds ${MANIFEST_FILE} (an experiment folder); write the report to another folder with --out`);
   }
+  // The working folder (or one holding it) is never swapped out from under the user's shell.
+  const target = path.resolve(outDir);
+  const relative = path.relative(target, process.cwd());
+  const holdsCwd = relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
   try {
-    if (holdsOnlyReport(outDir)) {
+    if (!holdsCwd && holdsOnlyReport(outDir)) {
       // All of one report or all of the other: built beside, swapped in by renames (results/write.ts).
       replaceFolder(
-        path.resolve(outDir),
+        target,
         (staging) => {
           makeFolders(staging);
           for (const [name, content] of contents) writeFileAtomic(path.join(staging, name), content);

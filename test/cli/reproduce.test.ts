@@ -1,7 +1,8 @@
 /**
  * `eofd reproduce` as a child process on a tiny config and a two-point grid: the five stages end to
- * end, a resumed run that skips them all, and a run killed (SIGKILL) in its middle stage that, resumed,
- * writes the same trials as an uninterrupted one.
+ * end, a resumed run with nothing left to play, resumes refused when the config or a chosen value
+ * changed, and a run killed (SIGKILL) in its middle stage that, resumed, writes the same trials as an
+ * uninterrupted one.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -84,16 +85,42 @@ describe('eofd reproduce: stages, resume, SIGKILL', () => {
     expect(result.stderr).toMatch(/already holds a reproduction.*--resume/);
   });
 
-  it('--resume skips every finished stage and keeps its recorded times', async () => {
+  it('--resume with nothing left to play: the grid and the runs are skipped with their recorded times, the reports rebuilt', async () => {
     const before = record(full());
     const result = await runCli(['reproduce', config, ...SMALL, '--out', full(), '--resume']);
     expect(result.code, result.stderr).toBe(0);
     const after = record(full());
-    for (const [i, stage] of after.stages.entries()) {
-      expect(stage.skipped, stage.name).toBe(true);
-      expect(stage.started, stage.name).toBe(before.stages[i]?.started);
-    }
-    expect(result.stderr.match(/\] \S+: finished earlier/g)).toHaveLength(STAGE_NAMES.length);
+    expect(after.stages.map((s) => [s.name, s.status, s.skipped])).toEqual([
+      ['tune', 'done', true],
+      ['tuned', 'done', true],
+      ['paper-choice', 'done', true],
+      ['report-tuned', 'done', false],
+      ['report-paper-choice', 'done', false],
+    ]);
+    for (const i of [0, 1, 2]) expect(after.stages[i]?.started).toBe(before.stages[i]?.started);
+    expect(result.stderr.match(/\] \S+: every unit finished earlier/g)).toHaveLength(3);
+  });
+
+  it('--resume refuses what would be stale: a changed config, or a grid whose choice changed (the stages after it pending again)', async () => {
+    const copy = path.join(dir, 'stale');
+    fs.cpSync(full(), copy, { recursive: true });
+    const changed = SMALL.map((word) => (word === 'horizon=300' ? 'horizon=301' : word));
+    const horizon = await runCli(['reproduce', config, ...changed, '--out', copy, '--resume']);
+    expect(horizon.code).toBe(2);
+    expect(horizon.stderr).toMatch(/horizon: 300 vs 301/);
+    // A grid of one other point chooses l = 0.5 for every learner: the tuned run, played at the old
+    // choice, no longer matches it (best.json is rewritten by the tune stage from its points).
+    const otherGrid = SMALL.map((word) => (word === 'params.l=0,0.75' ? 'params.l=0.5' : word));
+    const regridded = await runCli(['reproduce', config, ...otherGrid, '--out', copy, '--resume']);
+    expect(regridded.code, regridded.stderr).toBe(2);
+    expect(regridded.stderr).toMatch(/cannot resume .*tuned.*differs/);
+    expect(record(copy).stages.map((s) => [s.name, s.status])).toEqual([
+      ['tune', 'done'],
+      ['tuned', 'failed'],
+      ['paper-choice', 'pending'],
+      ['report-tuned', 'pending'],
+      ['report-paper-choice', 'pending'],
+    ]);
   });
 
   it('killed (SIGKILL) in a middle stage, then resumed: the same trials as the uninterrupted run', async () => {

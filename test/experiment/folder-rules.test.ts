@@ -151,6 +151,23 @@ describe('report: all of one report, and no leftovers', () => {
     expect(fs.readdirSync(path.dirname(out)).filter((f) => f.startsWith('report-a'))).toEqual(['report-a']);
   });
 
+  it('into the working folder (--out .), writes file by file: the folder the shell is in stays the same folder', () => {
+    const out = path.join(root, 'report-cwd');
+    fs.mkdirSync(out);
+    const inode = fs.statSync(out).ino;
+    const cwd = process.cwd();
+    process.chdir(out);
+    try {
+      writeReport(buildReport([results], { out: '.' }), '.');
+      writeReport(buildReport([results], { out: '.' }), '.');
+      expect(fs.statSync(process.cwd()).ino).toBe(inode);
+      expect(fs.existsSync('report.json')).toBe(true);
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(fs.statSync(out).ino).toBe(inode);
+  });
+
   it('the next report removes what a killed one left (temporary files, a half-built folder)', () => {
     const out = path.join(root, 'report-b');
     writeReport(buildReport([results], { out }), out);
