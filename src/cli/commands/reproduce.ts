@@ -28,7 +28,7 @@ export const DEFAULT_REPRODUCE_CONFIG = 'paper';
 const EXAMPLES = [
   ['eofd reproduce', "Section 4 as the paper states it (configs/paper.yaml) → results/paper/"],
   ['eofd reproduce --trials 2 --set horizon=200 --over params.l=0,0.75 --over params.e=0.75 --out /tmp/quick', 'a quick look: reduced trials, horizon and grid'],
-  ['eofd reproduce --resume', 'after a stop: finished stages are skipped, the others resumed'],
+  ['eofd reproduce --resume', 'after a stop: every stage resumed (finished units kept), the reports rebuilt'],
   ['eofd reproduce configs/synthetic-k4.yaml --jobs 2 --out results/k4', 'one setting; the grid on two workers'],
 ] as const;
 
@@ -111,7 +111,7 @@ export function registerReproduce(program: Command, io: CliIo = processIo()): vo
         "(3) paper-choice: the same trials at the paper's (l, e) = (0.75, 0.75) → <out>/paper-choice/; both run one unit at a " +
         'time (as `eofd run --timing`) so the time claims can be judged; (4, 5) `eofd report` of each → <out>/report-tuned/, ' +
         `<out>/report-paper-choice/. Each stage's wall time is printed and recorded with its start, end and exit status in <out>/${REPRODUCE_FILE}; ` +
-        'with --resume a stage whose outputs are complete is skipped and the others are resumed.',
+        'with --resume every stage is resumed (finished units kept; a folder whose config changed is refused) and the reports are rebuilt.',
     )
     .argument('[config...]', `experiment config files (YAML or JSON), or names of shipped configs (default: ${DEFAULT_REPRODUCE_CONFIG})`)
     .option('--out <dir>', 'folder of the stages and reproduce.json', 'results/paper')
