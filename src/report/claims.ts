@@ -24,8 +24,16 @@
  *   report's Random check: Holm-adjusted paired interval not entirely below 0) when Random ran; or
  *   timings taken with more than one unit at once, or not recorded (manifest `timing`). The numbers
  *   are still given;
- * - `not measured`: no experiment of that setting, EOFD-MLogB or OFUL-MLogB absent, or a log ratio
+ * - `not measured`: no experiment of that setting, EOFD-MLogB or every OFUL-MLogB label absent, or a log ratio
  *   undefined (a final regret or time that is not > 0 in some trial).
+ *
+ * Against which OFUL-MLogB: every label of the experiment whose policy is OFUL-MLogB (the manifest's
+ * config.variants, else the label "OFUL-MLogB"), one row each, in policy order, each judged on its own
+ * paired log ratios by the rules above. The paper costs OFUL-MLogB at O(K³d³) per round (`oful_solver:
+ * textbook`); eofd's default updates H⁻¹ incrementally, so an experiment that runs both, e.g.
+ * `policies: [EOFD-MLogB, OFUL-MLogB, {policy: OFUL-MLogB, label: OFUL-textbook, params: {oful_solver:
+ * textbook}}]`, gets each claim twice, the row naming the label and its solver (`versus`). An experiment
+ * whose only one is the label OFUL-MLogB with the incremental solver gets one row that names nothing.
  *
  * Claims are evaluated only when some experiment is in one of the paper's settings: a report on other
  * experiments has no claims rows at all.
@@ -35,7 +43,7 @@
  */
 import type { Setting } from '../results/read.js';
 import { describeRandomCheck, describeRegretOverhead, describeTimeReduction, formatInterval } from './format.js';
-import { EOFD, OFUL, type Comparison, type Estimate, type ExperimentSummary } from './summarize.js';
+import { EOFD, OFUL, type Comparison, type Estimate, type ExperimentSummary, type OfulComparison, type OfulSolverName } from './summarize.js';
 
 export type Verdict = 'holds' | 'does not hold' | 'inconclusive' | 'not judged' | 'not measured';
 
@@ -98,7 +106,16 @@ export interface ClaimRow {
   paper: string;
   /** The region applied, in words. */
   rule: string;
-  /** Trials paired (EOFD-MLogB vs OFUL-MLogB); null when not measured. */
+  /** The OFUL-MLogB label compared against; null when there is none (not measured). */
+  reference: string | null;
+  /** Its solver (params.oful_solver): textbook is the paper's O(K³d³) round; null with `reference`. */
+  solver: OfulSolverName | null;
+  /**
+   * The comparison in words, e.g. "vs OFUL-textbook, textbook solver"; null when the experiment's only
+   * OFUL-MLogB label is OFUL-MLogB with the incremental solver (nothing to tell apart).
+   */
+  versus: string | null;
+  /** Trials paired (EOFD-MLogB vs the OFUL-MLogB label); null when not measured. */
   trials: number | null;
   /** EOFD-MLogB's regret overhead over OFUL-MLogB in %, paired 95% interval (log scale, back-transformed). */
   regretOverheadPct: Estimate | null;
@@ -113,10 +130,19 @@ export interface ClaimRow {
   reason: string;
 }
 
-/** "synthetic, K ≥ 2 (synthetic-k4)": the claim's setting, the experiment measured and any note. */
+/**
+ * "synthetic, K ≥ 2 (synthetic-k4)": the claim's setting, the experiment measured, which OFUL-MLogB
+ * when it has to be told apart ("synthetic-k4 vs OFUL-textbook, textbook solver") and any note.
+ */
 export function claimLabel(c: ClaimRow): string {
   if (c.experiment === null) return c.setting;
-  return `${c.setting} (${c.experiment}${c.note === null ? '' : `; ${c.note}`})`;
+  const measured = c.versus === null ? c.experiment : `${c.experiment} ${c.versus}`;
+  return `${c.setting} (${measured}${c.note === null ? '' : `; ${c.note}`})`;
+}
+
+/** "vs OFUL-textbook, textbook solver". */
+export function versusText(label: string, solver: OfulSolverName): string {
+  return `vs ${label}, ${solver} solver`;
 }
 
 export function matchesClaim(claim: PaperClaim, setting: Setting): boolean {
@@ -146,13 +172,26 @@ export function evaluateClaims(experiments: readonly ExperimentSummary[]): Claim
     const base = { id: claim.id, claim: claim.text, setting: claim.setting.label, paper: claim.paper, rule: ruleOf(claim) };
     const matching = experiments.filter((e) => matchesClaim(claim, e.setting));
     if (matching.length === 0) {
-      rows.push({ ...base, experiment: null, ...notMeasured(`no ${claim.setting.label} experiment among the results`) });
+      rows.push({ ...base, experiment: null, ...NO_REFERENCE, ...notMeasured(`no ${claim.setting.label} experiment among the results`) });
       continue;
     }
-    for (const experiment of matching) rows.push({ ...base, experiment: experiment.name, ...evaluate(claim, experiment) });
+    for (const experiment of matching) {
+      const ofuls = experiment.ofulComparisons;
+      if (ofuls.length === 0) {
+        rows.push({ ...base, experiment: experiment.name, ...NO_REFERENCE, ...evaluate(claim, experiment, null) });
+        continue;
+      }
+      const plain = ofuls.length === 1 && ofuls[0]?.label === OFUL && ofuls[0].solver === 'incremental';
+      for (const oful of ofuls) {
+        const reference = { reference: oful.label, solver: oful.solver, versus: plain ? null : versusText(oful.label, oful.solver) };
+        rows.push({ ...base, experiment: experiment.name, ...reference, ...evaluate(claim, experiment, oful) });
+      }
+    }
   }
   return rows;
 }
+
+const NO_REFERENCE = { reference: null, solver: null, versus: null } as const;
 
 type Evaluation = Pick<ClaimRow, 'trials' | 'regretOverheadPct' | 'timeReductionPct' | 'measured' | 'note' | 'verdict' | 'reason'>;
 
@@ -160,22 +199,23 @@ function notMeasured(reason: string): Evaluation {
   return { trials: null, regretOverheadPct: null, timeReductionPct: null, measured: '–', note: null, verdict: 'not measured', reason };
 }
 
-function evaluate(claim: PaperClaim, experiment: ExperimentSummary): Evaluation {
-  const missing = [EOFD, OFUL].filter((p) => !experiment.setting.policies.includes(p));
-  const pair = experiment.comparison;
-  if (missing.length > 0) return notMeasured(`${missing.join(' and ')} did not run in this experiment`);
+/** The claim on one experiment against one OFUL-MLogB label (null: the experiment has none). */
+function evaluate(claim: PaperClaim, experiment: ExperimentSummary, oful: OfulComparison | null): Evaluation {
+  const missing = [...(experiment.setting.policies.includes(EOFD) ? [] : [EOFD]), ...(oful === null ? [OFUL] : [])];
+  if (missing.length > 0 || oful === null) return notMeasured(`${missing.join(' and ')} did not run in this experiment`);
+  const pair = oful.comparison;
   if (pair === null) {
     const p = experiment.progress;
     return notMeasured(
       p.complete
-        ? `${EOFD} and ${OFUL} share no trial`
-        : `run in progress (${p.finishedUnits} of ${p.plannedUnits} units finished): no trial has finished for both ${EOFD} and ${OFUL} yet`,
+        ? `${EOFD} and ${oful.label} share no trial`
+        : `run in progress (${p.finishedUnits} of ${p.plannedUnits} units finished): no trial has finished for both ${EOFD} and ${oful.label} yet`,
     );
   }
   const { regretOverhead: regret, timeReduction: time } = pair;
   if (time === null || regret === null) return notMeasured(`${pair.timeRatioNote ?? pair.regretRatioNote}, so the percentage is undefined`);
   const d = experiment.setting.d;
-  const unjudged = notJudgedReasons(experiment, pair);
+  const unjudged = notJudgedReasons(experiment, pair, oful.label);
   const judged = unjudged.length > 0 ? { verdict: 'not judged' as const, reason: unjudged.join('; ') } : judge(claim, time, regret);
   return {
     trials: pair.trials,
@@ -188,14 +228,14 @@ function evaluate(claim: PaperClaim, experiment: ExperimentSummary): Evaluation 
 }
 
 /** Why the experiment cannot support a verdict, if it cannot: every applicable reason, in order. */
-function notJudgedReasons(experiment: ExperimentSummary, pair: Comparison): string[] {
+function notJudgedReasons(experiment: ExperimentSummary, pair: Comparison, ofulLabel: string): string[] {
   const reasons: string[] = [];
   const progress = experiment.progress;
   if (!progress.complete) {
     reasons.push(`run in progress (${progress.finishedUnits} of ${progress.plannedUnits} units finished): numbers so far, nothing is judged until it completes`);
   }
   if (pair.trials < MIN_TRIALS) reasons.push(`only ${pair.trials} trial${pair.trials === 1 ? '' : 's'}, at least ${MIN_TRIALS} are needed`);
-  for (const learner of [EOFD, OFUL]) {
+  for (const learner of [EOFD, ofulLabel]) {
     const check = experiment.randomCheck.find((c) => c.policy === learner);
     // With one trial there is no interval; the trial count above already says why.
     if (check !== undefined && check.regret.n >= 2 && check.flagged) reasons.push(`${learner}'s regret is not shown below ${check.random}'s (${describeRandomCheck(check)})`);

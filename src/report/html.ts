@@ -17,7 +17,7 @@ import { EOFD } from './summarize.js';
 import { BAND_TEXT, regretFigure, sketchSizeFigure, timeFigure } from './svg.js';
 import {
   CLAIM_HEADERS,
-  CLAIMS_RULE,
+  claimsRule,
   MULTIPLICITY_RULE,
   PAIRED_ALIGN,
   PAIRED_HEADERS,
@@ -121,7 +121,7 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
     );
   }
   if (report.claims.length > 0) {
-    out.push("<h2>The paper's claims (Section 4)</h2>", `<p class="meta">${escapeXml(CLAIMS_RULE)}</p>`);
+    out.push("<h2>The paper's claims (Section 4)</h2>", `<p class="meta">${escapeXml(claimsRule(report.claims))}</p>`);
     out.push(
       table(CLAIM_HEADERS, claimRows(report.claims), (row, column) =>
         column === VERDICT_COLUMN ? (report.claims[row]?.verdict ?? '').replace(/ /g, '-') : '',

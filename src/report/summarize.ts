@@ -20,7 +20,9 @@
  *   against it says nothing);
  * - the Random check: every learner (any policy but Random) against Random, final regret difference,
  *   Holm over the learners; flagged when the adjusted interval does not lie below 0;
- * - EOFD-MLogB against OFUL-MLogB (`comparison`, the paper's claims): that pair's raw 95% intervals;
+ * - EOFD-MLogB against OFUL-MLogB (`comparison`): that pair's raw 95% intervals; and against every
+ *   label whose policy is OFUL-MLogB (`ofulComparisons`, the paper's claims: e.g. OFUL-MLogB and a
+ *   variant with params.oful_solver: textbook), each with the solver it ran;
  * - Fig. 1's curves: mean cumulative regret, its sample std and the half-width of the 95% interval
  *   of the mean at each round, over trials, downsampled to at most 500 evenly spaced rounds that
  *   include the first and the last.
@@ -157,6 +159,19 @@ export interface Comparison extends PairedComparison {
   timeReductionPct: number | null;
 }
 
+/** How an OFUL-MLogB label computed its round (params.oful_solver; policies/spec.ts OFUL_SOLVERS). */
+export type OfulSolverName = 'incremental' | 'textbook';
+
+/** EOFD-MLogB against one label whose policy is OFUL-MLogB (raw 95% intervals). */
+export interface OfulComparison {
+  /** The OFUL-MLogB label, e.g. "OFUL-MLogB" or "OFUL-textbook". */
+  label: string;
+  /** Its params.oful_solver (the manifest's derived.policies, else its params; absent: incremental). */
+  solver: OfulSolverName;
+  /** null when EOFD-MLogB or this label has no finished trial, or they share none. */
+  comparison: Comparison | null;
+}
+
 /** A unit of a run in progress that has not finished: what its rounds so far show (never judged). */
 export interface PartialUnit {
   policy: string;
@@ -205,6 +220,11 @@ export interface ExperimentSummary {
   randomLabels: string[];
   /** null when EOFD-MLogB or OFUL-MLogB did not run in this experiment. */
   comparison: Comparison | null;
+  /**
+   * EOFD-MLogB against each configured label whose policy is OFUL-MLogB (manifest config.variants, else
+   * the label "OFUL-MLogB"), in policy order; empty when there is none. The claims are judged on these.
+   */
+  ofulComparisons: OfulComparison[];
   /** The reference of `comparisons`; null with all pairs, or when no policy ran. */
   reference: string | null;
   /** Why `reference` is not the one asked for (it did not run here); null otherwise. */
@@ -371,6 +391,22 @@ export function variantPolicies(dir: string): Map<string, string> {
   return out;
 }
 
+/**
+ * The params.oful_solver of `label`: the manifest's derived.policies[label] (recorded only when
+ * textbook), else the entry's own params (config.variants), else the experiment's params; else incremental.
+ */
+export function ofulSolverOf(dir: string, derived: Record<string, unknown>, label: string): OfulSolverName {
+  const config = readManifest(dir).config as { variants?: Record<string, { params?: Record<string, unknown> } | null>; params?: Record<string, unknown> };
+  const policies = derived.policies as Record<string, { oful_solver?: unknown } | undefined> | undefined;
+  const given = [policies?.[label]?.oful_solver, config.variants?.[label]?.params?.oful_solver, config.params?.oful_solver].find((v) => v !== undefined);
+  return given === 'textbook' ? 'textbook' : 'incremental';
+}
+
+/** A paired comparison with its two point estimates. */
+function withEstimates(p: PairedComparison): Comparison {
+  return { ...p, regretOverheadPct: p.regretOverhead?.estimate ?? null, timeReductionPct: p.timeReduction?.estimate ?? null };
+}
+
 /** The default reference: the first learner (a policy other than Random) among `policies`, else the first. */
 export function defaultReference(policies: readonly string[], isRandom: (label: string) => boolean): string | null {
   return policies.find((p) => !isRandom(p)) ?? policies[0] ?? null;
@@ -447,6 +483,12 @@ export function summarizeExperiment(data: ExperimentData, options: SummaryOption
   });
 
   const headline = ran.has(EOFD) && ran.has(OFUL) ? pairedComparison(rowsOf(EOFD), rowsOf(OFUL)) : null;
+  const ofulComparisons = data.setting.policies
+    .filter((label) => (variants.get(label) ?? label) === OFUL)
+    .map((label): OfulComparison => {
+      const pair = ran.has(EOFD) && ran.has(label) ? pairedComparison(rowsOf(EOFD), rowsOf(label)) : null;
+      return { label, solver: ofulSolverOf(data.dir, data.derived, label), comparison: pair === null ? null : withEstimates(pair) };
+    });
   return {
     name: data.name,
     dir: data.dir,
@@ -464,10 +506,8 @@ export function summarizeExperiment(data: ExperimentData, options: SummaryOption
       roundMs: mean(s.selectMs) + mean(s.updateMs),
     })),
     randomLabels: policies.filter(isRandom),
-    comparison:
-      headline === null
-        ? null
-        : { ...headline, regretOverheadPct: headline.regretOverhead?.estimate ?? null, timeReductionPct: headline.timeReduction?.estimate ?? null },
+    comparison: headline === null ? null : withEstimates(headline),
+    ofulComparisons,
     reference,
     referenceNote,
     comparisons: testComparisons(pairs, isRandom),

@@ -26,7 +26,7 @@ import type { ClaimRow } from './claims.js';
 import { describeTimeReduction, formatSig } from './format.js';
 import { identicalText } from './identical.js';
 import { policyStyles, type PolicyStyle } from './palette.js';
-import { OFUL, EOFD, comparePolicies, type ExperimentSummary, type RegretCurve } from './summarize.js';
+import { OFUL, EOFD, comparePolicies, type Estimate, type ExperimentSummary, type RegretCurve } from './summarize.js';
 
 /** What Fig. 1's band around the mean shows. */
 export const BANDS = ['std', 'ci95'] as const;
@@ -257,15 +257,25 @@ function timeScale(e: ExperimentSummary, timeAxis: TimeAxis): Scale {
 /**
  * Fig. 2's line above a panel: EOFD-MLogB's time reduction against OFUL-MLogB, stated only where the
  * report judged the experiment's claim (holds, does not hold, inconclusive); "not judged" where it did
- * not; nothing without a claim (the report's tables carry the numbers).
+ * not; nothing without a claim (the report's tables carry the numbers). With several OFUL-MLogB labels
+ * (e.g. the incremental and the textbook solver) one reduction per judged label, each naming its
+ * label and solver.
  */
 export function timeNote(e: ExperimentSummary, claims: readonly ClaimRow[]): string | null {
-  const claim = claims.find((c) => c.experiment === e.name);
-  const reduction = e.comparison?.timeReductionPct ?? null;
-  if (claim === undefined || reduction === null) return null;
-  if (claim.verdict === 'not judged') return 'time difference not judged (see the claims)';
-  if (claim.verdict === 'not measured') return null;
-  return `${EOFD}: ${describeTimeReduction(reduction)} than ${OFUL}`;
+  const rows = claims.filter((c) => c.experiment === e.name);
+  if (rows.length === 0) return null;
+  if (rows.every((c) => c.versus === null)) {
+    const claim = rows[0] as ClaimRow;
+    const reduction = e.comparison?.timeReductionPct ?? null;
+    if (reduction === null) return null;
+    if (claim.verdict === 'not judged') return 'time difference not judged (see the claims)';
+    if (claim.verdict === 'not measured') return null;
+    return `${EOFD}: ${describeTimeReduction(reduction)} than ${OFUL}`;
+  }
+  const judged = rows.filter((c) => c.verdict !== 'not judged' && c.verdict !== 'not measured' && c.timeReductionPct !== null);
+  if (judged.length === 0) return rows.some((c) => c.verdict === 'not judged') ? 'time difference not judged (see the claims)' : null;
+  const parts = judged.map((c) => `${describeTimeReduction((c.timeReductionPct as Estimate).estimate)} than ${c.reference} (${c.solver})`);
+  return `${EOFD}: ${parts.join(', ')}`;
 }
 
 function timePanel(e: ExperimentSummary, index: number, styles: Map<string, PolicyStyle>, timeAxis: TimeAxis, turned: boolean, note: string | null): string[] {

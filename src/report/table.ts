@@ -435,7 +435,7 @@ export const CLAIM_HEADERS = [
 /** Index of the verdict in CLAIM_HEADERS (for colour). */
 export const VERDICT_COLUMN = CLAIM_HEADERS.indexOf('verdict');
 
-/** One row per claim and experiment: EOFD-MLogB vs OFUL-MLogB, paired. */
+/** One row per claim, experiment and OFUL-MLogB label: EOFD-MLogB vs that label, paired. */
 export function claimRows(claims: readonly ClaimRow[]): string[][] {
   return claims.map((c) => [
     claimLabel(c),
@@ -455,6 +455,17 @@ export const CLAIMS_RULE =
   'do, so they are not adjusted for multiplicity. holds: both 95% intervals inside the region; does not hold: ' +
   'one entirely outside; inconclusive: one straddles a threshold; not judged: fewer than 3 trials, a learner ' +
   'not shown below Random, or timings not taken one unit at a time.';
+
+/** Said after CLAIMS_RULE when some row names the OFUL-MLogB it compares against. */
+export const CLAIMS_VERSUS_RULE =
+  'Each claim is judged against every OFUL-MLogB label the experiment ran, one row each, naming its solver: ' +
+  "textbook recomputes H⁻¹ and eq. (9)'s eigendecomposition every round (the paper's O(K³d³) cost), " +
+  'incremental (the default) updates H⁻¹ by Woodbury.';
+
+/** CLAIMS_RULE, and CLAIMS_VERSUS_RULE when some row names its OFUL-MLogB label. */
+export function claimsRule(claims: readonly ClaimRow[]): string {
+  return claims.some((c) => c.versus !== null) ? `${CLAIMS_RULE} ${CLAIMS_VERSUS_RULE}` : CLAIMS_RULE;
+}
 
 export interface TerminalOptions {
   colour: boolean;
@@ -507,7 +518,7 @@ export function renderTerminal(report: Report, options: TerminalOptions): string
   if (report.experiments.some((e) => e.comparisons.length > 0)) parts.push(text(MULTIPLICITY_RULE), '');
   if (report.claims.length > 0) {
     parts.push("The paper's claims (Section 4)");
-    parts.push(text(CLAIMS_RULE), '');
+    parts.push(text(claimsRule(report.claims)), '');
     const paint = (cell: string, row: number, column: number): string => {
       const colour = column === VERDICT_COLUMN ? VERDICT_COLOUR[report.claims[row]?.verdict ?? 'not measured'] : undefined;
       return colour === undefined ? cell : colour + cell + RESET;

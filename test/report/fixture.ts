@@ -37,8 +37,8 @@ export interface FixtureExperiment {
   policies: FixturePolicy[];
   /** Units timed at once, for the manifest's `timing` (default 1); null leaves `timing` out. */
   jobs?: number | null;
-  /** The manifest's config.variants (label → {policy}); absent by default. */
-  variants?: Record<string, { policy: string }>;
+  /** The manifest's config.variants (label → {policy, params?}); absent by default. */
+  variants?: Record<string, { policy: string; params?: Record<string, unknown> }>;
 }
 
 export function tempDir(): string {
