@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claimLabel, evaluateClaims, type ClaimRow } from '../../src/report/claims.js';
@@ -6,6 +7,7 @@ import { summarizeExperiment, type ExperimentSummary } from '../../src/report/su
 import { timeNote } from '../../src/report/svg.js';
 import { CLAIMS_RULE, CLAIMS_VERSUS_RULE, claimsRule, renderTerminal } from '../../src/report/table.js';
 import { readResults } from '../../src/results/read.js';
+import { runCli } from '../experiment/fixtures.js';
 import { tempDir, writeExperiment, type FixturePolicy } from './fixture.js';
 
 /**
@@ -151,5 +153,38 @@ describe('claims against every OFUL-MLogB label (incremental and textbook solver
     expect(timeNote(report.experiments[0]!, report.claims)).toBe(
       'EOFD-MLogB: 90.0% less time than OFUL-MLogB (incremental), 95.5% less time than OFUL-textbook (textbook)',
     );
+  });
+});
+
+describe('the solver of each OFUL-MLogB label, read from a real run', () => {
+  it("takes textbook from the manifest's derived.policies and incremental where nothing says textbook", async () => {
+    const root = tempDir();
+    const config = [
+      'name: solvers',
+      'environment: {type: synthetic, d: 4, K: 1, reward: [0, 1], actions: [3, 5]}',
+      'horizon: 12',
+      'trials: 2',
+      'seed: 0',
+      'policies: [EOFD-MLogB, OFUL-MLogB, {policy: OFUL-MLogB, label: OFUL-textbook, params: {oful_solver: textbook}}, Random]',
+      'params: {S: 2, m: 2, beta: order}',
+      '',
+    ].join('\n');
+    const file = path.join(root, 'solvers.yaml');
+    fs.writeFileSync(file, config);
+    const run = await runCli(['run', file, '--out', root, '--jobs', '1', '--quiet']);
+    expect(run.code, run.stderr).toBe(0);
+    const manifest = JSON.parse(fs.readFileSync(path.join(root, 'solvers', 'manifest.json'), 'utf8'));
+    expect(manifest.derived.policies['OFUL-textbook'].oful_solver).toBe('textbook');
+    expect(manifest.derived.policies['OFUL-MLogB'].oful_solver).toBeUndefined();
+    const e = summary(path.join(root, 'solvers'));
+    expect(e.ofulComparisons.map((c) => [c.label, c.solver])).toEqual([
+      ['OFUL-MLogB', 'incremental'],
+      ['OFUL-textbook', 'textbook'],
+    ]);
+    // Same decisions, so the same regret in every trial (the textbook solver changes the cost only).
+    const finals = (label: string) => readResults([path.join(root, 'solvers')])[0]!.summary.filter((r) => r.policy === label).map((r) => r.finalRegret);
+    expect(finals('OFUL-MLogB')).toHaveLength(2);
+    expect(finals('OFUL-MLogB').every((x) => Number.isFinite(x))).toBe(true);
+    expect(finals('OFUL-textbook')).toEqual(finals('OFUL-MLogB'));
   });
 });
