@@ -10,25 +10,13 @@ import { axisLabels, parseAxis, runSweep, sweepPoints, sweepVariant } from '../.
 import { readExperiment } from '../../src/results/read.js';
 import { pairedDifference } from '../../src/stats/paired.js';
 import { gridFingerprint } from './grid-fingerprint.js';
-import { tempDir, writeFile } from './fixtures.js';
+import { gridConfigText, tempDir, writeFile } from './fixtures.js';
 
 let root: string;
 let config: ExperimentConfig;
-/** d = 5, K = 2: Kd = 10. */
-const text = (name: string, policies = '[EOFD-MLogB, OFUL-MLogB, Random]'): string =>
-  [
-    `name: ${name}`,
-    'environment: {type: synthetic, d: 5, K: 2, reward: [0, 0.5, 1], actions: [3, 5]}',
-    'horizon: 20',
-    'trials: 2',
-    'seed: 0',
-    `policies: ${policies}`,
-    'params: {S: 2, m: 3, beta: order}',
-    '',
-  ].join('\n');
 beforeAll(() => {
   root = tempDir('eofd-sweep-');
-  config = loadConfigs(writeFile(root, 'g.yaml', text('g')))[0] as ExperimentConfig;
+  config = loadConfigs(writeFile(root, 'g.yaml', gridConfigText('g')))[0] as ExperimentConfig;
 });
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
@@ -169,7 +157,7 @@ describe('eofd sweep', () => {
 describe('eofd grid on the sweep machinery', () => {
   it('writes byte for byte (timings aside) the fingerprinted grid (every trial as before the per-label grid and the m column)', async () => {
     const out = path.join(root, 'fingerprint');
-    const result = await runGrid(loadConfigs(writeFile(root, 'fp.yaml', text('g')))[0]!, { out, l: [0, 0.5], e: [0.25, 1], jobs: 1 });
+    const result = await runGrid(loadConfigs(writeFile(root, 'fp.yaml', gridConfigText('g')))[0]!, { out, l: [0, 0.5], e: [0.25, 1], jobs: 1 });
     const expected = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, 'data', 'grid-fingerprint.json'), 'utf8')) as Record<string, string>;
     expect(gridFingerprint(result.dir)).toEqual(expected);
     expect(gridAxes([0, 0.5], [0.25, 1]).map((a) => a.key)).toEqual(['params.l', 'params.e']);
