@@ -5,10 +5,12 @@
  */
 import { POLICY_ORDER } from '../base/policy-order.js';
 import { adaOfuEcologPolicy } from './ada-ofu-ecolog.js';
+import { dbsLinUcbPolicy } from './dbslinucb.js';
 import { eofdMLogBPolicy } from './eofd-mlogb.js';
 import { eofdTsPolicy } from './eofd-ts.js';
 import { mnlUcbPolicy } from './mnl-ucb.js';
 import { ofulMLogBPolicy } from './oful-mlogb.js';
+import { ofulogPlusPolicy } from './ofulog-plus.js';
 import { ol2mPolicy } from './ol2m.js';
 import type { Policy, PolicyDescriptor } from './policy.js';
 import { randomPolicy } from './random.js';
@@ -18,10 +20,12 @@ import { tsMLogBPolicy } from './ts-mlogb.js';
 
 const DESCRIPTORS: readonly PolicyDescriptor[] = [
   adaOfuEcologPolicy,
+  dbsLinUcbPolicy,
   eofdMLogBPolicy,
   eofdTsPolicy,
   mnlUcbPolicy,
   ofulMLogBPolicy,
+  ofulogPlusPolicy,
   ol2mPolicy,
   randomPolicy,
   sofulPolicy,
