@@ -158,7 +158,7 @@ function playAgainstReference(d: number, S: number, spec: Partial<PolicySpec>, r
     expect(index).not.toBe(rows.length - 1);
     decisions.push(index);
     const x = rows[index];
-    const y = denseOutcome([wStar], 1, x, u());
+    const y = denseOutcome(wStar, 1, x, u());
     X.push(x);
     Y.push(y);
     policy.update(Float64Array.from(x), y);
@@ -168,6 +168,9 @@ function playAgainstReference(d: number, S: number, spec: Partial<PolicySpec>, r
     expect(policy.lossHat).toBeLessThanOrEqual(lossHat + 1e-9);
     expect(policy.lossHat).toBeGreaterThanOrEqual(lossHat - TAU_END - 1e-9);
   }
+  // Both outcomes were seen, and the MLE left the sphere (the unconstrained optimum inside the ball).
+  expect(new Set(Y).size).toBe(2);
+  expect(policy.stats().projections).toBeLessThan(rounds);
   return { policy, decisions, bound, worst };
 }
 
