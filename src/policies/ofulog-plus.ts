@@ -26,9 +26,12 @@
  * constraint satisfied): for a convex programme that certifies the optimum. Until one certifies, τ
  * falls by 16 a stage; at τ below 1e-14 the barrier's point is taken and counted (`uncertified`; a
  * degenerate MLE with fewer observations than dimensions, where only L_t(θ̂_t) matters). Before any
- * barrier the polish is tried from a guess: for the MLE θ̂_{t−1}; for a value the maximiser over the
- * quadratic model of C_t, θ̂ + H⁻¹x/a with H = ∇²L_t(θ̂_t) and a = ‖x‖_{H⁻¹}/√(2β_t²) (and that point
- * scaled onto the sphere, with the ball active); on a d = 6 trace these certified 91% of the values.
+ * barrier the polish is tried from a guess: for the MLE θ̂_{t−1} (the ball first when θ̂_{t−1} is on
+ * the sphere, b = −θᵀ∇L/‖θ‖² there); for a value the maximiser over the quadratic model of C_t,
+ * θ̂ + H⁻¹x/a with H = ∇²L_t(θ̂_t) and a = ‖x‖_{H⁻¹}/√(2β_t²) (and that point scaled onto the sphere,
+ * with the ball active); on a d = 6 trace these certified 91% of the values. A polish iterate with
+ * ‖θ‖ > 10S is taken as diverging, and in the barrier the polish is tried at the 1st, 2nd, 4th, 8th,
+ * … stage from τ = 0.1·S‖x‖ on.
  *
  * Per round O(|A_t|·N·t·d²) (N Newton steps of O(td²) each, about 25 an action) and memory O(td): the
  * history is kept (the method refits on all of it; this is the cost the paper's tractability remark
@@ -216,11 +219,20 @@ export class OfulogPlus implements Policy {
     this.observations = n + 1;
     // θ̂_{t+1}: Newton on the KKT equations from θ̂_t first (no constraint, then the sphere), else barrier + polish.
     const mle: Programme = { lossWeight: 1, linear: null, cap: Infinity };
-    this.point.set(this.thetaHat);
-    let certified = this.polishFrom(mle, this.point, false, 0);
-    if (!certified) {
+    // On the sphere the ball is tried first, with b from the stationarity ∇L + bθ = 0 in least squares.
+    const S = this.normBound;
+    const normSq = dot(d, this.thetaHat, 0, this.thetaHat, 0);
+    const onSphere = normSq >= S * S * (1 - 1e-9);
+    let certified = false;
+    for (const ballActive of onSphere ? [true, false] : [false, true]) {
       this.point.set(this.thetaHat);
-      certified = this.polishFrom(mle, this.point, true, 0);
+      let b = 0;
+      if (ballActive && normSq > 0) {
+        this.derivatives(this.thetaHat);
+        b = Math.max(0, -dot(d, this.thetaHat, 0, this.lossGradient, 0) / normSq);
+      }
+      certified = this.polishFrom(mle, this.point, ballActive, 0, b);
+      if (certified) break;
     }
     if (!certified) {
       const shrink = Math.min(1, (INTERIOR * this.normBound) / Math.max(Math.sqrt(dot(d, this.thetaHat, 0, this.thetaHat, 0)), Number.MIN_VALUE));
@@ -229,7 +241,6 @@ export class OfulogPlus implements Policy {
     }
     this.thetaHat.set(this.point);
     this.lossHat = this.loss(this.thetaHat);
-    const S = this.normBound;
     if (dot(d, this.thetaHat, 0, this.thetaHat, 0) >= S * S * (1 - 1e-12)) this.projections++;
     assertFiniteState(this.name, this.thetaHat);
   }
@@ -243,9 +254,14 @@ export class OfulogPlus implements Policy {
     const { d, normBound: S } = this;
     const start = this.direction;
     const scale = programme.linear === null ? 1 : S * Math.sqrt(dot(d, programme.linear, 0, programme.linear, 0));
+    // Polish attempts at the 1st, 2nd, 4th, 8th, … stage from BARRIER_POLISH on (a programme that no
+    // active set certifies, a degenerate MLE, then costs a few attempts, not one a stage).
+    let stage = 0;
     for (let tau = BARRIER_START * scale; tau >= BARRIER_END * scale; tau /= BARRIER_FACTOR) {
       this.centre(programme, theta, tau);
       if (tau > BARRIER_POLISH * scale) continue;
+      stage++;
+      if ((stage & (stage - 1)) !== 0) continue;
       // The active set guessed first: the constraint whose slack is the smaller share of its scale.
       const multipliers = this.barrierMultipliers(programme, theta, tau);
       const ballShare = (S * S - dot(d, theta, 0, theta, 0)) / (S * S);
@@ -421,7 +437,8 @@ export class OfulogPlus implements Policy {
       if (capped) a += r[k++];
       if (ballActive) b += r[k++];
       if (!Number.isFinite(a) || !Number.isFinite(b)) return false;
-      for (let i = 0; i < d; i++) if (!Number.isFinite(theta[i])) return false;
+      // KKT points lie in the ball: an iterate far outside it is diverging.
+      if (!(dot(d, theta, 0, theta, 0) <= 100 * S * S)) return false;
     }
     if (!converged) return false;
     if (capped && !(a > 0)) return false;
