@@ -26,17 +26,18 @@
  * eigendecomposition of the Gram matrix of [U_s M^{1/2}, V_a Λ_a^{1/2}] at each seal, O(d L² + L³),
  * L = rank of the sum; there are at most log₂(d/ℓ_0) + 1 seals). Each round V_t = λ_t I + CᵀC with C the
  * L rows [√μ_k u_k; √λ_k v_k] of both parts, and Woodbury through the L×L matrix G = λ_t I + CCᵀ
- * (Cholesky): ‖x‖²_{V⁻¹} = (‖x‖² − ‖L_G⁻¹Cx‖²)/λ_t, θ = (b − Cᵀ G⁻¹ C b)/λ_t.
+ * (Cholesky): ‖x‖²_{V⁻¹} = (‖x‖² − ‖L_G⁻¹Cx‖²)/λ_t, θ = (b − Cᵀ G⁻¹ C b)/λ_t. Both bases are
+ * orthonormal, so CCᵀ is diagonal but for its block √Λ_a V_aU_s √M, O(d·r_s·r_a) a round.
  *
  * √β_t is SOFUL's radius (`sofulRadius`: OFUL's, Abbasi-Yadkori et al. 2011 Thm. 2, with the sketch's
  * log-det) with m_t = min(d, Σ_j ℓ_j) (the rank the blocks can hold) and ρ = Σ_j ρ_j (every block's
  * discarded mass); a number in `beta` is a constant β (the vendored code takes β as a constant).
  * `sketch: rfd` uses λ_t = λ + ρ/2 (Luo et al. 2019) as SOFUL does.
  *
- * Per round O(|A_t|·dL + dL² + L³) (L ≤ min(d, Σ_j ℓ_j) + ℓ_active); memory O(dL).
+ * Per round O(|A_t|·dL + d·r_s·r_a + L³) (L = r_s + r_a ≤ min(d, Σ_j ℓ_j) + ℓ_active); memory O(dL).
  */
 import type { ActionSet } from '../environments/environment.js';
-import { axpy, dot, gemmNT, gemv, gemvT } from '../linalg/blas.js';
+import { axpy, dot, gemmNT, gemv } from '../linalg/blas.js';
 import { cholesky } from '../linalg/cholesky.js';
 import { SymmetricEigen } from '../linalg/eigen.js';
 import { FrequentDirections } from '../sketch/frequent-directions.js';
@@ -64,8 +65,8 @@ export class DbsLinUcb implements Policy {
   /** Blocks sealed so far. */
   seals = 0;
   /** U_s as rows (rank r_s, orthonormal) and M = diag(μ): Σ_{sealed j} B_jᵀB_j = U_s M U_sᵀ. */
-  private sealedBasis: Float64Array;
-  private sealedWeights: Float64Array;
+  private sealedBasis = new Float64Array(0);
+  private sealedWeights = new Float64Array(0);
   private sealedRank = 0;
   /** Σ_{sealed j} ρ_j. */
   private sealedError = 0;
@@ -73,14 +74,17 @@ export class DbsLinUcb implements Policy {
   readonly theta: Float64Array;
   /** b_t = Σ_{s<t} r_{y_s} x_s. */
   readonly responses: Float64Array;
-  /** C (L rows of d) and the Cholesky factor of G = λ_t I + CCᵀ (L×L). */
-  private factor: Float64Array;
-  private gram: Float64Array;
+  /** The Cholesky factor of G = λ_t I + CCᵀ (L×L, L = r_s + r_a) for C = [M^{1/2}U_sᵀ; Λ_a^{1/2}V_aᵀ]. */
+  private gram = new Float64Array(0);
   private rows = 0;
-  /** C x of every action of the round (count × L), and Cb. */
+  /** V_aU_s (r_a × r_s): the only block of CCᵀ that is not diagonal. */
+  private cross = new Float64Array(0);
+  /** Row scales of C: √μ_i, then √λ_k. */
+  private scales = new Float64Array(0);
+  /** C x of every action of the round (count × L), and C b. */
   private products = new Float64Array(0);
   private normsSq = new Float64Array(0);
-  private readonly coordinates: Float64Array;
+  private coordinates = new Float64Array(0);
   private regularizationNow: number;
   private readonly K: number;
   private readonly d: number;
@@ -89,9 +93,6 @@ export class DbsLinUcb implements Policy {
   private readonly spec: PolicySpec;
   private readonly selector: OptimisticSelector;
   private readonly unitFactor = Float64Array.of(1);
-  private readonly sealEigen: SymmetricEigen;
-  private readonly sealValues: Float64Array;
-  private readonly sealVectors: Float64Array;
   private lastBeta = NaN;
   private readonly empty = new Float64Array(0);
 
@@ -109,15 +110,6 @@ export class DbsLinUcb implements Policy {
     this.activeLength = spec.sketchSize;
     this.totalLength = spec.sketchSize;
     this.active = new FrequentDirections(d, 1, spec.sketchSize);
-    // The sum of the blocks has rank ≤ d, and C holds at most d sealed rows and d active ones.
-    this.sealedBasis = new Float64Array(d * d);
-    this.sealedWeights = new Float64Array(d);
-    this.factor = new Float64Array(2 * d * d);
-    this.gram = new Float64Array(4 * d * d);
-    this.coordinates = new Float64Array(2 * d);
-    this.sealEigen = new SymmetricEigen(2 * d);
-    this.sealValues = new Float64Array(2 * d);
-    this.sealVectors = new Float64Array(4 * d * d);
     this.theta = new Float64Array(d);
     this.responses = new Float64Array(d);
     this.selector = new OptimisticSelector(1, d, Float64Array.of(1));
@@ -138,10 +130,17 @@ export class DbsLinUcb implements Policy {
     const { d } = this;
     const count = actions.count;
     const L = this.rows;
+    const rs = this.sealedRank;
     if (this.products.length < count * L) this.products = new Float64Array(count * L);
     if (this.normsSq.length < count) this.normsSq = new Float64Array(count);
-    if (L > 0) gemmNT(count, L, d, actions.features, 0, d, this.factor, 0, d, this.products, 0, L);
-    for (let a = 0; a < count; a++) this.normsSq[a] = dot(d, actions.features, a * d, actions.features, a * d);
+    const z = this.products;
+    // C x for every action: U_s x and V_a x, each row scaled by √μ or √λ_k.
+    if (rs > 0) gemmNT(count, rs, d, actions.features, 0, d, this.sealedBasis, 0, d, z, 0, L);
+    if (L > rs) gemmNT(count, L - rs, d, actions.features, 0, d, this.active.basis, 0, d, z, rs, L);
+    for (let a = 0; a < count; a++) {
+      for (let i = 0; i < L; i++) z[a * L + i] *= this.scales[i];
+      this.normsSq[a] = dot(d, actions.features, a * d, actions.features, a * d);
+    }
     this.lastBeta = this.confidenceRadius(t);
     return this.selector.select(actions, this.theta, this.lastBeta, (index, out) => {
       out[0] = this.inverseNormSq(index);
@@ -191,69 +190,91 @@ export class DbsLinUcb implements Policy {
     assertFiniteState(this.name, this.theta);
   }
 
-  /** Folds the active block into the sealed eigen-form: eigendecomposition of the Gram matrix of C. */
-  private seal(): void {
-    const { d } = this;
-    const L = this.stackRows();
-    this.seals++;
-    this.sealedError += this.active.sketchError;
-    if (L === 0) return;
-    const gram = this.gram;
-    gemmNT(L, L, d, this.factor, 0, d, this.factor, 0, d, gram, 0, L);
-    this.sealEigen.decompose(L, gram, 0, L, this.sealValues, this.sealVectors);
-    const values = this.sealValues;
-    const noise = NOISE_FACTOR * L * Number.EPSILON * Math.max(values[0], 0);
-    let rank = 0;
-    while (rank < Math.min(L, d) && values[rank] > noise) rank++;
-    // u_k = Cᵀ q_k / √σ_k (orthonormal), μ_k = σ_k.
-    this.sealedBasis.fill(0, 0, rank * d);
-    for (let k = 0; k < rank; k++) {
-      const inv = 1 / Math.sqrt(values[k]);
-      for (let i = 0; i < L; i++) axpy(d, this.sealVectors[i * L + k] * inv, this.factor, i * d, this.sealedBasis, k * d);
-      this.sealedWeights[k] = values[k];
-    }
-    this.sealedRank = rank;
-  }
-
-  /** C = [√μ_k u_k (sealed); √λ_k v_k (active)] as rows of `factor`; returns L. */
-  private stackRows(): number {
+  /**
+   * Writes CCᵀ (+ λ_t I when `lambda` > 0) for C = [M^{1/2}U_sᵀ; Λ_a^{1/2}V_aᵀ] into `gram` (L×L, lower
+   * triangle): diag(μ), diag(λ_k) and the cross block √λ_k √μ_i ⟨v_k, u_i⟩, since U_s and V_a are
+   * each orthonormal. Sets `rows` and `scales`; returns L. O(d·r_s·r_a).
+   */
+  private buildGram(lambda: number): number {
     const { d, active } = this;
-    let L = 0;
-    for (let k = 0; k < this.sealedRank; k++, L++) {
-      const s = Math.sqrt(this.sealedWeights[k]);
-      for (let j = 0; j < d; j++) this.factor[L * d + j] = s * this.sealedBasis[k * d + j];
+    const rs = this.sealedRank;
+    const ra = active.rank;
+    const L = rs + ra;
+    if (this.gram.length < L * L) this.gram = new Float64Array(L * L);
+    if (this.scales.length < L) this.scales = new Float64Array(2 * L);
+    if (this.cross.length < ra * rs) this.cross = new Float64Array(ra * rs);
+    for (let i = 0; i < rs; i++) this.scales[i] = Math.sqrt(this.sealedWeights[i]);
+    for (let k = 0; k < ra; k++) this.scales[rs + k] = Math.sqrt(active.eigenvalues[k]);
+    const g = this.gram;
+    g.fill(0, 0, L * L);
+    for (let i = 0; i < rs; i++) g[i * L + i] = this.sealedWeights[i] + lambda;
+    for (let k = 0; k < ra; k++) g[(rs + k) * L + rs + k] = active.eigenvalues[k] + lambda;
+    if (rs > 0 && ra > 0) {
+      gemmNT(ra, rs, d, active.basis, 0, d, this.sealedBasis, 0, d, this.cross, 0, rs);
+      for (let k = 0; k < ra; k++) {
+        for (let i = 0; i < rs; i++) g[(rs + k) * L + i] = this.scales[rs + k] * this.scales[i] * this.cross[k * rs + i];
+      }
     }
-    for (let k = 0; k < active.rank; k++, L++) {
-      const s = Math.sqrt(active.eigenvalues[k]);
-      for (let j = 0; j < d; j++) this.factor[L * d + j] = s * active.basis[k * d + j];
-    }
+    this.rows = L;
     return L;
   }
 
-  /** After an update: C, the Cholesky factor of G = λ_t I + CCᵀ, and θ = (b − Cᵀ G⁻¹ C b)/λ_t. */
+  /** Folds the active block into the sealed eigen-form: eigendecomposition of the Gram matrix of C. */
+  private seal(): void {
+    const { d, active } = this;
+    this.seals++;
+    this.sealedError += active.sketchError;
+    const rs = this.sealedRank;
+    const L = this.buildGram(0);
+    if (L === 0) return;
+    const g = this.gram;
+    for (let i = 0; i < L; i++) for (let j = i + 1; j < L; j++) g[i * L + j] = g[j * L + i];
+    // A seal happens at most log₂(d/ℓ_0) + 1 times: its solver and arrays are allocated here.
+    const values = new Float64Array(L);
+    const vectors = new Float64Array(L * L);
+    new SymmetricEigen(L).decompose(L, g, 0, L, values, vectors);
+    const noise = NOISE_FACTOR * L * Number.EPSILON * Math.max(values[0], 0);
+    let rank = 0;
+    while (rank < Math.min(L, d) && values[rank] > noise) rank++;
+    // u'_k = Cᵀ q_k / √σ_k = (Σ_i q_ik √μ_i u_i + Σ_j q_{r_s+j,k} √λ_j v_j)/√σ_k (orthonormal), μ'_k = σ_k.
+    const basis = new Float64Array(rank * d);
+    for (let k = 0; k < rank; k++) {
+      const inv = 1 / Math.sqrt(values[k]);
+      for (let i = 0; i < rs; i++) axpy(d, vectors[i * L + k] * this.scales[i] * inv, this.sealedBasis, i * d, basis, k * d);
+      for (let j = 0; j < L - rs; j++) axpy(d, vectors[(rs + j) * L + k] * this.scales[rs + j] * inv, active.basis, j * d, basis, k * d);
+    }
+    this.sealedBasis = basis;
+    this.sealedWeights = values.slice(0, rank);
+    this.sealedRank = rank;
+  }
+
+  /** After an update: G = λ_t I + CCᵀ and its Cholesky factor, and θ = (b − Cᵀ G⁻¹ C b)/λ_t. */
   private prepare(): void {
-    const { d } = this;
-    const L = this.stackRows();
-    this.rows = L;
+    const { d, active } = this;
     this.regularizationNow = this.robust ? this.regularization + this.sketchError / 2 : this.regularization;
     const lambda = this.regularizationNow;
+    const L = this.buildGram(lambda);
+    const rs = this.sealedRank;
     const g = this.gram;
-    gemmNT(L, L, d, this.factor, 0, d, this.factor, 0, d, g, 0, L);
-    for (let i = 0; i < L; i++) g[i * L + i] += lambda;
     if (!cholesky(L, g, 0, L)) throw new Error(`${this.name}: λI + CCᵀ is not positive definite (λ = ${lambda})`);
     // G⁻¹ C b by two triangular solves on the lower factor.
+    if (this.coordinates.length < L) this.coordinates = new Float64Array(2 * L);
     const c = this.coordinates;
-    gemv(L, d, this.factor, 0, d, this.responses, 0, c, 0);
+    if (rs > 0) gemv(rs, d, this.sealedBasis, 0, d, this.responses, 0, c, 0);
+    if (L > rs) gemv(L - rs, d, active.basis, 0, d, this.responses, 0, c, rs);
+    for (let i = 0; i < L; i++) c[i] *= this.scales[i];
     for (let i = 0; i < L; i++) c[i] = (c[i] - dot(i, g, i * L, c, 0)) / g[i * L + i];
     for (let i = L - 1; i >= 0; i--) {
       const ci = c[i] / g[i * L + i];
       c[i] = ci;
       axpy(i, -ci, g, i * L, c, 0);
     }
+    // θ = (b − Cᵀc)/λ_t, Cᵀc = Σ_i √μ_i c_i u_i + Σ_k √λ_k c_k v_k.
     const theta = this.theta;
-    if (L > 0) gemvT(L, d, this.factor, 0, d, c, 0, theta, 0);
-    else theta.fill(0);
-    for (let j = 0; j < d; j++) theta[j] = (this.responses[j] - theta[j]) / lambda;
+    theta.set(this.responses);
+    for (let i = 0; i < rs; i++) axpy(d, -this.scales[i] * c[i], this.sealedBasis, i * d, theta, 0);
+    for (let k = 0; k < L - rs; k++) axpy(d, -this.scales[rs + k] * c[rs + k], active.basis, k * d, theta, 0);
+    for (let j = 0; j < d; j++) theta[j] /= lambda;
   }
 
   stats(): PolicyStats {
@@ -261,16 +282,14 @@ export class DbsLinUcb implements Policy {
       this.active.stateBytes +
       this.sealedBasis.byteLength +
       this.sealedWeights.byteLength +
-      this.factor.byteLength +
       this.gram.byteLength +
+      this.cross.byteLength +
+      this.scales.byteLength +
       this.coordinates.byteLength +
       this.theta.byteLength +
       this.responses.byteLength +
       this.products.byteLength +
-      this.normsSq.byteLength +
-      this.sealEigen.byteLength +
-      this.sealValues.byteLength +
-      this.sealVectors.byteLength;
+      this.normsSq.byteLength;
     return {
       stateBytes: bytes,
       sketchError: this.sketchError,
@@ -298,15 +317,18 @@ export const dbsLinUcbPolicy: PolicyDescriptor = {
   needsRandomStream: false,
   costRank: 0,
   cost: {
-    round: 'O(|A_t|·dL + dL² + L³), L ≤ 2·min(d, Σ_j ℓ_j)',
-    memory: 'O(d²)',
-    // Scores (Cx and a triangular solve per action), CCᵀ and its Cholesky factor, θ, the active FD step.
+    round: 'O(|A_t|·dL + d·r_s·r_a + L³), L = r_s + r_a ≤ 2·min(d, Σ_j ℓ_j)',
+    memory: 'O(dL)',
+    // Scores (Cx and a triangular solve per action), the cross block and Cholesky factor of G, θ, the active FD step.
     flops: ({ d, m, actions }) => {
       const L = Math.min(2 * d, 2 * Math.max(m, 1));
-      return actions * (2 * d * L + L * L) + 2 * d * L * L + (L * L * L) / 3 + 4 * d * L + 2 * d * Math.min(m, d) ** 2;
+      return actions * (2 * d * L + L * L) + (d * L * L) / 2 + (L * L * L) / 3 + 4 * d * L + 2 * d * Math.min(m, d) ** 2;
     },
-    // U_s, C, G, the seal's eigendecomposition and the active block's FD arrays.
-    bytes: ({ d, m, actions }) => 8 * (d * d + 2 * d * d + 8 * d * d + actions * 2 * Math.min(2 * d, 2 * m) + 2 * d * Math.min(m, d)),
+    // U_s, G, the products of a round and the active block's FD arrays.
+    bytes: ({ d, m, actions }) => {
+      const L = Math.min(2 * d, 2 * Math.max(m, 1));
+      return 8 * (d * L + L * L + actions * L + 2 * d * Math.min(m, d) + 4 * d);
+    },
     probeProjection: false,
   },
   create: (spec) => new DbsLinUcb(spec),
