@@ -101,6 +101,12 @@ export class GlmUcb implements Policy {
     this.kappa = glmUcbKappa(spec.normBound, spec.maxActionNorm);
     this.design = new DesignMatrix(d, spec.regularization, spec.refreshInterval ?? DEFAULT_REFRESH_INTERVAL);
     this.selector = new BonusSelector(1, d, spec.reward);
+    // κ = 1/μ̇(S·D) grows as e^{SD}: for large S·D the radius is infinite and every decision a tie.
+    if (!Number.isFinite(this.betaAt())) {
+      throw new RangeError(
+        `GLM-UCB needs a finite radius in double precision; S·D = ${spec.normBound * spec.maxActionNorm} gives κ = ${this.kappa}, β_1 = ${this.betaAt()}: lower params.S or give a numeric beta`,
+      );
+    }
     // The estimate, the Newton system and the history the products read live beside V_t's matrices.
     const space = this.design.workspace;
     this.current = space.float64(d);

@@ -73,6 +73,12 @@ export class Gloc implements Policy {
     this.spec = spec;
     this.curvature = glocCurvature(spec.normBound, spec.maxActionNorm);
     this.regretBound = 2 * this.curvature * spec.normBound * spec.normBound * spec.regularization;
+    // μ̇(S·D) underflows for large S·D (the step divides by it) and β_t's (S/κ)⁴ overflows long before.
+    if (!(this.curvature > 0 && Number.isFinite(this.betaAt()))) {
+      throw new RangeError(
+        `GLOC needs κ = μ̇(S·D) > 0 and a finite β in double precision; S·D = ${spec.normBound * spec.maxActionNorm} gives κ = ${this.curvature}, β_1 = ${this.betaAt()}: lower params.S or give a numeric beta`,
+      );
+    }
     this.design = new DesignMatrix(spec.d, spec.regularization, spec.refreshInterval ?? DEFAULT_REFRESH_INTERVAL);
     this.selector = new BonusSelector(1, spec.d, spec.reward);
     // The vectors products over V⁻¹ read and write live beside it (the design matrix's workspace).

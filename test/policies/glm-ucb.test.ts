@@ -110,6 +110,8 @@ describe('GLM-UCB: bad arguments', () => {
     expect(() => policy.select(actionSet([[0, NaN, 1]]), 1)).toThrow(/action 0, feature 1 is NaN/);
     expect(() => new GlmUcb(makeSpec(1, 3, { regularization: -1 }))).toThrow(/lambda must be a number/);
     expect(() => new GlmUcb(makeSpec(1, 3, { delta: 0 }))).toThrow(/delta must lie in \(0, 1\)/);
+    // S·D = 400: κ = μ̇(400) is 10⁻¹⁷⁴ and the radius is not finite in double precision.
+    expect(() => new GlmUcb(makeSpec(1, 3, { normBound: 400 }))).toThrow(/GLM-UCB needs .* S·D = 400/);
   });
 });
 

@@ -82,6 +82,8 @@ describe('GLOC: bad arguments', () => {
     expect(() => policy.select(actionSet([[0, 1, Infinity]]), 1)).toThrow(/action 0, feature 2 is Infinity/);
     expect(() => new Gloc(makeSpec(1, 3, { regularization: 0 }))).toThrow(/lambda must be a number/);
     expect(() => new Gloc(makeSpec(1, 3, { delta: 1 }))).toThrow(/delta must lie in \(0, 1\)/);
+    // S·D = 400: κ = μ̇(400) is 10⁻¹⁷⁴ and the radius is not finite in double precision.
+    expect(() => new Gloc(makeSpec(1, 3, { normBound: 400 }))).toThrow(/GLOC needs .* S·D = 400/);
   });
 });
 
