@@ -7,7 +7,8 @@
  * - V_t = λI + Σ_{s<t} x_sx_sᵀ (lines 48, 113);
  * - x_t = argmax μ(θ̂_tᵀx)·r_1 + ρ(t)‖x‖_{V_t⁻¹} (lines 128–135), with
  *   ρ(t) = (κ/4)·√(2 ln(1/δ) + ln det V_t − d ln λ) + √λ·S and κ = 1/μ̇(S·D), the inverse of the
- *   smallest slope of μ on the ball (lines 54, 118–126; 1/4 is the logistic link's largest slope).
+ *   smallest slope of μ on the ball (lines 54, 118–126; 1/4 is the logistic link's largest slope). The
+ *   paper's own text could not be read here, so these constants are the code's, not checked against it.
  * Three of glm_ucb.py's quirks are switched off: it runs 5 undamped Newton steps a round (line 82), here
  *   the estimate is solved (warm-started Newton steps with Armijo backtracking, Cholesky solves) to
  *   ‖∇‖ ≤ 1e-12·(1 + Σ_s‖x_s‖); it refits only every 5th round after round 200 (line 79, lazy_update_fr

@@ -10,7 +10,8 @@
  * - the conversion: z_{t+1} = z_t + (θ_tᵀx_t)x_t, θ̂_{t+1} = V_{t+1}⁻¹z_{t+1}, the centre of the
  *   confidence set (lines 65–66);
  * - x_t = argmax μ(θ̂_tᵀx)·r_1 + √β_t‖x‖_{V_t⁻¹}, with β_t = 1 + (4/κ)B_t +
- *   8(S/κ)²·ln((2/δ)√(1 + 2B_t/κ + 4(S/κ)⁴/δ²)) (lines 91–95, their reading of the paper's Theorem 1).
+ *   8(S/κ)²·ln((2/δ)√(1 + 2B_t/κ + 4(S/κ)⁴/δ²)) (lines 91–95, which cite the paper's Theorem 1; only the
+ *   paper's abstract could be read here, so its own constants are not checked against it).
  * Two deliberate differences from gloc.py: θ_{t+1} is the V_{t+1}-norm projection onto the ball, taken
  * only when the step leaves it (the online Newton step's own projection; gloc.py rescales θ to norm S
  * every round, line 70); and the decision is centred at θ̂_t, the conversion's centre (gloc.py computes
