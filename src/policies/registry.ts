@@ -7,6 +7,8 @@ import { POLICY_ORDER } from '../base/policy-order.js';
 import { adaOfuEcologPolicy } from './ada-ofu-ecolog.js';
 import { eofdMLogBPolicy } from './eofd-mlogb.js';
 import { eofdTsPolicy } from './eofd-ts.js';
+import { glmUcbPolicy } from './glm-ucb.js';
+import { glocPolicy } from './gloc.js';
 import { mnlUcbPolicy } from './mnl-ucb.js';
 import { ofulMLogBPolicy } from './oful-mlogb.js';
 import { ol2mPolicy } from './ol2m.js';
@@ -20,6 +22,8 @@ const DESCRIPTORS: readonly PolicyDescriptor[] = [
   adaOfuEcologPolicy,
   eofdMLogBPolicy,
   eofdTsPolicy,
+  glmUcbPolicy,
+  glocPolicy,
   mnlUcbPolicy,
   ofulMLogBPolicy,
   ol2mPolicy,
