@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 # policy: RS-GLinCB
 # repo: https://github.com/tanmaygoyal258/MNL_Limited_Adaptivity
 # commit: d8bc55d64e0b78712c6fa7d52b6e9324f1ca9e0c
@@ -11,13 +12,15 @@
 # quirks: switch boundary matched: eofd counts det H_t / det H_tau within 1e-9 (relative) of 1.5 as reaching it (with lambda = 0.5 and unit actions the ratio is exactly 1.5 after the first non-warm-up round, and rounding would decide); their doubling_constant, read only by that test (RS_GLincb.py:67), is set to 1.5 e^{-1e-9} - 1
 # quirks: outcomes: y drawn by eofd's rule from the trace's u (their oracle draws with its own numpy generator); torch and tqdm, imported at module level but unused on this path, are stubbed when absent
 """Runs the authors' RS_GLinUCB (RS_GLincb.py) on an eofd trace and prints its actions as JSON."""
-import argparse
-import json
 import math
+import os
 import sys
 import types
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _trace import load, play  # noqa: E402
 
 
 def stub_missing(name, attributes):
@@ -28,22 +31,6 @@ def stub_missing(name, attributes):
         for key, value in attributes.items():
             setattr(module, key, value)
         sys.modules[name] = module
-
-
-def outcome_of(w_star, x, u):
-    """eofd's rule (src/model/logistic.ts sampleOutcome): y = 0 if u < p_0, else the first k with u < p_0 + ... + p_k."""
-    z = w_star @ x
-    shift = max(0.0, float(np.max(z)))
-    e = np.exp(z - shift)
-    null = math.exp(-shift)
-    total = null + float(np.sum(e))
-    p = np.concatenate(([null / total], e / total))
-    cumulative = 0.0
-    for k, pk in enumerate(p):
-        cumulative += pk
-        if u < cumulative:
-            return k
-    return len(p) - 1
 
 
 def newton_logistic(theta_prev, X, Y, lmbda, model):
@@ -88,15 +75,7 @@ def newton_logistic(theta_prev, X, Y, lmbda, model):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument('--repo', required=True)
-    parser.add_argument('--trace', required=True)
-    parser.add_argument('--params', required=True)
-    args = parser.parse_args()
-    with open(args.trace) as f:
-        trace = json.load(f)
-    with open(args.params) as f:
-        run = json.load(f)
+    trace, run = load()
     params = run['params']
     derived = run.get('derived', {})
     d, K, T = int(trace['d']), int(trace['K']), int(run['T'])
@@ -113,7 +92,6 @@ def main():
     import scipy.stats  # noqa: F401
     stub_missing('torch', {'Tensor': type('Tensor', (), {})})
     stub_missing('tqdm', {'tqdm': lambda iterable, **_: iterable})
-    sys.path.insert(0, args.repo)
     import RS_GLincb
 
     RS_GLincb.solve_glm_mle = newton_logistic
@@ -152,16 +130,14 @@ def main():
     alg.gamma = alg.gamma * math.sqrt(beta_scale)
     alg.doubling_constant = (1 + alg.doubling_constant) * math.exp(-1e-9) - 1
 
-    w_star = np.array(trace['W_star'], dtype=float)
-    actions = []
-    for record in trace['rounds'][:T]:
-        arms = [np.array(a, dtype=float) for a in record['actions']]
-        alg.num_arms = len(arms)
-        index = int(alg.play_arm(arms))
-        actions.append(index)
-        alg.update(outcome_of(w_star, arms[index], float(record['u'])), arms)
-    print(json.dumps({'actions': actions}))
+    arms = []
 
+    def choose(actions, t):
+        arms[:] = actions
+        alg.num_arms = len(actions)
+        return alg.play_arm(actions)
+
+    play(trace, choose, lambda x, y: alg.update(y, arms))
 
 if __name__ == '__main__':
     main()

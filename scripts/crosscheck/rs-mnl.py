@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 # policy: RS-MNL
 # repo: https://github.com/tanmaygoyal258/MNL_Limited_Adaptivity
 # commit: d8bc55d64e0b78712c6fa7d52b6e9324f1ca9e0c
@@ -8,13 +9,15 @@
 # quirks: played index: their play_arm returns the arm, not its index; the index is the position of that very array object (np.argmax's first maximum)
 # quirks: outcomes: y drawn by eofd's rule from the trace's u (their oracle draws with its own numpy generator); torch and tqdm, imported at module level but unused once the solver is replaced, are stubbed when absent
 """Runs the authors' RS_MNL (RS_MNL.py) on an eofd trace and prints its actions as JSON."""
-import argparse
-import json
 import math
+import os
 import sys
 import types
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _trace import load, play  # noqa: E402
 
 
 def stub_missing(name, attributes):
@@ -25,22 +28,6 @@ def stub_missing(name, attributes):
         for key, value in attributes.items():
             setattr(module, key, value)
         sys.modules[name] = module
-
-
-def outcome_of(w_star, x, u):
-    """eofd's rule (src/model/logistic.ts sampleOutcome): y = 0 if u < p_0, else the first k with u < p_0 + ... + p_k."""
-    z = w_star @ x
-    shift = max(0.0, float(np.max(z)))
-    e = np.exp(z - shift)
-    null = math.exp(-shift)
-    total = null + float(np.sum(e))
-    p = np.concatenate(([null / total], e / total))
-    cumulative = 0.0
-    for k, pk in enumerate(p):
-        cumulative += pk
-        if u < cumulative:
-            return k
-    return len(p) - 1
 
 
 def newton_mnl(theta, X, Y, lmbda, dimension):
@@ -103,15 +90,7 @@ def newton_mnl(theta, X, Y, lmbda, dimension):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument('--repo', required=True)
-    parser.add_argument('--trace', required=True)
-    parser.add_argument('--params', required=True)
-    args = parser.parse_args()
-    with open(args.trace) as f:
-        trace = json.load(f)
-    with open(args.params) as f:
-        run = json.load(f)
+    trace, run = load()
     params = run['params']
     derived = run.get('derived', {})
     d, K, T = int(trace['d']), int(trace['K']), int(run['T'])
@@ -127,14 +106,12 @@ def main():
     import scipy.stats  # noqa: F401
     stub_missing('torch', {'Tensor': type('Tensor', (), {})})
     stub_missing('tqdm', {'tqdm': lambda iterable, **_: iterable})
-    sys.path.insert(0, args.repo)
     import RS_MNL
 
     RS_MNL.minimize_loss_torch = newton_mnl
     exact_ucb = RS_MNL.RS_MNL.calculate_UCB
     RS_MNL.RS_MNL.calculate_UCB = lambda self, arm: float(f'{exact_ucb(self, arm):.12g}')
 
-    w_star = np.array(trace['W_star'], dtype=float)
     their = {
         'reward_vec': reward,
         'dim_arms': d,
@@ -146,7 +123,7 @@ def main():
         'horizon': T,
         'failure_level': delta,
         'arm_seed': 0,
-        'theta_star': w_star.reshape(-1).tolist(),
+        'theta_star': np.asarray(trace['W_star'], dtype=float).reshape(-1).tolist(),
     }
     alg = RS_MNL.RS_MNL(their, None)
     if isinstance(beta, (int, float)):
@@ -154,15 +131,14 @@ def main():
     else:
         alg.gamma = alg.gamma * math.sqrt(beta_scale)
 
-    actions = []
-    for t, record in enumerate(trace['rounds'][:T]):
-        arms = [np.array(a, dtype=float) for a in record['actions']]
-        played = alg.play_arm(arms, t)
-        index = next(i for i, arm in enumerate(arms) if arm is played)
-        actions.append(index)
-        alg.update(outcome_of(w_star, arms[index], float(record['u'])), played)
-    print(json.dumps({'actions': actions}))
+    played = []
 
+    def choose(actions, t):
+        arm = alg.play_arm(actions, t - 1)
+        played[:] = [arm]
+        return next(i for i, candidate in enumerate(actions) if candidate is arm)
+
+    play(trace, choose, lambda x, y: alg.update(y, played[0]))
 
 if __name__ == '__main__':
     main()
