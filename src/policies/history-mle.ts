@@ -9,6 +9,7 @@
  */
 import { dot, ger } from '../linalg/blas.js';
 import { cholesky, choleskySolve } from '../linalg/cholesky.js';
+import { Workspace } from '../linalg/simd.js';
 import { softmaxJacobian, softmaxWithNull } from '../model/logistic.js';
 
 /** Relative gradient tolerance of the fit. */
@@ -44,18 +45,21 @@ export class HistoryMle {
   private readonly jacobian: Float64Array;
   /** Newton iterations of the most recent fit. */
   lastIterations = 0;
+  /** Where the Newton system and the history live (WebAssembly memory under the wasm backend). */
+  private readonly workspace: Workspace;
 
   constructor(K: number, d: number, ridge: number) {
     this.K = K;
     this.d = d;
     this.n = K * d;
     this.ridge = ridge;
+    this.workspace = new Workspace(8 * (this.n * this.n + INITIAL_CAPACITY * d) + 65536);
     this.features = new Float64Array(0);
     this.outcomes = new Int32Array(0);
     this.gradient = new Float64Array(this.n);
     this.step = new Float64Array(this.n);
     this.trial = new Float64Array(this.n);
-    this.hessian = new Float64Array(this.n * this.n);
+    this.hessian = this.workspace.float64(this.n * this.n);
     this.z = new Float64Array(K);
     this.sigma = new Float64Array(K);
     this.jacobian = new Float64Array(K * K);
@@ -63,7 +67,8 @@ export class HistoryMle {
   }
 
   private grow(capacity: number): void {
-    const features = new Float64Array(capacity * this.d);
+    // Doubling: the workspace keeps the old buffer, at most as much again as the new one.
+    const features = this.workspace.float64(capacity * this.d);
     features.set(this.features.subarray(0, this.rounds * this.d));
     const outcomes = new Int32Array(capacity);
     outcomes.set(this.outcomes.subarray(0, this.rounds));

@@ -95,8 +95,9 @@ export class RsGlincb implements Policy {
   private readonly average: Float64Array;
   private readonly warmupFit: HistoryMle;
   private readonly fullFit: HistoryMle;
-  /** Per action: V⁻¹x and H_τ⁻¹x rows, then the scores. */
-  private columns = new Float64Array(0);
+  /** Per action: V⁻¹x rows (beside V⁻¹) and H_τ⁻¹x rows (beside H_τ⁻¹), then the scores. */
+  private columns: Float64Array = new Float64Array(0);
+  private switchedColumns: Float64Array = new Float64Array(0);
   private scores = new Float64Array(0);
   private warmupNorms = new Float64Array(0);
   private lastWasWarmup = false;
@@ -122,8 +123,9 @@ export class RsGlincb implements Policy {
     const refresh = spec.refreshInterval ?? DEFAULT_REFRESH_INTERVAL;
     this.warmupDesign = new DesignMatrix(d, lambda, refresh);
     this.design = new DesignMatrix(d, lambda, refresh);
-    this.switchedInverse = new Float64Array(d * d);
-    this.inverseWork = new Float64Array(d * d + d);
+    // H_τ⁻¹ and its products live beside H_t (the design matrix's workspace), where the kernels run.
+    this.switchedInverse = this.design.workspace.float64(d * d);
+    this.inverseWork = this.design.workspace.float64(d * d + d);
     this.warmupEstimate = new Float64Array(d);
     this.switchedEstimate = new Float64Array(d);
     this.average = new Float64Array(d);
@@ -136,7 +138,8 @@ export class RsGlincb implements Policy {
     const { d } = this;
     const count = actions.count;
     if (this.scores.length < count) {
-      this.columns = new Float64Array(count * d);
+      this.columns = this.warmupDesign.workspace.float64(count * d);
+      this.switchedColumns = this.design.workspace.float64(count * d);
       this.scores = new Float64Array(count);
       this.warmupNorms = new Float64Array(count);
     }
@@ -167,14 +170,15 @@ export class RsGlincb implements Policy {
       scores[a] = mean + width;
       if (mean - width > bestLower) bestLower = mean - width;
     }
-    gemmNT(count, d, d, features, 0, d, this.switchedInverse, 0, d, columns, 0, d);
+    const switchedColumns = this.switchedColumns;
+    gemmNT(count, d, d, features, 0, d, this.switchedInverse, 0, d, switchedColumns, 0, d);
     let best = -Infinity;
     for (let a = 0; a < count; a++) {
       if (!(scores[a] >= bestLower)) {
         scores[a] = -Infinity;
         continue;
       }
-      const normSq = dot(d, columns, a * d, features, a * d);
+      const normSq = dot(d, switchedColumns, a * d, features, a * d);
       scores[a] = dot(d, this.average, 0, features, a * d) + this.radius * Math.sqrt(Math.max(0, normSq));
       if (scores[a] > best) best = scores[a];
     }
@@ -224,6 +228,7 @@ export class RsGlincb implements Policy {
       this.warmupFit.byteLength +
       this.fullFit.byteLength +
       this.columns.byteLength +
+      this.switchedColumns.byteLength +
       this.scores.byteLength +
       this.warmupNorms.byteLength;
     return { stateBytes: bytes, sketchError: 0, projections: 0, beta: this.lastBeta, delta: NaN };

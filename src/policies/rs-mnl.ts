@@ -28,6 +28,7 @@ import type { ActionSet } from '../environments/environment.js';
 import { dot, gemmNT, gemv, ger } from '../linalg/blas.js';
 import { cholesky, spdInverse } from '../linalg/cholesky.js';
 import { SymmetricEigen } from '../linalg/eigen.js';
+import { Workspace } from '../linalg/simd.js';
 import { expectedReward, softmaxJacobian, softmaxWithNull } from '../model/logistic.js';
 import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
 import { HistoryMle } from './history-mle.js';
@@ -84,9 +85,11 @@ export class RsMnl implements Policy {
   private readonly eigenValues: Float64Array;
   private readonly eigenVectors: Float64Array;
   /** H⁻¹(e_i ⊗ x) for every action of the round (count × K·Kd), and their scores. */
-  private actionColumns = new Float64Array(0);
+  private actionColumns: Float64Array = new Float64Array(0);
   private scores = new Float64Array(0);
-  private actionZ = new Float64Array(0);
+  private actionZ: Float64Array = new Float64Array(0);
+  /** Where H, H⁻¹ and the arrays products over them write live (WebAssembly memory under the wasm backend). */
+  readonly workspace: Workspace;
   private updates = 0;
   /** Switches (refits of θ̂), round 1's included. */
   switches = 0;
@@ -111,18 +114,20 @@ export class RsMnl implements Policy {
         : this.rewardNorm ** 2 * spec.normBound ** 2 * d * K * Math.max(0, Math.log(T / spec.delta));
     this.radiusSq = gammaSq * spec.betaScale;
     this.refreshInterval = spec.refreshInterval ?? DEFAULT_REFRESH_INTERVAL;
-    this.hessian = new Float64Array(n * n);
-    this.inverse = new Float64Array(n * n);
+    this.workspace = new Workspace(8 * (3 * n * n + (K + 3) * n) + 65536);
+    const space = this.workspace;
+    this.hessian = space.float64(n * n);
+    this.inverse = space.float64(n * n);
     for (let i = 0; i < n; i++) {
       this.hessian[i * n + i] = lambda;
       this.inverse[i * n + i] = 1 / lambda;
     }
     this.logDeterminant = n * Math.log(lambda);
-    this.current = new Float64Array(n);
+    this.current = space.float64(n);
     // Their weight decay λ/2 is the gradient's ridge: the objective Σℓ + (λ/4)‖θ‖².
     this.fit = new HistoryMle(K, d, lambda / 2);
-    this.work = new Float64Array(n * n + n);
-    this.columns = new Float64Array(K * n);
+    this.work = space.float64(n * n + n);
+    this.columns = space.float64(K * n);
     this.factor = new Float64Array(K * K);
     this.core = new Float64Array(K * K);
     this.curvature = new Float64Array(K * K);
@@ -145,9 +150,9 @@ export class RsMnl implements Policy {
     this.lastBeta = this.radiusSq;
     if (this.scores.length < count) {
       this.scores = new Float64Array(count);
-      this.actionZ = new Float64Array(count * K);
+      this.actionZ = this.workspace.float64(count * K);
     }
-    if (this.actionColumns.length < count * K * n) this.actionColumns = new Float64Array(count * K * n);
+    if (this.actionColumns.length < count * K * n) this.actionColumns = this.workspace.float64(count * K * n);
     const { actionColumns, scores, actionZ, sigma, jacobian, gradient, curvature } = this;
     // H⁻¹(e_i ⊗ x) for every action: row c of H⁻¹'s block column i against every x (H⁻¹ is symmetric).
     for (let i = 0; i < K; i++) gemmNT(count, n, d, features, 0, d, this.inverse, i * d, n, actionColumns, i * n, K * n);
