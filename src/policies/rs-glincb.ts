@@ -1,6 +1,6 @@
 /**
  * RS-GLinCB (Sawarni, Das, Barman and Sinha, "Generalized linear bandits with limited adaptivity",
- * NeurIPS 2024, their Algorithm 2, the rarely-switching setting), K = 1, as the authors' code plays it
+ * NeurIPS 2024, arXiv 2404.06831: the rarely-switching algorithm), K = 1, as the authors' code plays it
  * (tanmaygoyal258/MNL_Limited_Adaptivity `RS_GLincb.py` at d8bc55d, which carries Sawarni et al.'s
  * nirjhar-das/GLBandit_Limited_Adaptivity `RS_GLBandit.py` over; line numbers below are RS_GLincb.py's):
  *
@@ -25,11 +25,17 @@
  * H_τ is a copy of H_t (theirs, `self.prev_H = self.curr_H` at line 68, aliases the two arrays, so after
  * the first switch det H_t ≥ 1.5 det H_τ never holds again and the bonus reads the growing H_t); and
  * the MLE is solved to 1e-12 where theirs runs scipy's BFGS with finite differences (utils.py:110).
+ * Two rules for rounding: scores (and warm-up norms) within 1e-12 (relative) of the best are ties, which
+ * go to the lowest index; and a ratio det H_t / det H_τ within RS_GLINCB_RATIO_TOLERANCE of 1 + c counts
+ * as reaching it. (Sawarni et al.'s own RS_GLBandit.py, nirjhar-das/GLBandit_Limited_Adaptivity at
+ * 3292646, differs from the code followed here: it divides the weight μ̇ of H by e, its warm-up threshold
+ * shrinks as 1/ln(1 + t), and one radius γ√(ln(1 + t)) serves both bonuses; the paper's text could not be
+ * read here, only its abstract.)
  *
  * β mode (params.beta): 'theory' and 'order' are the code's radii (no hidden constants); a number is β²,
  * the squared UCB radius (γ stays); beta_scale multiplies β² and γ². Per round O(|A_t|·d²) (the two
  * norms of every action), O(d²) per update; a warm-up round refits θ̂_w (O(t·d²) per Newton step) and
- * a switch refits θ̂_τ and inverts H_τ (O(d³)). O(td + d²) memory.
+ * a switch refits θ̂_τ and inverts H_τ (O(t·d² + d³)). O(td + d²) memory.
  */
 import type { ActionSet } from '../environments/environment.js';
 import { dot, gemmNT } from '../linalg/blas.js';
