@@ -248,7 +248,7 @@ export class RsGlincb implements Policy {
 
 export const rsGlincbPolicy: PolicyDescriptor = {
   name: 'RS-GLinCB',
-  summary: 'rarely-switching GLM bandit: warm-up, arm elimination and a UCB refitted only when det H doubles (Sawarni et al., 2024); K = 1 only',
+  summary: 'rarely-switching GLM bandit: warm-up, arm elimination and a UCB refitted only when det H grows 1.5-fold (Sawarni et al., 2024); K = 1 only',
   reference: 'Sawarni, Das, Barman and Sinha, 2024',
   supports: { binary: true, multinomial: false },
   reads: paramKeys(REGULARIZATION_KEYS, RADIUS_KEYS),
@@ -257,7 +257,7 @@ export const rsGlincbPolicy: PolicyDescriptor = {
   needsRandomStream: false,
   costRank: 2,
   cost: {
-    round: 'O(|A_t|·d²); a warm-up round or a switch adds a refit, O(t·d²) per Newton step',
+    round: 'O(|A_t|·d²); a warm-up round or a switch adds a refit, O(t·d² + d³) per Newton step',
     memory: 'O(td + d²)',
     // The two norms ‖x‖_{V⁻¹}, ‖x‖_{H_τ⁻¹} of every action and a rank-one update; refits are rare.
     flops: ({ d, actions }) => 4 * actions * d * d + 8 * d * d,
