@@ -15,4 +15,6 @@ export const POLICY_ORDER: readonly string[] = [
   'EOFD-TS',
   'GLM-UCB',
   'GLOC',
+  'RS-GLinCB',
+  'RS-MNL',
 ];

@@ -14,6 +14,8 @@ import { ofulMLogBPolicy } from './oful-mlogb.js';
 import { ol2mPolicy } from './ol2m.js';
 import type { Policy, PolicyDescriptor } from './policy.js';
 import { randomPolicy } from './random.js';
+import { rsGlincbPolicy } from './rs-glincb.js';
+import { rsMnlPolicy } from './rs-mnl.js';
 import { sofulPolicy } from './soful.js';
 import type { PolicySpec } from './spec.js';
 import { tsMLogBPolicy } from './ts-mlogb.js';
@@ -28,6 +30,8 @@ const DESCRIPTORS: readonly PolicyDescriptor[] = [
   ofulMLogBPolicy,
   ol2mPolicy,
   randomPolicy,
+  rsGlincbPolicy,
+  rsMnlPolicy,
   sofulPolicy,
   tsMLogBPolicy,
 ];
