@@ -44,6 +44,7 @@ const E2E = [
   'test/linalg/workspace-memory.test.ts', // the CLI under ulimit -v (bash)
   'test/regression/baselines.test.ts', // the CLI on the baseline configs
   'test/report/browser.test.ts', // headless Chromium (skipped without it)
+  'test/scripts/crosscheck.test.ts', // python3 (scripts/crosscheck/_trace.py)
   'test/scripts/slurm-grid.test.ts', // scripts/slurm-grid.sh with a fake sbatch
   // the worker pool (dist/experiment/worker.js) in this process
   'test/experiment/folders.test.ts',

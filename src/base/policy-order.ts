@@ -13,6 +13,10 @@ export const POLICY_ORDER: readonly string[] = [
   'SOFUL',
   'TS-MLogB',
   'EOFD-TS',
+  'GLM-UCB',
+  'GLOC',
+  'RS-GLinCB',
+  'RS-MNL',
   'OFULog+',
   'DBSLinUCB',
 ];

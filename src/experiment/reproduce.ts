@@ -13,15 +13,23 @@
  * stage, its outputs, start and end, wall time and exit status. A stage is finished when its outputs
  * are complete (a grid: `isGridFinished`; a run: every summary.csv; a report: its report.json); with
  * `resume` a finished stage is skipped unless an earlier stage ran again, and the others are resumed.
+ *
+ * With a shard (`--shard i/n`, a Slurm array task, a Kubernetes index) it runs shard i of the first run
+ * stage (1–3) not finished in `<out>`, into `<out>/<stage>/shard-<i>-of-<n>/`, and stops: once every
+ * shard is done, `eofd merge <out>/<stage>/shard-*-of-<n> --out <out>/<stage>` makes the stage what one
+ * machine would have written, and the same command runs the next stage's shards. The reports (4, 5)
+ * are not sharded: `eofd reproduce --resume` without a shard writes them (and reproduce.json). Shards
+ * write no reproduce.json (n of them would race on it); each prints its stage's wall time.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { RunError } from '../base/errors.js';
 import type { ExperimentConfig } from '../config/schema.js';
 import { buildReport, writeReport } from '../report/index.js';
-import { BEST_FILE, gridDir, SUMMARY_FILE } from '../results/layout.js';
+import { BEST_FILE, gridDir, shardFolder, SUMMARY_FILE } from '../results/layout.js';
 import { writeJsonAtomic } from '../results/write.js';
 import { applyBestFiles, gridAxes, isGridFinished, runGrid, withPolicyParams, type TunedValues } from './grid.js';
+import type { Shard } from './plan.js';
 import { runExperiments, type RunOptions, type RunResult } from './runner.js';
 import { axisReaders, type SweepAxis } from './sweep.js';
 
@@ -86,6 +94,16 @@ export interface ReproduceOptions extends Omit<RunOptions, 'split' | 'out' | 'sh
   log?: (line: string) => void;
   /** Called once before the first timed (run) stage that runs (the CLI warns there when the machine is loaded). */
   beforeTimed?: () => void;
+  /** Run only this shard of the first unfinished run stage (see the module comment). */
+  shard?: Shard;
+}
+
+/** What a shard ran: its stage (null: every run stage was finished), the folder and the wall time. */
+export interface ShardStage {
+  stage: StageName | null;
+  /** The stage's folder under `out` (the merge's --out); the shard wrote `<dir>/shard-<i>-of-<n>/`. */
+  dir: string | null;
+  seconds: number;
 }
 
 export interface ReproduceResult {
@@ -93,8 +111,10 @@ export interface ReproduceResult {
   /** Every unit the stages that ran ran (interrupted: a stage was stopped). */
   run: RunResult;
   stages: StageRecord[];
-  /** Every stage finished. */
+  /** Every stage finished (a shard: its share of its stage). */
   complete: boolean;
+  /** Set when a shard ran. */
+  shard?: ShardStage;
 }
 
 /** `config` with the paper's (l, e) = (0.75, 0.75) as the own params of every label that reads l or e. */
@@ -139,9 +159,11 @@ interface Stage {
   name: StageName;
   what: string;
   outputs: string[];
+  /** The run stages' folder (a shard of the stage writes `<dir>/shard-<i>-of-<n>/`); null for a report. */
+  dir: string | null;
   finished(): boolean;
-  /** Runs the stage (resuming its runner folders when `resume`); its run result, or null for a report. */
-  run(resume: boolean): Promise<RunResult | null>;
+  /** Runs the stage, or its shard (resuming its runner folders when `resume`); its run result, or null for a report. */
+  run(resume: boolean, shard?: Shard): Promise<RunResult | null>;
 }
 
 /** Runs the stages of a reproduction; see the module comment. Throws RunError when it cannot start. */
@@ -153,7 +175,7 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
   const folders = reproduceFolders(out);
   const recordFile = path.join(out, REPRODUCE_FILE);
   const previous = readRecord(recordFile);
-  if (fs.existsSync(recordFile) && options.resume !== true && options.force !== true) {
+  if (options.shard === undefined && fs.existsSync(recordFile) && options.resume !== true && options.force !== true) {
     throw new RunError(`${out} already holds a reproduction (${REPRODUCE_FILE}); add --resume to finish it, or --force to start over`, 2);
   }
   for (const config of configs) axisReaders(config, axes); // a key no policy reads: refused before any work
@@ -162,10 +184,11 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
   const timed = { ...runOptions, jobs: 1 }; // one unit at a time: the per-round times are the policy's alone
 
   let warned = false;
-  const runStage = (dir: string, configsOf: () => ExperimentConfig[]) => async (resume: boolean) => {
+  const into = (dir: string, shard?: Shard): string => (shard === undefined ? dir : shardFolder(dir, shard));
+  const runStage = (dir: string, configsOf: () => ExperimentConfig[]) => async (resume: boolean, shard?: Shard) => {
     if (!warned) beforeTimed?.();
     warned = true;
-    return runExperiments(configsOf(), { ...timed, out: dir, resume, force: options.force, split: 'report' });
+    return runExperiments(configsOf(), { ...timed, out: into(dir, shard), shard, resume, force: options.force, split: 'report' });
   };
   const reportStage = (runDir: string, reportDir: string) => async (): Promise<null> => {
     writeReport(buildReport([runDir], { out: reportDir }), reportDir);
@@ -176,13 +199,14 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
       name: 'tune',
       what: `eofd grid over ${axes.map((a) => `${a.key}=${a.values.join(',')}`).join(' × ')} on validation seeds`,
       outputs: configs.map((config) => gridDir(folders.tune, config.name)),
+      dir: folders.tune,
       finished: () => configs.every((config) => isGridFinished(folders.tune, config, axes)),
-      run: async (resume) => {
+      run: async (resume, shard) => {
         let total = emptyRun();
         for (const config of configs) {
-          const result = await runGrid(config, { ...runOptions, out: folders.tune, axes, resume, force: options.force });
+          const result = await runGrid(config, { ...runOptions, out: into(folders.tune, shard), shard, axes, resume, force: options.force });
           total = addRun(total, result.run);
-          if (result.run.interrupted || result.best === null) break;
+          if (result.run.interrupted || (shard === undefined && result.best === null)) break;
         }
         return total;
       },
@@ -191,6 +215,7 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
       name: 'tuned',
       what: 'eofd run --params <tune>/<name>-grid/best.json --timing',
       outputs: [folders.tuned],
+      dir: folders.tuned,
       finished: () => summaries(folders.tuned),
       run: runStage(folders.tuned, () => applyBestFiles(configs, bestFiles, (line) => log(line))),
     },
@@ -198,6 +223,7 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
       name: 'paper-choice',
       what: `eofd run at the paper's (l, e) = (${PAPER_CHOICE.l}, ${PAPER_CHOICE.e}) --timing`,
       outputs: [folders.paperChoice],
+      dir: folders.paperChoice,
       finished: () => summaries(folders.paperChoice),
       run: runStage(folders.paperChoice, () => configs.map(withPaperChoice)),
     },
@@ -205,6 +231,7 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
       name: 'report-tuned',
       what: 'eofd report <tuned>',
       outputs: [folders.reportTuned],
+      dir: null,
       finished: () => fs.existsSync(path.join(folders.reportTuned, 'report.json')),
       run: reportStage(folders.tuned, folders.reportTuned),
     },
@@ -212,10 +239,13 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
       name: 'report-paper-choice',
       what: 'eofd report <paper-choice>',
       outputs: [folders.reportPaperChoice],
+      dir: null,
       finished: () => fs.existsSync(path.join(folders.reportPaperChoice, 'report.json')),
       run: reportStage(folders.paperChoice, folders.reportPaperChoice),
     },
   ];
+
+  if (options.shard !== undefined) return runShard(stages, options.shard, out, options.resume === true, log);
 
   fs.mkdirSync(out, { recursive: true });
   const record: ReproduceRecord = {
@@ -287,6 +317,21 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
     save();
   }
   return { dir: out, run: total, stages: record.stages, complete: !stopped };
+}
+
+/** A shard's share of the first run stage not finished in `out` (see the module comment). */
+async function runShard(stages: readonly Stage[], shard: Shard, out: string, resume: boolean, log: (line: string) => void): Promise<ReproduceResult> {
+  const stage = stages.find((s) => s.dir !== null && !s.finished());
+  if (stage?.dir == null) {
+    log(`every run stage is finished in ${out}; the reports are not sharded: run eofd reproduce --resume without a shard`);
+    return { dir: out, run: emptyRun(), stages: [], complete: true, shard: { stage: null, dir: null, seconds: 0 } };
+  }
+  const started = Date.now();
+  log(`shard ${shard.index}/${shard.count} of stage ${stage.name}: ${stage.what} → ${shardFolder(stage.dir, shard)}`);
+  const run = (await stage.run(resume, shard)) as RunResult;
+  const seconds = (Date.now() - started) / 1000;
+  log(`shard ${shard.index}/${shard.count} of stage ${stage.name}: ${run.interrupted ? 'interrupted' : run.unitsFailed > 0 ? 'failed' : 'done'} in ${seconds.toFixed(1)} s`);
+  return { dir: out, run, stages: [], complete: !run.interrupted && run.unitsFailed === 0, shard: { stage: stage.name, dir: stage.dir, seconds } };
 }
 
 /** The stage table `eofd reproduce` prints at the end: name, status, wall time. */

@@ -275,6 +275,7 @@ export function policySpecFor(experiment: ResolvedExperiment, label: string, tri
     betaRank: own.beta_rank ?? derived.beta_rank,
     delta: own.delta ?? derived.delta,
     maxActionNorm: derived.D,
+    horizon: experiment.config.horizon,
     sketchVariant: (own.sketch ?? 'fd') as SketchVariant,
     ...(own.oful_solver === undefined ? {} : { ofulSolver: own.oful_solver as OfulSolver }),
     ...(uniform === undefined ? {} : { uniform }),

@@ -8,12 +8,16 @@ import { adaOfuEcologPolicy } from './ada-ofu-ecolog.js';
 import { dbsLinUcbPolicy } from './dbslinucb.js';
 import { eofdMLogBPolicy } from './eofd-mlogb.js';
 import { eofdTsPolicy } from './eofd-ts.js';
+import { glmUcbPolicy } from './glm-ucb.js';
+import { glocPolicy } from './gloc.js';
 import { mnlUcbPolicy } from './mnl-ucb.js';
 import { ofulMLogBPolicy } from './oful-mlogb.js';
 import { ofulogPlusPolicy } from './ofulog-plus.js';
 import { ol2mPolicy } from './ol2m.js';
 import type { Policy, PolicyDescriptor } from './policy.js';
 import { randomPolicy } from './random.js';
+import { rsGlincbPolicy } from './rs-glincb.js';
+import { rsMnlPolicy } from './rs-mnl.js';
 import { sofulPolicy } from './soful.js';
 import type { PolicySpec } from './spec.js';
 import { tsMLogBPolicy } from './ts-mlogb.js';
@@ -23,11 +27,15 @@ const DESCRIPTORS: readonly PolicyDescriptor[] = [
   dbsLinUcbPolicy,
   eofdMLogBPolicy,
   eofdTsPolicy,
+  glmUcbPolicy,
+  glocPolicy,
   mnlUcbPolicy,
   ofulMLogBPolicy,
   ofulogPlusPolicy,
   ol2mPolicy,
   randomPolicy,
+  rsGlincbPolicy,
+  rsMnlPolicy,
   sofulPolicy,
   tsMLogBPolicy,
 ];

@@ -31,6 +31,8 @@ export interface PolicySpec {
   maxActionNorm: number;
   /** OFUL-MLogB: rounds between exact re-inversions of H (Woodbury drift control). */
   refreshInterval?: number;
+  /** T: the horizon, which the limited-adaptivity baselines' constants read (RS-GLinCB, RS-MNL: ln(T/δ), λ). */
+  horizon?: number;
   /** The sketched policies' frequent directions: 'fd' (Alg. 1, the default) or 'rfd' (robust FD, λ_t = λ + ρ/2). */
   sketchVariant?: SketchVariant;
   /** OFUL-MLogB's linear algebra (params.oful_solver): 'incremental' (the default) or 'textbook' (the paper's cost model). */
@@ -102,6 +104,7 @@ export function validatePolicySpec(spec: PolicySpec): void {
   if (!BETA_RANKS.includes(spec.betaRank)) throw new RangeError(`beta_rank must be 'sketch' or 'full', got ${JSON.stringify(spec.betaRank)}`);
   if (!(spec.delta > 0 && spec.delta < 1)) throw new RangeError(`delta must lie in (0, 1), got ${spec.delta}`);
   if (spec.refreshInterval !== undefined) requireInteger('refreshInterval', spec.refreshInterval, 1);
+  if (spec.horizon !== undefined) requireInteger('horizon', spec.horizon, 1);
   if (spec.sketchVariant !== undefined && !SKETCH_VARIANTS.includes(spec.sketchVariant)) {
     throw new RangeError(`sketch must be 'fd' or 'rfd', got ${JSON.stringify(spec.sketchVariant)}`);
   }
@@ -199,6 +202,7 @@ export function policySpec(options: PolicyOptions): PolicySpec {
     betaRank: options.betaRank ?? HYPERPARAMETER_DEFAULTS.betaRank,
     delta: derived.delta,
     maxActionNorm,
+    horizon: options.horizon ?? DEFAULT_LIBRARY_HORIZON,
   };
   if (options.adaptiveSketch !== undefined) spec.adaptiveSketch = { deltaMax: options.adaptiveSketch.deltaMax };
   if (options.refreshInterval !== undefined) spec.refreshInterval = options.refreshInterval;

@@ -153,3 +153,34 @@ describe('eofd reproduce: stages, resume, SIGKILL', () => {
     expect(trials(out)).toEqual(expected);
   });
 });
+
+describe('eofd reproduce --shard', () => {
+  it("runs one stage's share at a time; the merged shards give the one-machine grid, trials and reports", async () => {
+    const out = path.join(dir, 'sharded');
+    const shard = (i: number) => runCli(['reproduce', config, ...SMALL, '--out', out, '--shard', `${i}/2`]);
+    const merge = (stage: string) => runCli(['merge', path.join(out, stage, 'shard-0-of-2'), path.join(out, stage, 'shard-1-of-2'), '--out', path.join(out, stage)]);
+    for (const stage of ['tune', 'tuned', 'paper-choice']) {
+      for (const i of [0, 1]) {
+        const result = await shard(i);
+        expect(result.code, result.stderr).toBe(0);
+        expect(result.stderr).toMatch(new RegExp(`shard ${i}/2 \\(from --shard ${i}/2\\) of stage ${stage}: \\d+ units run, 0 kept, 0 failed`));
+        expect(result.stderr).toContain(`merge ${path.join(out, stage)}/shard-*-of-2 --out ${path.join(out, stage)}`);
+        expect(fs.existsSync(path.join(out, stage, `shard-${i}-of-2`))).toBe(true);
+      }
+      const merged = await merge(stage);
+      expect(merged.code, merged.stderr).toBe(0);
+    }
+    expect(fs.existsSync(path.join(out, REPRODUCE_FILE))).toBe(false); // shards race on nothing
+    const nothing = await shard(0);
+    expect(nothing.code).toBe(0);
+    expect(nothing.stderr).toMatch(/every run stage is finished .*without a shard/);
+    const reports = await runCli(['reproduce', config, ...SMALL, '--out', out, '--resume', '--quiet']);
+    expect(reports.code, reports.stderr).toBe(0);
+    expect(record(out).stages.map((s) => s.status)).toEqual(['done', 'done', 'done', 'done', 'done']);
+    const best = (root: string) => JSON.parse(fs.readFileSync(path.join(root, 'tune', 'tiny-grid', 'best.json'), 'utf8')).policies;
+    expect(best(out)).toEqual(best(path.join(dir, 'full')));
+    expect(trials(out)).toEqual(trials(path.join(dir, 'full')));
+    const report = (root: string) => JSON.parse(fs.readFileSync(path.join(root, 'report-tuned', 'report.json'), 'utf8')).experiments[0].policies.map((p: { policy: string; finalRegret: unknown }) => [p.policy, p.finalRegret]);
+    expect(report(out)).toEqual(report(path.join(dir, 'full')));
+  });
+});

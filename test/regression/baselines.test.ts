@@ -1,6 +1,7 @@
 /**
- * The CI regression check: the baseline configs, run with the built CLI, must reproduce
- * test/baselines/baseline.json (`eofd report --check`), and the check must catch doctored results.
+ * The CI regression check: the baseline configs, run with the built CLI as a child process, must
+ * reproduce test/baselines/baseline.json (`eofd report --check`, here in process), and the check must
+ * catch doctored results.
  * If a change is meant to alter the policies' decisions, run scripts/update-baselines.
  */
 import { spawn } from 'node:child_process';
@@ -18,7 +19,7 @@ import {
   type Baseline,
 } from '../../src/report/check.js';
 import { readResults } from '../../src/results/read.js';
-import { BIN, REPO, tempDir } from '../experiment/fixtures.js';
+import { BIN, REPO, runCli, tempDir } from '../experiment/fixtures.js';
 
 const BASELINES = path.join(REPO, 'test', 'baselines');
 
@@ -73,7 +74,7 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 describe('eofd report --check against test/baselines', () => {
   it('passes on a fresh run of the baseline configs (else: a change altered decisions; see scripts/update-baselines)', async () => {
-    const check = await cli(['report', '--check', BASELINES, results]);
+    const check = await runCli(['report', '--check', BASELINES, results]);
     expect(check.stderr + check.stdout).toMatch(/check passed: 4 settings, 12 policy curves/);
     expect(check.code).toBe(0);
   });
@@ -100,7 +101,7 @@ describe('eofd report --check against test/baselines', () => {
     editCell(file, 150, 'cum_regret', (v) => String(Number(v) + 0.5));
     editCell(file, 151, 'regret', (v) => String(Number(v) - 0.5));
     asWrittenByAnotherRun(file);
-    const check = await cli(['report', '--check', BASELINES, doctored]);
+    const check = await runCli(['report', '--check', BASELINES, doctored]);
     expect(check.code).toBe(3);
     const rows = check.stdout.trimEnd().split('\n');
     expect(rows[0]).toMatch(/^setting\s+policy\s+checkpoint t\s+expected\s+got$/);
@@ -116,7 +117,7 @@ describe('eofd report --check against test/baselines', () => {
     const file = path.join(doctored, 'baseline-trace', 'OFUL-MLogB', 'trial-2.csv');
     editCell(file, 17, 'action', (v) => String(Number(v) === 0 ? 1 : 0));
     asWrittenByAnotherRun(file);
-    const check = await cli(['report', '--check', BASELINES, doctored]);
+    const check = await runCli(['report', '--check', BASELINES, doctored]);
     expect(check.code).toBe(3);
     expect(check.stdout).toMatch(/baseline-trace\s+OFUL-MLogB\s+trial 2, t = 17: action\s+\d+\s+\d+/);
   });
@@ -125,7 +126,7 @@ describe('eofd report --check against test/baselines', () => {
     const doctored = path.join(root, 'edited');
     fs.cpSync(results, doctored, { recursive: true });
     editCell(path.join(doctored, 'baseline-trace', 'OFUL-MLogB', 'trial-2.csv'), 17, 'action', (v) => String(Number(v) === 0 ? 1 : 0));
-    const check = await cli(['report', '--check', BASELINES, doctored]);
+    const check = await runCli(['report', '--check', BASELINES, doctored]);
     expect(check.code).toBe(2);
     expect(check.stderr).toMatch(/trial-2\.csv: its content differs from what the run wrote/);
   });
@@ -184,7 +185,7 @@ describe('eofd report --check against test/baselines', () => {
   });
 
   it('exits 2 with one line when the baseline folder has no baseline.json', async () => {
-    const check = await cli(['report', '--check', root, results]);
+    const check = await runCli(['report', '--check', root, results]);
     expect(check.code).toBe(2);
     expect(check.stderr).toMatch(/^eofd report: .*baseline\.json: not found \(run scripts\/update-baselines\)\n$/);
   });

@@ -1,22 +1,22 @@
 /**
  * `eofd reproduce [config] [--out dir] [--trials N] [--set key=value]... [--over KEY=V1,…]... [--l list]
- * [--e list] [--jobs N] [--resume] [--force] [--quiet]`: Section 4 end to end (tune, run the tuned and the
- * paper's choice one unit at a time, report both); the stages are in src/experiment/reproduce.ts.
+ * [--e list] [--jobs N] [--resume] [--force] [--shard i/n] [--quiet]`: Section 4 end to end (tune, run the
+ * tuned and the paper's choice one unit at a time, report both); the stages are in src/experiment/reproduce.ts.
  * Exit codes as `eofd run`: 0 done; 1 a unit failed or the output cannot be written; 2 bad usage or
  * config; 130 interrupted (SIGINT), 143 terminated (SIGTERM).
  */
 import os from 'node:os';
 import { Option, type Command } from 'commander';
-import { RunError } from '../../base/errors.js';
 import type { ExperimentConfig } from '../../config/schema.js';
 import { DEFAULT_GRID, gridAxes, resolveGridAxes } from '../../experiment/grid.js';
 import { REPRODUCE_FILE, reproduce, reproduceFolders, stageTable, type ReproduceResult } from '../../experiment/reproduce.js';
 import type { SweepAxis } from '../../experiment/sweep.js';
+import { hinter } from '../hint.js';
 import { EXIT, processIo, type CliIo } from '../io.js';
-import { collect, positiveInteger, SET_HELP, timingCheck, type ExperimentCommandOptions } from '../options.js';
+import { collect, positiveInteger, SET_HELP, shardArgument, shardCountArgument, timingCheck, type ExperimentCommandOptions } from '../options.js';
 import { perExperimentCommand } from '../per-experiment.js';
 
-export interface ReproduceCommandOptions extends Omit<ExperimentCommandOptions, 'name' | 'shard' | 'shardCount'> {
+export interface ReproduceCommandOptions extends Omit<ExperimentCommandOptions, 'name'> {
   over?: string[];
   l?: string;
   e?: string;
@@ -30,6 +30,7 @@ const EXAMPLES = [
   ['eofd reproduce --trials 2 --set horizon=200 --over params.l=0,0.75 --over params.e=0.75 --out /tmp/quick', 'a quick look: reduced trials, horizon and grid'],
   ['eofd reproduce --resume', 'after a stop: every stage resumed (finished units kept), the reports rebuilt'],
   ['eofd reproduce configs/synthetic-k4.yaml --jobs 2 --out results/k4', 'one setting; the grid on two workers'],
+  ['eofd reproduce --shard 0/4', "shard 0 of 4 of the first unfinished run stage (merge each stage's shards, then run again)"],
 ] as const;
 
 function examplesText(): string {
@@ -76,13 +77,27 @@ export async function reproduceCommand(configFiles: readonly string[], options: 
       return configs;
     },
     groups: (configs) => [configs],
-    run: (configs, runOptions) => {
-      if (runOptions.shard !== undefined) throw new RunError('reproduce does not shard yet: run it without --shard, SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX', 2);
-      return reproduce(configs, { ...runOptions, out: options.out, axes, command: commandWords(files, options), log, beforeTimed: () => timingCheck({}, reporterLog) });
-    },
+    run: (configs, runOptions) =>
+      reproduce(configs, { ...runOptions, out: options.out, axes, command: commandWords(files, options), log, beforeTimed: () => timingCheck({}, reporterLog) }),
     kept: () => `finished stages and units are kept (${REPRODUCE_FILE})`,
-    end: ({ results, error, resume }) => {
+    end: ({ results, error, resume, shard }) => {
       const result = results[0] as ReproduceResult; // one group
+      if (shard !== null && result.shard !== undefined) {
+        const { stage, dir } = result.shard;
+        const { unitsRun, unitsSkipped, unitsFailed } = result.run;
+        if (options.quiet !== true && stage !== null && dir !== null) {
+          const shards = { raw: `${dir}/shard-*-of-${shard.count}` };
+          io.stderr.write(
+            `eofd reproduce: shard ${shard.index}/${shard.count} (from ${shard.source}) of stage ${stage}: ${unitsRun} units run, ${unitsSkipped} kept, ${unitsFailed} failed in ${result.shard.seconds.toFixed(1)} s\n` +
+              `eofd reproduce: when every shard of ${stage} is done: ${hinter(io.env)('merge', shards, '--out', dir)}, then the same command runs the next stage's shards\n`,
+          );
+        }
+        if (unitsFailed > 0) {
+          error(`${unitsFailed} units failed (messages above); after fixing the cause, ${resume()} reruns only those`);
+          return EXIT.failure;
+        }
+        return EXIT.ok;
+      }
       if (options.quiet !== true) {
         const folders = reproduceFolders(result.dir);
         io.stderr.write(`\neofd reproduce: wall time per stage (${result.dir}/${REPRODUCE_FILE}):\n${stageTable(result.stages)}`);
@@ -123,11 +138,18 @@ export function registerReproduce(program: Command, io: CliIo = processIo()): vo
     .option('--jobs <n>', `units of the tuning grid run at once on worker threads (default: CPU cores, here ${cores}); the runs are timed, one unit at a time`, positiveInteger('a job count', 1024))
     .addOption(new Option('--resume', 'finish an existing reproduction: skip finished stages, resume the others').conflicts('force'))
     .addOption(new Option('--force', 'delete the existing stages and start over'))
+    .option('--shard <i/n>', 'run only shard i of n (0-based) of the first run stage not finished in <out>, into <out>/<stage>/shard-<i>-of-<n>/; see Sharding below', shardArgument)
+    .option('--shard-count <n>', 'the shard count when the index comes from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (default: EOFD_SHARD_COUNT)', shardCountArgument)
     .option('--quiet', 'print no progress and no summary (errors still go to stderr)')
     .addHelpText('before', examplesText())
     .addHelpText(
       'after',
-      '\nSharding (--shard) is not supported yet: run the stages one by one with `eofd grid --shard`, `eofd merge`, `eofd run`.\n\n' +
+      '\nSharding (several machines): a shard runs its share of one stage at a time, the first of tune, tuned and\n' +
+        'paper-choice not finished in <out>, into <out>/<stage>/shard-<i>-of-<n>/. When every shard of that stage is done,\n' +
+        'eofd merge <out>/<stage>/shard-*-of-<n> --out <out>/<stage> combines them; the same command then runs the next\n' +
+        'stage. After paper-choice, eofd reproduce --resume without a shard writes the reports and reproduce.json.\n' +
+        'A shard deals the units as eofd grid and eofd run do (unit k of the fixed order when k mod n = i); without --shard,\n' +
+        'i = SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX and n = --shard-count or EOFD_SHARD_COUNT.\n\n' +
         'Exit codes: 0 done; 1 a unit failed or the output folder cannot be written;\n' +
         '2 bad usage or config; 130 interrupted by Ctrl-C, 143 terminated by SIGTERM (resume with --resume).',
     )
