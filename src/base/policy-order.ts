@@ -13,4 +13,6 @@ export const POLICY_ORDER: readonly string[] = [
   'SOFUL',
   'TS-MLogB',
   'EOFD-TS',
+  'Logistic-UCB-1',
+  'OFULog-r',
 ];

@@ -7,7 +7,9 @@ import { POLICY_ORDER } from '../base/policy-order.js';
 import { adaOfuEcologPolicy } from './ada-ofu-ecolog.js';
 import { eofdMLogBPolicy } from './eofd-mlogb.js';
 import { eofdTsPolicy } from './eofd-ts.js';
+import { logisticUcb1Policy } from './logistic-ucb-1.js';
 import { mnlUcbPolicy } from './mnl-ucb.js';
+import { ofulogRPolicy } from './ofulog-r.js';
 import { ofulMLogBPolicy } from './oful-mlogb.js';
 import { ol2mPolicy } from './ol2m.js';
 import type { Policy, PolicyDescriptor } from './policy.js';
@@ -20,7 +22,9 @@ const DESCRIPTORS: readonly PolicyDescriptor[] = [
   adaOfuEcologPolicy,
   eofdMLogBPolicy,
   eofdTsPolicy,
+  logisticUcb1Policy,
   mnlUcbPolicy,
+  ofulogRPolicy,
   ofulMLogBPolicy,
   ol2mPolicy,
   randomPolicy,
