@@ -15,8 +15,10 @@ export const POLICY_ORDER: readonly string[] = [
   'EOFD-TS',
   'GLM-UCB',
   'GLOC',
+  'Logistic-UCB-1',
+  'OFULog-r',
+  'OFULog+',
   'RS-GLinCB',
   'RS-MNL',
-  'OFULog+',
   'DBSLinUCB',
 ];

@@ -10,7 +10,9 @@ import { eofdMLogBPolicy } from './eofd-mlogb.js';
 import { eofdTsPolicy } from './eofd-ts.js';
 import { glmUcbPolicy } from './glm-ucb.js';
 import { glocPolicy } from './gloc.js';
+import { logisticUcb1Policy } from './logistic-ucb-1.js';
 import { mnlUcbPolicy } from './mnl-ucb.js';
+import { ofulogRPolicy } from './ofulog-r.js';
 import { ofulMLogBPolicy } from './oful-mlogb.js';
 import { ofulogPlusPolicy } from './ofulog-plus.js';
 import { ol2mPolicy } from './ol2m.js';
@@ -29,7 +31,9 @@ const DESCRIPTORS: readonly PolicyDescriptor[] = [
   eofdTsPolicy,
   glmUcbPolicy,
   glocPolicy,
+  logisticUcb1Policy,
   mnlUcbPolicy,
+  ofulogRPolicy,
   ofulMLogBPolicy,
   ofulogPlusPolicy,
   ol2mPolicy,
