@@ -67,11 +67,11 @@ describe('eofd run: killed and interrupted runs', () => {
   });
 
   it('SIGINT in the middle of a long unit (--jobs 1) exits 130 within 2 s, keeps the finished unit; --resume gives the uninterrupted result', async () => {
-    // `short` (OFUL-MLogB, the costlier policy, so first) takes well under a second; `long` several
-    // seconds (8,000 rounds at d = 300), of which the signal below comes after the first ~1,000.
+    // `short` (OFUL-MLogB, the costlier policy, so first) takes well under a second; `long` about a
+    // second (8,000 rounds at d = 120), of which the signal below comes after the first ~1,000.
     const longConfig = writeFile(root, 'long.yaml', [
       tinyConfig('short', { d: 30, horizon: 300, trials: 1, policies: '[OFUL-MLogB]' }),
-      tinyConfig('long', { d: 300, horizon: 8_000, trials: 1, policies: '[EOFD-MLogB]' }),
+      tinyConfig('long', { d: 120, horizon: 8_000, trials: 1, policies: '[EOFD-MLogB]' }),
     ].join('---\n'));
     const out = path.join(root, 'long-interrupted');
     const partial = path.join(out, 'long', 'EOFD-MLogB', 'trial-0.csv.partial');
