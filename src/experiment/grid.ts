@@ -14,6 +14,7 @@ import path from 'node:path';
 import { RunError } from '../base/errors.js';
 import { reconfigure } from '../config/load.js';
 import { entryOf, type ExperimentConfig } from '../config/schema.js';
+import { policyDescriptor } from '../policies/registry.js';
 import { gridHeatmapSvg } from '../report/heatmap.js';
 import { BEST_FILE, GRID_FILE, gridDir, heatmapFile, SUMMARY_FILE } from '../results/layout.js';
 import { readBestFile, ResultsError } from '../results/read.js';
@@ -287,10 +288,11 @@ export function finishGrid(
 }
 
 /** Runs the grid of one experiment and writes its outputs when complete. */
-export async function runGrid(config: ExperimentConfig, options: GridOptions): Promise<GridResult> {
+export async function runGrid(given: ExperimentConfig, options: GridOptions): Promise<GridResult> {
   if (options.out.trim() === '') throw new RunError('--out: expected a folder, got an empty string', 2);
-  const { axes: given, l, e, ...runOptions } = options;
-  const axes = given ?? gridAxes(l, e);
+  const config = withoutCostTwins(given); // a cost twin takes its label's values when they are applied
+  const { axes: givenAxes, l, e, ...runOptions } = options;
+  const axes = givenAxes ?? gridAxes(l, e);
   if (axes.some((a) => a.values.length === 0)) throw new RunError('every swept key needs at least one value', 2);
   const readers = axisReaders(config, axes);
   if (tunedPolicies(readers).length === 0) {
@@ -312,7 +314,8 @@ export async function runGrid(config: ExperimentConfig, options: GridOptions): P
  * Whether the grid of `config` over `axes` under `out` is finished: its best.json is over the same
  * axes and validation trials, and every point folder is complete (has its summary.csv).
  */
-export function isGridFinished(out: string, config: ExperimentConfig, axes: readonly SweepAxis[]): boolean {
+export function isGridFinished(out: string, given: ExperimentConfig, axes: readonly SweepAxis[]): boolean {
+  const config = withoutCostTwins(given);
   const dir = gridDir(out, config.name);
   let best: BestFileRead;
   try {
@@ -353,17 +356,64 @@ export function tunedValues(file: string, best: BestFileRead): { experiment: str
   return { experiment: typeof best.experiment === 'string' ? best.experiment : null, policies };
 }
 
+/** JSON with object keys sorted (two params objects compare equal whatever their key order). */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * Cost twins: labels whose entry differs from an earlier label's of the same policy only in keys that
+ * change what a round costs, never what it decides (PolicyDescriptor.costOnly, e.g. OFUL-MLogB's
+ * oful_solver), as label → that earlier label. A twin plays the same actions at the same values, so a
+ * tuning grid runs only the earlier label and the twin takes its values (`withPolicyParams`).
+ */
+export function costTwins(config: Pick<ExperimentConfig, 'policies'>): Map<string, string> {
+  const twins = new Map<string, string>();
+  const seen: { policy: string; label: string; key: string }[] = [];
+  for (const entry of config.policies) {
+    const costOnly = policyDescriptor(entry.policy).costOnly ?? [];
+    const decisive = Object.fromEntries(Object.entries(entry.params).filter(([key]) => !(costOnly as readonly string[]).includes(key)));
+    const key = canonical(decisive);
+    const earlier = costOnly.length === 0 ? undefined : seen.find((s) => s.policy === entry.policy && s.key === key);
+    if (earlier === undefined) seen.push({ policy: entry.policy, label: entry.label, key });
+    else twins.set(entry.label, earlier.label);
+  }
+  return twins;
+}
+
+/** `config` without its cost twins (what a tuning grid runs; see `costTwins`). */
+export function withoutCostTwins(config: ExperimentConfig): ExperimentConfig {
+  const twins = costTwins(config);
+  if (twins.size === 0) return config;
+  const variant = reconfigure(
+    config,
+    (document) => {
+      document.policies = (document.policies as unknown[]).filter((_, i) => !twins.has((config.policies[i] as ExperimentConfig['policies'][number]).label));
+    },
+    `tuned once with ${[...twins].map(([twin, label]) => `${twin} (as ${label})`).join(', ')}`,
+  );
+  return { ...variant, ...(config.seedName === undefined ? {} : { seedName: config.seedName }) };
+}
+
 /**
  * `config` with a best.json's values applied to the entries of the same labels (as their own params,
- * validated again: a value a policy does not read is refused). Labels absent from it keep theirs.
+ * validated again: a value a policy does not read is refused). A label absent from it takes its cost
+ * twin's values (`costTwins`); other absent labels keep theirs.
  */
 export function withPolicyParams(config: ExperimentConfig, policies: TunedValues, origin = '--params'): ExperimentConfig {
+  const twins = costTwins(config);
   const variant = reconfigure(
     config,
     (document) => {
       document.policies = (document.policies as unknown[]).map((raw, i) => {
         const entry = config.policies[i] as ExperimentConfig['policies'][number];
-        const chosen = policies[entry.label];
+        const twin = twins.get(entry.label);
+        const chosen = policies[entry.label] ?? (twin === undefined ? undefined : policies[twin]);
         if (chosen === undefined) return raw;
         const params: Record<string, unknown> = { ...entry.params };
         if ('l' in chosen) delete params.lambda;

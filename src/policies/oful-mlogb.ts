@@ -310,6 +310,7 @@ export const ofulMLogBPolicy: PolicyDescriptor = {
   reference: 'Zhang and Sugiyama, 2023',
   supports: { binary: true, multinomial: true },
   reads: paramKeys(REGULARIZATION_KEYS, STEP_KEYS, RADIUS_KEYS, ['oful_solver']),
+  costOnly: ['oful_solver'],
   needsRandomStream: false,
   costRank: 2,
   cost: {

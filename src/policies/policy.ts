@@ -97,6 +97,11 @@ export interface PolicyDescriptor {
   /** The config's `params` keys it reads (PARAM_KEYS order); an entry giving it another key is refused. */
   readonly reads: readonly ParamKey[];
   /**
+   * Keys of `reads` that change what a round costs, never what it decides (OFUL-MLogB's oful_solver):
+   * two labels that differ only in these play the same actions, so they are tuned once (experiment/reproduce.ts).
+   */
+  readonly costOnly?: readonly ParamKey[];
+  /**
    * Its authors' values where they differ from the shared defaults (model/hyperparameters.ts). A value
    * the config gives, in `params` or in the policy's entry, overrides them.
    */

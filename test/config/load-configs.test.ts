@@ -125,11 +125,15 @@ describe('loadConfigs', () => {
     });
   });
 
-  it("reads the shipped paper.yaml (eofd reproduce's default): the three settings exactly as their own configs give them", () => {
+  it("reads the shipped paper.yaml (eofd reproduce's default): the three settings exactly as their own configs give them, plus OFUL-textbook", () => {
     const configs = loadConfigs(path.resolve('configs/paper.yaml'));
     const own = ['mnist', 'synthetic-k4', 'synthetic-binary'].map((n) => loadConfigs(path.resolve(`configs/${n}.yaml`))[0]!);
     expect(configs).toHaveLength(3);
-    const comparable = (c: (typeof configs)[number]) => ({ ...c, source: '', document: undefined });
-    configs.forEach((config, i) => expect(comparable(config)).toEqual(comparable(own[i]!)));
+    const comparable = (c: (typeof configs)[number]) => ({ ...c, source: '', document: undefined, policies: c.policies.filter((e) => e.label !== 'OFUL-textbook') });
+    configs.forEach((config, i) => {
+      expect(comparable(config)).toEqual(comparable(own[i]!));
+      expect(config.policies.map((e) => e.label)).toEqual(['EOFD-MLogB', 'OFUL-MLogB', 'OFUL-textbook', 'Random']);
+      expect(config.policies[2]).toEqual({ label: 'OFUL-textbook', policy: 'OFUL-MLogB', params: { oful_solver: 'textbook' } });
+    });
   });
 });

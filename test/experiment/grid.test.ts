@@ -10,6 +10,7 @@ import {
   pointName,
   gridAxes,
   rankRows,
+  costTwins,
   runGrid,
   withPolicyParams,
   type GridRow,
@@ -168,6 +169,22 @@ describe('runGrid', () => {
     const b = trialCsvs(path.join(out2, 'g-grid'));
     expect([...b.keys()]).toEqual([...a.keys()]);
     for (const [file, text] of a) expect(withoutTimings(b.get(file) as string)).toBe(withoutTimings(text));
+  });
+
+  it('tunes a cost twin (a label differing only in oful_solver) once; applying best.json gives the twin its values', async () => {
+    const policies = '[EOFD-MLogB, OFUL-MLogB, {policy: OFUL-MLogB, label: OFUL-textbook, params: {oful_solver: textbook}}, {policy: OFUL-MLogB, label: OFUL-wide, params: {beta_scale: 2}}]';
+    const twinned = loadConfigs(writeFile(root, 't.yaml', gridConfigText('t', policies)))[0] as ExperimentConfig;
+    // OFUL-wide differs in a key that changes decisions: not a twin.
+    expect([...costTwins(twinned)]).toEqual([['OFUL-textbook', 'OFUL-MLogB']]);
+    const result = await runGrid(twinned, { out: path.join(root, 'twins'), l: [0, 0.5], e: [0.25], jobs: 1 });
+    expect(result.run.unitsFailed).toBe(0);
+    expect(new Set(result.rows.map((r) => r.policy))).toEqual(new Set(['EOFD-MLogB', 'OFUL-MLogB', 'OFUL-wide']));
+    expect(result.best?.policies['OFUL-textbook']).toBeUndefined();
+    const chosen = { 'OFUL-MLogB': { l: 0.5, e: 0.25 } };
+    const applied = withPolicyParams(twinned, chosen);
+    const entry = (label: string) => applied.policies.find((e) => e.label === label)?.params;
+    expect(entry('OFUL-textbook')).toEqual({ oful_solver: 'textbook', l: 0.5, e: 0.25 });
+    expect(entry('OFUL-wide')).toEqual({ beta_scale: 2 }); // not a twin, not in best.json: keeps its own
   });
 
   it('refuses a config whose only policy is Random', async () => {
