@@ -18,8 +18,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (p) => import(path.join(root, 'dist', p));
-const { readExperiment } = await dist('results/read.js');
-const { holm, mean, pairedDifference, pairedLogRatio, ratioEstimate } = await dist('stats/index.js');
+const { geometricMs, paired, points: sweepPoints, readExperiment, trials, writeCsv } = await import('./lib/paired-sweep.mjs');
+const { holm, mean } = await dist('stats/index.js');
 const { axisLines, xAxis, xTitle, yAxis, yTitle } = await dist('plot/axis.js');
 const { figureSvg } = await dist('plot/figure.js');
 const { dots, line } = await dist('plot/marks.js');
@@ -35,20 +35,8 @@ for (const part of ['oful', 'fixed', 'adaptive']) {
   }
 }
 
-/** Point folders of a sweep: { values: {l, m, delta_max}, dir }. */
-function points(part, sweep) {
-  const dir = path.join(input, part, sweep);
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && fs.existsSync(path.join(dir, e.name, 'summary.csv')))
-    .map((e) => ({ values: Object.fromEntries(e.name.split(',').map((kv) => kv.split('='))), dir: path.join(dir, e.name) }));
-}
-
-/** Per-trial summary rows of `policy` in a point folder, trials ascending. */
-function trials(dir, policy) {
-  return readExperiment(dir).summary.filter((r) => r.policy === policy).sort((a, b) => a.trial - b.trial);
-}
+/** Point folders of a sweep of one part: { values: {l, m, delta_max}, dir }. */
+const points = (part, sweep) => sweepPoints(path.join(input, part, sweep));
 
 const settings = fs.readdirSync(path.join(input, 'oful')).filter((s) => s.endsWith('-sweep')).sort();
 const rows = [];
@@ -65,17 +53,12 @@ for (const sweep of settings) {
     ].sort((a, b) => (a.fixed ?? Infinity) - (b.fixed ?? Infinity) || Number(a.values.delta_max) - Number(b.values.delta_max));
     const measured = configs.map((c) => {
       const eofd = trials(c.dir, 'EOFD-MLogB');
-      if (eofd.length !== oful.length || eofd.some((r, i) => r.trial !== oful[i].trial)) {
-        throw new Error(`${c.dir}: its trials (${eofd.map((r) => r.trial)}) are not those of ${reference.dir} (${oful.map((r) => r.trial)})`);
-      }
-      const time = ratioEstimate(pairedLogRatio(eofd.map((r) => r.meanRoundMs), oful.map((r) => r.meanRoundMs)));
-      const regret = pairedDifference(eofd.map((r) => r.finalRegret), oful.map((r) => r.finalRegret));
-      const ms = eofd.map((r) => r.meanRoundMs);
+      const { time, regret } = paired(eofd, oful, `${c.dir} against ${reference.dir}`);
       const mT = eofd.map((r) => r.mT ?? NaN);
-      return { ...c, eofd, time, regret, ms, mT, deltaT: Math.max(...eofd.map((r) => r.deltaT ?? NaN)) };
+      return { ...c, eofd, time, regret, mT, deltaT: Math.max(...eofd.map((r) => r.deltaT ?? NaN)) };
     });
     const adjusted = holm(measured.map((c) => c.regret));
-    const ofulMs = Math.exp(mean(oful.map((r) => Math.log(r.meanRoundMs))));
+    const ofulMs = geometricMs(oful);
     const ofulRegret = mean(oful.map((r) => r.finalRegret));
     measured.forEach((c, i) => {
       const h = adjusted[i];
@@ -87,7 +70,7 @@ for (const sweep of settings) {
         n: c.eofd.length,
         m_T: `${Math.min(...c.mT)}–${Math.max(...c.mT)}`,
         delta_T_max: c.deltaT,
-        ms_round: Math.exp(mean(c.ms.map(Math.log))),
+        ms_round: geometricMs(c.eofd),
         oful_ms_round: ofulMs,
         time_ratio: c.time.estimate,
         time_ratio_low: c.time.low,
@@ -107,10 +90,7 @@ for (const sweep of settings) {
   figures.push({ setting, panels });
 }
 
-const columns = Object.keys(rows[0] ?? {});
-const cell = (v) => (typeof v === 'number' ? (Number.isFinite(v) ? String(Number(v.toPrecision(6))) : '') : String(v).includes(',') ? `"${v}"` : String(v));
-fs.mkdirSync(output, { recursive: true });
-fs.writeFileSync(path.join(output, 'sketch-pareto.csv'), [columns.join(','), ...rows.map((r) => columns.map((c) => cell(r[c])).join(','))].join('\n') + '\n');
+writeCsv(path.join(output, 'sketch-pareto.csv'), rows);
 
 // Figures: x = ms/round (log), y = final regret; error bars are the paired intervals placed at OFUL's values.
 const W = 430;

@@ -138,13 +138,5 @@ export function configReference(): string {
   return lines.join('\n') + '\n';
 }
 
-/** The markers around docs/config-reference.md's generated reference. */
-export const REFERENCE_MARKERS = { start: '<!-- config-reference:start -->', end: '<!-- config-reference:end -->' } as const;
-
-/** `text` with the part between REFERENCE_MARKERS replaced by `section`; throws when a marker is missing. */
-export function replaceGeneratedSection(text: string, section: string): string {
-  const start = text.indexOf(REFERENCE_MARKERS.start);
-  const end = text.indexOf(REFERENCE_MARKERS.end);
-  if (start < 0 || end < start) throw new RangeError(`the text lacks ${REFERENCE_MARKERS.start} … ${REFERENCE_MARKERS.end}`);
-  return `${text.slice(0, start + REFERENCE_MARKERS.start.length)}\n${section.trimEnd()}\n${text.slice(end)}`;
-}
+/** The name of docs/config-reference.md's generated section (base/generated-section.ts). */
+export const REFERENCE_SECTION = 'config-reference';

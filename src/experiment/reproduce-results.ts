@@ -1,0 +1,187 @@
+/**
+ * The README's Results section, generated from a finished reproduction (`eofd reproduce`'s folder,
+ * committed as results/paper/ without its per-round CSVs): what ran and how long each stage took
+ * (reproduce.json), what the grid chose (tune/<name>-grid/best.json), the paper's claims judged against
+ * both OFUL-MLogB solvers at the paper's (l, e) and at the grid's choice, and each policy's summary
+ * (report-tuned/ and report-paper-choice/report.json). `npm run docs` writes it between the `paper-results` markers;
+ * test/experiment/reproduce-results.test.ts regenerates it and fails when the README and the folder disagree.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ClaimRow } from '../report/claims.js';
+import { formatMeanStd, formatShort, formatWithInterval } from '../report/format.js';
+import type { Report } from '../report/report.js';
+import type { ExperimentSummary } from '../report/summarize.js';
+import { BEST_FILE, gridDir } from '../results/layout.js';
+import { readBestFile } from '../results/read.js';
+import type { BestFile } from '../results/sweep.js';
+import { DEFAULT_GRID } from './grid.js';
+import { PAPER_CHOICE, REPRODUCE_FILE, reproduceFolders, type ReproduceRecord } from './reproduce.js';
+
+/** The name of the README's generated section (base/generated-section.ts). */
+export const RESULTS_SECTION = 'paper-results';
+
+/** The horizons Section 4 states, by experiment name (configs/paper.yaml). */
+const PAPER_HORIZONS: Readonly<Record<string, number>> = { mnist: 2000, 'synthetic-k4': 3000, 'synthetic-binary': 3000 };
+
+/** The two runs of a reproduction, as the section names them. */
+const RUNS = [
+  { key: 'paperChoice', report: 'reportPaperChoice', title: `the paper's (l, e) = (${PAPER_CHOICE.l}, ${PAPER_CHOICE.e})` },
+  { key: 'tuned', report: 'reportTuned', title: "the grid's choice" },
+] as const;
+
+function readJson<T>(file: string): T {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
+  } catch (error) {
+    throw new RangeError(`${file}: cannot be read as JSON (${(error as Error).message}); is the reproduction finished?`);
+  }
+}
+
+/** A list of numbers as the docs write them: "0.5, 0.75, 1". */
+function list(values: readonly unknown[]): string {
+  return values.map((v) => (typeof v === 'number' ? formatShort(v) : String(v))).join(', ');
+}
+
+function thousands(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** "12.3 s" / "4.1 min" / "1.52 h". */
+function duration(seconds: number | null): string {
+  if (seconds === null) return '–';
+  if (seconds < 120) return `${seconds.toFixed(1)} s`;
+  if (seconds < 7200) return `${(seconds / 60).toFixed(1)} min`;
+  return `${(seconds / 3600).toFixed(2)} h`;
+}
+
+/** "(l, e) = (0.75, 0.75)" of a label from the manifest's derived values; "–" for policies that read neither. */
+function choiceOf(experiment: ExperimentSummary, label: string): string {
+  const policies = experiment.derived.policies as Record<string, { l?: number; e?: number }> | undefined;
+  const own = policies?.[label];
+  if (own?.l === undefined && own?.e === undefined) return '–';
+  return `(${own.l === undefined ? '–' : formatShort(own.l)}, ${own.e === undefined ? '–' : formatShort(own.e)})`;
+}
+
+/** A claim's time reduction and regret overhead with their intervals, and its verdict. */
+function claimCells(claim: ClaimRow | undefined): string[] {
+  if (claim === undefined) return ['–', '–', 'not measured'];
+  const time = claim.timeReductionPct === null ? '–' : formatWithInterval(claim.timeReductionPct, 1, '%');
+  const regret = claim.regretOverheadPct === null ? '–' : formatWithInterval(claim.regretOverheadPct, 1, '%');
+  return [time, regret, claim.verdict === 'holds' ? '**holds**' : claim.verdict];
+}
+
+function table(headers: readonly string[], rows: readonly (readonly string[])[]): string[] {
+  return [`| ${headers.join(' | ')} |`, `|${headers.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
+}
+
+/**
+ * The Results section for the reproduction in `dir`, its links relative to `link` (the folder as the
+ * README reaches it, e.g. "results/paper"). Throws a RangeError naming the file that is missing.
+ */
+export function reproductionSection(dir: string, link: string): string {
+  const folders = reproduceFolders(dir);
+  const record = readJson<ReproduceRecord>(path.join(dir, REPRODUCE_FILE));
+  const reports = Object.fromEntries(RUNS.map((run) => [run.key, readJson<Report>(path.join(folders[run.report], 'report.json'))])) as Record<(typeof RUNS)[number]['key'], Report>;
+  const experiments = reports.paperChoice.experiments;
+  const bests = new Map(experiments.map((e) => [e.name, readBestFile(path.join(gridDir(folders.tune, e.name), BEST_FILE)) as unknown as BestFile]));
+  const first = bests.values().next().value as BestFile;
+  const out: string[] = [];
+
+  // What ran, against what the paper states.
+  const trials = [...new Set(experiments.map((e) => e.setting.trials))];
+  const horizons = experiments.map((e) => `${e.name} T = ${thousands(e.setting.horizon)}${PAPER_HORIZONS[e.name] === undefined || PAPER_HORIZONS[e.name] === e.setting.horizon ? '' : ` (paper: ${thousands(PAPER_HORIZONS[e.name] as number)})`}`);
+  const axes = first.axes.map((a) => `${a.key} ∈ {${list(a.values)}}`).join(' × ');
+  const points = first.axes.reduce((n, a) => n * a.values.length, 1);
+  const paperGrid = first.axes.length === 2 && first.axes.every((a) => a.values.length === DEFAULT_GRID.length && a.values.every((v, i) => v === DEFAULT_GRID[i]));
+  out.push(
+    `Made by \`${record.command.join(' ')}\` (recorded in [reproduce.json](${link}/${REPRODUCE_FILE})): ` +
+      `${horizons.join(', ')}; ${list(trials)} trials; tuned on ${first.trials} validation trials per point over ${axes} ` +
+      `(${points} points${paperGrid ? ", the paper's grid" : `; the paper's grid is {${list(DEFAULT_GRID)}}² (49 points)`}). ` +
+      `Every policy plays the same actions and outcomes in a trial; the runs were timed one unit at a time. ` +
+      `The folder holds the summaries, reports and figures; rerunning the command rewrites it with the per-round CSVs.`,
+    '',
+  );
+  const timing = experiments.map((e) => e.timing.load).filter((l): l is number => l !== null);
+  const provenance = experiments[0]?.provenance;
+  out.push(
+    `Wall time per stage on ${provenance?.cpu ?? 'an unrecorded CPU'} (${provenance?.cores ?? '?'} cores, Node ${provenance?.node ?? '?'}, eofd at ${provenance?.git?.slice(0, 7) ?? '?'}; ` +
+      `highest 1-minute load average recorded by the runs: ${timing.length === 0 ? 'not recorded' : formatShort(Math.max(...timing), 3)}):`,
+    '',
+    ...table(
+      ['stage', 'what', 'wall time'],
+      [...record.stages.map((s) => [s.name, s.what.replace(/\|/g, '\\|'), `${duration(s.seconds)}${s.status === 'done' ? '' : ` (${s.status})`}`]), ['total', '', duration(record.stages.reduce((t, s) => t + (s.seconds ?? 0), 0))]],
+    ),
+    '',
+  );
+
+  // The claims, three ways: the paper's number, against the textbook solver and against the incremental one.
+  out.push(
+    "**The paper's claims** (EOFD-MLogB against OFUL-MLogB on the same trials: the per-round time reduction and the " +
+      'regret overhead in %, each the back-transformed mean of per-trial log ratios with its 95% Student-t interval; ' +
+      '`textbook` is OFUL-MLogB at the paper\'s cost model, an inverse and eq. (9)\'s eigendecomposition every round; ' +
+      '`incremental` is eofd\'s default, Woodbury updates and a decomposition only when the step leaves the ball; both decide identically):',
+    '',
+  );
+  const claimRows: string[][] = [];
+  for (const run of RUNS) {
+    const claims = reports[run.key].claims;
+    for (const id of [...new Set(claims.filter((c) => c.experiment !== null).map((c) => c.id))]) {
+      const of = (solver: string) => claims.find((c) => c.id === id && c.solver === solver);
+      const any = claims.find((c) => c.id === id) as ClaimRow;
+      claimRows.push([`${any.setting}${any.experiment === null ? '' : ` (${any.experiment})`}`, run.title, any.paper, String(of('incremental')?.trials ?? of('textbook')?.trials ?? '–'), ...claimCells(of('textbook')), ...claimCells(of('incremental'))]);
+    }
+  }
+  out.push(
+    ...table(['claim', 'at', 'the paper', 'n', 'time reduction vs textbook', 'regret overhead vs textbook', 'verdict', 'time reduction vs incremental', 'regret overhead vs incremental', 'verdict'], claimRows),
+    '',
+    `Each verdict's reason is in claims.csv ([paper's choice](${link}/report-paper-choice/claims.csv), [grid's choice](${link}/report-tuned/claims.csv)).`,
+    '',
+  );
+
+  // Per setting and policy.
+  for (const run of RUNS) {
+    out.push(`**Per policy at ${run.title}** (mean ± sample std over trials; ms per round of select + update):`, '');
+    const rows: string[][] = [];
+    for (const e of reports[run.key].experiments) {
+      for (const [i, p] of e.policies.entries()) {
+        rows.push([
+          i === 0 ? `${e.name} (d = ${e.setting.d}, K = ${e.setting.K})` : '',
+          p.policy,
+          choiceOf(e, p.policy),
+          formatMeanStd(p.finalRegret),
+          formatMeanStd(p.roundMs, 3),
+          formatShort(p.projections, 3),
+          p.deltaT === null ? '–' : formatShort(p.deltaT.mean, 5),
+        ]);
+      }
+    }
+    out.push(...table(['setting', 'policy', '(l, e)', 'final regret', 'ms/round', 'projections', 'Δ_T'], rows), '');
+  }
+
+  // The grid's choices.
+  out.push("**The grid's choices** (mean final regret on the validation trials; the runner-up and the paired difference of final regret, chosen − runner-up, with its 95% interval):", '');
+  const gridRows: string[][] = [];
+  for (const [name, best] of bests) {
+    for (const [label, entry] of Object.entries(best.policies)) {
+      const values = (v: Record<string, unknown>) => `(${list(Object.values(v))})`;
+      const up = entry.runner_up;
+      gridRows.push([
+        name,
+        label,
+        values(entry.values),
+        formatShort(entry.mean_final_regret, 4),
+        up === null ? '–' : `${values(up.values)}: ${formatWithInterval({ mean: up.difference.mean, low: up.difference.ci_low ?? Number.NaN, high: up.difference.ci_high ?? Number.NaN }, 1)}`,
+        entry.edge.length === 0 ? '' : entry.edge.join(', '),
+      ]);
+    }
+  }
+  out.push(...table(['setting', 'label', 'chosen (l, e)', 'validation regret', 'runner-up; chosen − runner-up [95% CI]', 'on the edge of the grid'], gridRows), '');
+
+  // Figures.
+  for (const run of RUNS) {
+    const base = `${link}/${path.basename(folders[run.report])}`;
+    out.push(`Fig. 1 and Fig. 2 at ${run.title} ([report](${base}/report.html)):`, '', `![Fig. 1 at ${run.title}](${base}/fig1-regret.svg)`, `![Fig. 2 at ${run.title}](${base}/fig2-time.svg)`, '');
+  }
+  return out.join('\n');
+}
