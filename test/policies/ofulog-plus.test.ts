@@ -2,7 +2,7 @@
  * OFULog+ against a dense reference written here from the paper's definitions: the constrained MLE
  * θ̂ = argmin_{‖θ‖≤S} L(θ) and, per action, max xᵀθ over C_t = {‖θ‖ ≤ S, L(θ) − L(θ̂) ≤ β_t²}, both by
  * the textbook log-barrier method (Boyd and Vandenberghe 2004, Alg. 11.1: Newton centring with
- * ml-matrix solves, τ ÷ 10 per stage down to 1e-10, no polish). A centred barrier point is feasible and
+ * ml-matrix solves, τ ÷ 100 per stage down to 1e-10, no polish). A centred barrier point is feasible and
  * within 2τ of the optimum (two constraints), so the policy's certified values must lie in
  * [reference, reference + 2τ] (up to rounding), and its decisions must be the reference's.
  */
@@ -24,12 +24,17 @@ function sigma(z: number): number {
   return 1 / (1 + Math.exp(-z));
 }
 
+/** xᵀθ. */
+function dot(x: readonly number[], theta: readonly number[]): number {
+  let z = 0;
+  for (let j = 0; j < x.length; j++) z += (x[j] as number) * (theta[j] as number);
+  return z;
+}
+
 /** L over the history. */
 function lossOnly(X: number[][], Y: number[], theta: number[]): number {
   let L = 0;
-  X.forEach((x, s) => {
-    L += lossTerm(x.reduce((acc, v, j) => acc + v * theta[j], 0), Y[s]);
-  });
+  for (let s = 0; s < X.length; s++) L += lossTerm(dot(X[s] as number[], theta), Y[s] as number);
   return L;
 }
 
@@ -39,15 +44,18 @@ function logLoss(X: number[][], Y: number[], theta: number[]): { L: number; g: n
   let L = 0;
   const g = new Array<number>(d).fill(0);
   const H = Array.from({ length: d }, () => new Array<number>(d).fill(0));
-  X.forEach((x, s) => {
-    const z = x.reduce((acc, v, j) => acc + v * theta[j], 0);
-    L += lossTerm(z, Y[s]);
+  for (let s = 0; s < X.length; s++) {
+    const x = X[s] as number[];
+    const z = dot(x, theta);
+    L += lossTerm(z, Y[s] as number);
     const p = sigma(z);
+    const w = p * (1 - p);
     for (let i = 0; i < d; i++) {
-      g[i] += (p - Y[s]) * x[i];
-      for (let j = 0; j < d; j++) H[i][j] += p * (1 - p) * x[i] * x[j];
+      g[i] += (p - (Y[s] as number)) * x[i];
+      const row = H[i] as number[];
+      for (let j = 0; j < d; j++) row[j] += w * x[i] * x[j];
     }
-  });
+  }
   return { L, g, H };
 }
 
@@ -63,7 +71,7 @@ function denseBarrier(X: number[][], Y: number[], S: number, p: number, q: numbe
     const lin = q === null ? 0 : q.reduce((a, v, j) => a + v * th[j], 0);
     return p * L - lin - tau * Math.log(sb) - (Number.isFinite(cap) ? tau * Math.log(sl) : 0);
   };
-  for (let tau = 1; tau >= TAU_END; tau /= 10) {
+  for (let tau = 1; tau >= TAU_END; tau /= 100) {
     for (let iteration = 0; iteration < 200; iteration++) {
       const { L, g: gL, H: HL } = logLoss(X, Y, theta);
       const sb = S * S - theta.reduce((a, v) => a + v * v, 0);
@@ -79,8 +87,9 @@ function denseBarrier(X: number[][], Y: number[], S: number, p: number, q: numbe
       }
       const step = solve(hess, Matrix.columnVector(grad.map((v) => -v))).to1DArray();
       const slope = grad.reduce((a, v, i) => a + v * step[i], 0);
-      if (-slope / 2 <= 1e-14) break;
       const current = phi(theta, tau);
+      // Centred when the Newton decrement λ²/2 is at φ's rounding level (then no step can decrease φ).
+      if (-slope / 2 <= 1e-14 * Math.max(1, Math.abs(current))) break;
       let s = 1;
       let next = theta;
       for (let halvings = 0; halvings < 60; halvings++, s /= 2) {
