@@ -99,7 +99,7 @@ export function reproductionSection(dir: string, link: string): string {
       `${horizons.join(', ')}; ${list(trials)} trials; tuned on ${first.trials} validation trials per point over ${axes} ` +
       `(${points} points${paperGrid ? ", the paper's grid" : `; the paper's grid is {${list(DEFAULT_GRID)}}² (49 points)`}). ` +
       `Every policy plays the same actions and outcomes in a trial; the runs were timed one unit at a time. ` +
-      `The folder holds the summaries, reports and figures; rerunning the command rewrites it with the per-round CSVs.`,
+      `The folder holds the stage records, the grids' best.json, grid.csv and heatmaps, each run's manifest.json and summary.csv, and the two reports; the per-round CSVs stay out of the repository (the same command with \`--out <folder>\` makes them again).`,
     '',
   );
   const timing = experiments.map((e) => e.timing.load).filter((l): l is number => l !== null);

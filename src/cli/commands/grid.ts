@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { Option, type Command } from 'commander';
-import { DEFAULT_GRID, gridAxes, resolveGridAxes, runGrid, type GridResult } from '../../experiment/grid.js';
+import { costTwins, DEFAULT_GRID, gridAxes, resolveGridAxes, runGrid, type GridResult } from '../../experiment/grid.js';
 import { sweepPoints, valueText, type SweepAxis } from '../../experiment/sweep.js';
 import type { BestEntry } from '../../results/sweep.js';
 import { processIo, type CliIo } from '../io.js';
@@ -56,6 +56,7 @@ export async function gridCommand(configFiles: readonly string[], options: GridC
       const points = sweepPoints(axes).length;
       const lines = [`${config.name}: ${points} grid points × ${config.trials} validation trials → ${path.relative(process.cwd(), result.dir) || result.dir}`];
       for (const [label, b] of Object.entries(result.best.policies)) lines.push(describeBest(label, b));
+      for (const [twin, label] of costTwins(config)) lines.push(`  ${twin}: not run; it decides as ${label} (they differ only in how a round is computed) and \`--params\` gives it ${label}'s values`);
       reporter.log(lines.join('\n'));
     },
   });
