@@ -120,7 +120,8 @@ export function registerReproduce(program: Command, io: CliIo = processIo()): vo
     .summary("Section 4 end to end: tune on validation seeds, run the tuned and the paper's (0.75, 0.75), report both")
     .description(
       'Reproduce Section 4 of the paper from one config (default: the shipped configs/paper.yaml, its three settings ' +
-        'as the paper states them), in five stages, each resumable and timed: (1) tune: `eofd grid` of every experiment ' +
+        'as the paper states them, with OFUL-MLogB run twice on the same trials: by its default solver and as OFUL-textbook, ' +
+        "the paper's cost model, so each time claim is judged against both), in five stages, each resumable and timed: (1) tune: `eofd grid` of every experiment " +
         `(default the paper's 49-point (l, e) grid over ${DEFAULT_GRID.join(', ')}) on validation seeds → <out>/tune/<name>-grid/best.json; ` +
         "(2) tuned: the reported trials with each policy's chosen values (as `eofd run --params best.json`) → <out>/tuned/; " +
         "(3) paper-choice: the same trials at the paper's (l, e) = (0.75, 0.75) → <out>/paper-choice/; both run one unit at a " +
