@@ -94,7 +94,10 @@ function panelHeader(e: ExperimentSummary, index: number, extra: string | null):
     text(cx, 18, `${panelLetter(index)} ${e.name}`, { anchor: 'middle', size: 14, bold: true }),
     text(cx, 34, settingLine(e), { anchor: 'middle', fill: e.progress.complete ? MUTED : '#8a4b00' }),
   ];
-  if (extra !== null) out.push(text(cx, 50, extra, { anchor: 'middle', fill: MUTED }));
+  // One line under the setting, or two (at most: the plot area starts right below).
+  const lines = extra === null ? [] : extra.split('\n');
+  const two = lines.length > 1;
+  lines.forEach((line, i) => out.push(text(cx, (two ? 47 : 50) + 12 * i, line, { anchor: 'middle', fill: MUTED, ...(two ? { size: 10 } : {}) })));
   return out;
 }
 
@@ -259,7 +262,7 @@ function timeScale(e: ExperimentSummary, timeAxis: TimeAxis): Scale {
  * report judged the experiment's claim (holds, does not hold, inconclusive); "not judged" where it did
  * not; nothing without a claim (the report's tables carry the numbers). With several OFUL-MLogB labels
  * (e.g. the incremental and the textbook solver) one reduction per judged label, each naming its
- * label and solver.
+ * label and solver, one line each.
  */
 export function timeNote(e: ExperimentSummary, claims: readonly ClaimRow[]): string | null {
   const rows = claims.filter((c) => c.experiment === e.name);
@@ -275,7 +278,8 @@ export function timeNote(e: ExperimentSummary, claims: readonly ClaimRow[]): str
   const judged = rows.filter((c) => c.verdict !== 'not judged' && c.verdict !== 'not measured' && c.timeReductionPct !== null);
   if (judged.length === 0) return rows.some((c) => c.verdict === 'not judged') ? 'time difference not judged (see the claims)' : null;
   const parts = judged.map((c) => `${describeTimeReduction((c.timeReductionPct as Estimate).estimate)} than ${c.reference} (${c.solver})`);
-  return `${EOFD}: ${parts.join(', ')}`;
+  // Two references make a line wider than the panel: then one line each.
+  return `${EOFD}: ${parts.join(parts.length > 1 ? ',\n' : ', ')}`;
 }
 
 function timePanel(e: ExperimentSummary, index: number, styles: Map<string, PolicyStyle>, timeAxis: TimeAxis, turned: boolean, note: string | null): string[] {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { claimLabel, evaluateClaims, type ClaimRow } from '../../src/report/claims.js';
 import { buildReport, claimsCsv, CLAIMS_CSV_COLUMNS } from '../../src/report/index.js';
 import { summarizeExperiment, type ExperimentSummary } from '../../src/report/summarize.js';
-import { timeNote } from '../../src/report/svg.js';
+import { renderTimeFigure, timeNote } from '../../src/report/svg.js';
 import { CLAIMS_RULE, CLAIMS_VERSUS_RULE, claimsRule, renderTerminal } from '../../src/report/table.js';
 import { readResults } from '../../src/results/read.js';
 import { runCli } from '../experiment/fixtures.js';
@@ -151,8 +151,12 @@ describe('claims against every OFUL-MLogB label (incremental and textbook solver
     expect(csv[0]).toBe(CLAIMS_CSV_COLUMNS.join(','));
     expect(csv.filter((line) => line.includes('synthetic, K = 1 (binary vs OFUL-'))).toHaveLength(2);
     expect(timeNote(report.experiments[0]!, report.claims)).toBe(
-      'EOFD-MLogB: 90.0% less time than OFUL-MLogB (incremental), 95.5% less time than OFUL-textbook (textbook)',
+      'EOFD-MLogB: 90.0% less time than OFUL-MLogB (incremental),\n95.5% less time than OFUL-textbook (textbook)',
     );
+    // Fig. 2 draws it as two lines above the panel (one would be wider than the panel).
+    const svg = renderTimeFigure(report.experiments, { claims: report.claims });
+    expect(svg).toContain('>EOFD-MLogB: 90.0% less time than OFUL-MLogB (incremental),</text>');
+    expect(svg).toContain('>95.5% less time than OFUL-textbook (textbook)</text>');
   });
 });
 
