@@ -418,7 +418,9 @@ export function withPolicyParams(config: ExperimentConfig, policies: TunedValues
         const params: Record<string, unknown> = { ...entry.params };
         if ('l' in chosen) delete params.lambda;
         if ('e' in chosen) delete params.eta;
-        return { policy: entry.policy, label: entry.label, params: { ...params, ...chosen } };
+        // A label that is the policy's own name stays implicit (a name such as OFULog+ is no valid label).
+        const label = entry.label === entry.policy ? {} : { label: entry.label };
+        return { policy: entry.policy, ...label, params: { ...params, ...chosen } };
       });
     },
     origin,

@@ -194,6 +194,12 @@ describe('runGrid', () => {
 });
 
 describe('per-policy hyperparameters', () => {
+  it('applies chosen values to a policy whose name is no valid label (OFULog+), keeping its label', () => {
+    const plus = loadConfigs(writeFile(root, 'plus.yaml', gridConfigText('plus', '[OFULog+, Random]', '{S: 2}').replace('K: 2, reward: [0, 0.5, 1]', 'K: 1, reward: [0, 1]')))[0] as ExperimentConfig;
+    const tuned = withPolicyParams(plus, { 'OFULog+': { beta_scale: 0.1 } });
+    expect(tuned.policies[0]).toEqual({ label: 'OFULog+', policy: 'OFULog+', params: { beta_scale: 0.1 } });
+  });
+
   it('policySpecFor uses each policy its own λ and η', () => {
     const tuned = resolveExperiment(withPolicyParams(config, { 'EOFD-MLogB': { l: 0, e: 1 }, 'OFUL-MLogB': { l: 1, e: -0.5 } }));
     const base = resolveExperiment(config);
