@@ -494,7 +494,8 @@ export function renderTerminal(report: Report, options: TerminalOptions): string
   const parts: string[] = [text(report.title), ''];
   for (const e of report.experiments) {
     const progress = progressLine(e);
-    parts.push(text(`${e.name}  (${e.dir})${progress === null ? '' : '  IN PROGRESS'}`));
+    // The status before the folder: a long path is what a narrow terminal cuts, never the status.
+    parts.push(text(`${e.name}${progress === null ? '' : '  IN PROGRESS'}  (${e.dir})`));
     parts.push(text(describeExperiment(e)));
     if (progress !== null) parts.push(text(progress));
     parts.push('');
