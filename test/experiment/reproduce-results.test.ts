@@ -7,6 +7,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { replaceGeneratedSection, sectionMarkers } from '../../src/base/generated-section.js';
 import { reproductionSection, RESULTS_SECTION } from '../../src/experiment/reproduce-results.js';
+import type { ClaimRow } from '../../src/report/claims.js';
+import { formatWithInterval } from '../../src/report/format.js';
 import { REPO, tempDir } from './fixtures.js';
 
 const README = path.join(REPO, 'README.md');
@@ -18,6 +20,23 @@ describe('the README Results section', () => {
     const { start } = sectionMarkers(RESULTS_SECTION);
     expect(readme).toContain(start);
     expect(replaceGeneratedSection(readme, reproductionSection(RESULTS, 'results/paper'), RESULTS_SECTION)).toBe(readme);
+  });
+
+  it("states every judged claim's time reduction and verdict as report.json has them, for both solvers and both runs", () => {
+    const section = reproductionSection(RESULTS, 'results/paper');
+    const rows = section.split('\n').filter((line) => line.startsWith('| ') && / \| (the paper's|the grid's)/.test(line));
+    expect(rows).toHaveLength(6);
+    for (const [run, at] of [['report-paper-choice', "the paper's"], ['report-tuned', "the grid's"]] as const) {
+      const claims = (JSON.parse(fs.readFileSync(path.join(RESULTS, run, 'report.json'), 'utf8')) as { claims: ClaimRow[] }).claims.filter((c) => c.experiment !== null);
+      expect(claims).toHaveLength(6); // three settings × two solvers
+      for (const c of claims) {
+        const row = rows.find((r) => r.startsWith(`| ${c.setting} (${c.experiment})`) && r.includes(`| ${at}`)) as string;
+        const cells = row.split(' | ');
+        const offset = c.solver === 'textbook' ? 4 : 7;
+        expect(cells[offset], `${run} ${c.setting} ${c.solver}`).toBe(formatWithInterval(c.timeReductionPct!, 1, '%'));
+        expect(cells[offset + 2]!.replace(/\*|\s*\|$/g, '')).toBe(c.verdict);
+      }
+    }
   });
 
   it('links only files that results/paper/ holds', () => {
