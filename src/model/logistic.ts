@@ -69,3 +69,21 @@ export function sampleOutcome(K: number, u: number, nullProbability: number, sig
   }
   return K;
 }
+
+// The binary link (K = 1), as the K = 1 baselines write their losses: σ, its slope μ̇ and the log-loss.
+
+/** σ(z) = 1/(1 + e^{−z}). */
+export function sigmoid(z: number): number {
+  return 1 / (1 + Math.exp(-z));
+}
+
+/** μ̇(z) = σ(z)(1 − σ(z)), without cancellation for large |z|. */
+export function logisticSlope(z: number): number {
+  const e = Math.exp(-Math.abs(z));
+  return e / ((1 + e) * (1 + e));
+}
+
+/** ℓ(z, y) = −y ln σ(z) − (1 − y) ln(1 − σ(z)) = ln(1 + e^z) − yz, computed stably. */
+export function logisticLoss(z: number, y: number): number {
+  return Math.max(z, 0) + Math.log1p(Math.exp(-Math.abs(z))) - y * z;
+}

@@ -16,6 +16,7 @@
 import type { ActionSet } from '../environments/environment.js';
 import { axpy, dot, gemv } from '../linalg/blas.js';
 import { SymmetricEigen } from '../linalg/eigen.js';
+import { logisticLoss, logisticSlope, sigmoid } from '../model/logistic.js';
 import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
 import { BonusSelector, DesignMatrix } from './design-matrix.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, RADIUS_KEYS } from './policy.js';
@@ -37,22 +38,6 @@ export function ecologRadiusSq(lambda: number, normBound: number, delta: number,
   const rootLambda = Math.sqrt(lambda);
   const g = rootLambda / 2 + (2 / rootLambda) * Math.log((2 * Math.sqrt(1 + t / (4 * lambda))) / delta);
   return 2 * lambda * normBound * normBound + (1 + normBound) ** 2 * g + cumulativeLoss;
-}
-
-/** σ(z) = 1/(1 + e^{−z}). */
-function sigmoid(z: number): number {
-  return 1 / (1 + Math.exp(-z));
-}
-
-/** μ̇(z) = σ(z)(1 − σ(z)), without cancellation for large |z|. */
-export function logisticSlope(z: number): number {
-  const e = Math.exp(-Math.abs(z));
-  return e / ((1 + e) * (1 + e));
-}
-
-/** ℓ(z, y) = −y ln σ(z) − (1 − y) ln(1 − σ(z)) = ln(1 + e^z) − yz, computed stably. */
-export function logisticLoss(z: number, y: number): number {
-  return Math.max(z, 0) + Math.log1p(Math.exp(-Math.abs(z))) - y * z;
 }
 
 /**

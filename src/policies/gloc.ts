@@ -21,6 +21,7 @@
  */
 import type { ActionSet } from '../environments/environment.js';
 import { axpy, dot, gemv } from '../linalg/blas.js';
+import { sigmoid } from '../model/logistic.js';
 import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
 import { BonusSelector, DesignMatrix } from './design-matrix.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, RADIUS_KEYS } from './policy.js';
@@ -108,7 +109,7 @@ export class Gloc implements Policy {
     const { d, online, centre, targets, direction, design } = this;
     const prediction = dot(d, online, 0, x, 0);
     // g_t = (μ(θ_tᵀx_t) − y_t) x_t, at the iterate that predicted round t.
-    const residual = 1 / (1 + Math.exp(-prediction)) - outcome;
+    const residual = sigmoid(prediction) - outcome;
     design.addOuter(1, x);
     design.applyInverse(x, direction);
     // ‖g_t‖²_{V_{t+1}⁻¹} = residual²·xᵀV_{t+1}⁻¹x.

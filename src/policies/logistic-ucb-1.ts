@@ -25,6 +25,7 @@
 import type { ActionSet } from '../environments/environment.js';
 import { dot, gemv, gemvT, gram } from '../linalg/blas.js';
 import { cholesky, choleskySolve } from '../linalg/cholesky.js';
+import { logisticLoss, logisticSlope, sigmoid } from '../model/logistic.js';
 import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
 import { BonusSelector, DesignMatrix } from './design-matrix.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, RADIUS_KEYS } from './policy.js';
@@ -42,22 +43,6 @@ const INITIAL_CAPACITY = 64;
 /** Terms of the incomplete-gamma series and continued fraction at most. */
 const GAMMA_MAX_TERMS = 100_000;
 const TINY = 1e-300;
-
-/** σ(z) = 1/(1 + e^{−z}). */
-export function sigmoid(z: number): number {
-  return 1 / (1 + Math.exp(-z));
-}
-
-/** μ̇(z) = σ(z)(1 − σ(z)), without cancellation for large |z|. */
-export function logisticSlope(z: number): number {
-  const e = Math.exp(-Math.abs(z));
-  return e / ((1 + e) * (1 + e));
-}
-
-/** ℓ(z, y) = ln(1 + e^z) − yz, computed stably. */
-export function logisticLoss(z: number, y: number): number {
-  return Math.max(z, 0) + Math.log1p(Math.exp(-Math.abs(z))) - y * z;
-}
 
 /** λ_t after n observations: λ·ln(2 + n), and λ itself before the first (logistic_ucb_1.py lines 45, 77; ofulogr.py lines 38, 66). */
 export function regularizationAfter(lambda: number, n: number): number {

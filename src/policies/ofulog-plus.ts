@@ -39,7 +39,7 @@
 import type { ActionSet } from '../environments/environment.js';
 import { dot, gemv } from '../linalg/blas.js';
 import { cholesky, choleskySolve } from '../linalg/cholesky.js';
-import { logisticLoss } from './ada-ofu-ecolog.js';
+import { logisticLoss } from '../model/logistic.js';
 import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
 import { firstOfTies } from './optimistic-selector.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys } from './policy.js';

@@ -8,6 +8,7 @@
  */
 import type { ActionSet } from '../environments/environment.js';
 import { axpy, dot } from '../linalg/blas.js';
+import { sigmoid } from '../model/logistic.js';
 import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
 import { BonusSelector, DesignMatrix } from './design-matrix.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, RADIUS_KEYS } from './policy.js';
@@ -79,7 +80,7 @@ export class Ol2m implements Policy {
     assertOutcome(outcome, 1);
     const { d, current, direction } = this;
     // ∇ℓ_t(θ_t) = (σ(θ_tᵀx) − y) x, taken before A moves.
-    const g = 1 / (1 + Math.exp(-dot(d, current, 0, x, 0))) - outcome;
+    const g = sigmoid(dot(d, current, 0, x, 0)) - outcome;
     this.design.addOuter(this.curvature / 2, x);
     this.design.applyInverse(x, direction);
     axpy(d, -g, direction, 0, current, 0);

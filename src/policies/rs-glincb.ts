@@ -39,6 +39,7 @@
  */
 import type { ActionSet } from '../environments/environment.js';
 import { dot, gemmNT } from '../linalg/blas.js';
+import { sigmoid } from '../model/logistic.js';
 import { spdInverse } from '../linalg/cholesky.js';
 import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
 import { DesignMatrix } from './design-matrix.js';
@@ -219,7 +220,7 @@ export class RsGlincb implements Policy {
       this.refreshAverage();
       assertFiniteState(this.name, this.warmupEstimate);
     } else {
-      const p = 1 / (1 + Math.exp(-dot(d, this.warmupEstimate, 0, x, 0)));
+      const p = sigmoid(dot(d, this.warmupEstimate, 0, x, 0));
       this.design.addOuter(p * (1 - p), x);
     }
   }
