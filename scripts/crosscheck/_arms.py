@@ -1,7 +1,9 @@
 """Shared by the criteo-research/logistic_bandit adapters: a round's actions as the arm-set object their
 pull() expects (logbexp/bandit/arm_set.py: a `type` that is not 'ball' and an `argmax(fun)`), choosing
-by eofd's tie rule, and β as eofd ran it."""
+by eofd's tie rule, β as eofd ran it, and the exact projections eofd takes where their code rescales or
+searches approximately."""
 import numpy as np
+from scipy.optimize import brentq
 
 #: eofd's tie rule (src/policies/optimistic-selector.ts TIE_TOLERANCE): scores within this relative
 #: distance of the best are ties, which go to the lowest index.
@@ -34,3 +36,21 @@ def radius_as_run(radius, params):
     if isinstance(beta, (int, float)):
         return float(np.sqrt(beta * scale))
     return float(radius * np.sqrt(scale))
+
+
+def multiplier_root(excess):
+    """The root ν > 0 of a projection's excess(ν), decreasing and positive at 0 (the point lies outside)."""
+    hi = 1.0
+    while excess(hi) > 0:
+        hi *= 2
+    return brentq(excess, 0.0, hi, xtol=1e-15, rtol=4 * np.finfo(float).eps, maxiter=500)
+
+
+def project_onto_ball(matrix, u, radius):
+    """argmin_{‖θ‖ ≤ r} ‖θ − u‖_V (V = matrix): u inside the ball, else θ = (V + νI)⁻¹Vu with ‖θ(ν)‖ = r."""
+    if np.linalg.norm(u) <= radius:
+        return u
+    w, Q = np.linalg.eigh(matrix)
+    c = Q.T @ u
+    nu = multiplier_root(lambda nu: np.linalg.norm(w * c / (w + nu)) - radius)
+    return Q @ (w * c / (w + nu))

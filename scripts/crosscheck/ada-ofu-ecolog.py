@@ -12,10 +12,9 @@ import os
 import sys
 
 import numpy as np
-from scipy.optimize import brentq
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _arms import RoundArms, radius_as_run  # noqa: E402
+from _arms import RoundArms, multiplier_root, radius_as_run  # noqa: E402
 from _trace import load, play  # noqa: E402
 
 trace, params = load()
@@ -29,11 +28,7 @@ def project_exactly(x_to_proj, ell_center, ecc_matrix, radius, safety_check=Fals
     b = Q.T @ (x_to_proj - ell_center)
     if np.sum(b * b / w) <= radius ** 2:
         return x_to_proj
-    excess = lambda nu: np.sum(w * b * b / (w + nu) ** 2) - radius ** 2
-    hi = 1.0
-    while excess(hi) > 0:
-        hi *= 2
-    nu = brentq(excess, 0.0, hi, xtol=1e-15, rtol=4 * np.finfo(float).eps, maxiter=500)
+    nu = multiplier_root(lambda nu: np.sum(w * b * b / (w + nu) ** 2) - radius ** 2)
     return ell_center + Q @ (w * b / (w + nu))
 
 

@@ -12,10 +12,9 @@ import os
 import sys
 
 import numpy as np
-from scipy.optimize import brentq
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _arms import RoundArms, radius_as_run  # noqa: E402
+from _arms import RoundArms, project_onto_ball, radius_as_run  # noqa: E402
 from _trace import load, play  # noqa: E402
 
 trace, params = load()
@@ -47,27 +46,12 @@ algo.v_matrix_inv = np.eye(algo.dim) / algo.l2reg
 algo.oco_regret_bound = 2 * algo.kappa * algo.param_norm_ub ** 2 * algo.l2reg
 
 
-def projected(u):
-    """argmin_{‖θ‖ ≤ S} ‖θ − u‖_V: θ = (V + νI)⁻¹Vu with ‖θ(ν)‖ = S (the 1-D root, ν > 0)."""
-    S = algo.param_norm_ub
-    if np.linalg.norm(u) <= S:
-        return u
-    w, Q = np.linalg.eigh(algo.v_matrix)
-    c = Q.T @ u
-    radius = lambda nu: np.linalg.norm(w * c / (w + nu)) - S
-    hi = 1.0
-    while radius(hi) > 0:
-        hi *= 2
-    nu = brentq(radius, 0.0, hi, xtol=1e-15, rtol=4 * np.finfo(float).eps, maxiter=500)
-    return Q @ (w * c / (w + nu))
-
-
 def learn(x, y):
     online = algo.theta.copy()
     algo.learn(x, y)  # B, z and θ̂ as gloc.py computes them; its θ is rescaled onto the sphere
     # The step of line 69 from the same θ_t, then the projection only when it leaves the ball.
     step = online - algo.v_matrix_inv @ ((sigmoid(x @ online) - y) * x) / algo.kappa
-    algo.theta = projected(step)
+    algo.theta = project_onto_ball(algo.v_matrix, step, algo.param_norm_ub)
 
 
 def choose(actions, t):

@@ -10,9 +10,9 @@ import os
 import sys
 
 import numpy as np
-from scipy.optimize import brentq
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _arms import project_onto_ball  # noqa: E402
 from _trace import load, play  # noqa: E402
 
 trace, params = load()
@@ -27,24 +27,9 @@ algo.v_matrix_inv = np.eye(algo.dim) / algo.l2reg
 algo.theta = np.zeros(algo.dim)
 
 
-def projected(u):
-    """argmin_{‖θ‖ ≤ S} ‖θ − u‖_V: θ = (V + νI)⁻¹Vu with ‖θ(ν)‖ = S (the 1-D root, ν > 0)."""
-    S = algo.param_norm_ub
-    if np.linalg.norm(u) <= S:
-        return u
-    w, Q = np.linalg.eigh(algo.v_matrix)
-    c = Q.T @ u
-    radius = lambda nu: np.linalg.norm(w * c / (w + nu)) - S
-    hi = 1.0
-    while radius(hi) > 0:
-        hi *= 2
-    nu = brentq(radius, 0.0, hi, xtol=1e-15, rtol=4 * np.finfo(float).eps, maxiter=500)
-    return Q @ (w * c / (w + nu))
-
-
 def learn(x, y):
     step = algo.theta - algo.v_matrix_inv @ ((sigmoid(x @ algo.theta) - y) * x)
-    algo.theta = projected(step)
+    algo.theta = project_onto_ball(algo.v_matrix, step, algo.param_norm_ub)
 
 
 def choose(actions, t):
