@@ -20,6 +20,7 @@ import types
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _newton import minimize  # noqa: E402
 from _trace import load, play  # noqa: E402
 
 
@@ -48,30 +49,12 @@ def newton_logistic(theta_prev, X, Y, lmbda, model):
         # -[y log s(z) + (1-y) log(1-s(z))] = log(1 + e^z) - y z
         return float(np.sum(np.logaddexp(0.0, z) - Y * z)) + lmbda * float(th @ th)
 
-    value = loss(theta)
-    for _ in range(100):
-        s = 1.0 / (1.0 + np.exp(-(X @ theta)))
-        grad = X.T @ (s - Y) + 2 * lmbda * theta
-        if np.linalg.norm(grad) <= 1e-12 * scale:
-            break
-        hess = (X * (s * (1 - s))[:, None]).T @ X + 2 * lmbda * np.eye(len(theta))
-        step = np.linalg.solve(hess, grad)
-        decrease = float(grad @ step)
-        if decrease <= 1e-10 * (1 + abs(value)):
-            theta = theta - step
-            value = loss(theta)
-            continue
-        size = 1.0
-        for _ in range(60):
-            trial = theta - size * step
-            nxt = loss(trial)
-            if nxt <= value - 1e-4 * size * decrease:
-                break
-            size *= 0.5
-        if not nxt <= value:
-            break
-        theta, value = trial, nxt
-    return theta, True
+    def derivatives(th):
+        s = 1.0 / (1.0 + np.exp(-(X @ th)))
+        grad = X.T @ (s - Y) + 2 * lmbda * th
+        return grad, (X * (s * (1 - s))[:, None]).T @ X + 2 * lmbda * np.eye(len(th))
+
+    return minimize(theta, loss, derivatives, scale), True
 
 
 def main():

@@ -17,6 +17,7 @@ import types
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _newton import minimize  # noqa: E402
 from _trace import load, play  # noqa: E402
 
 
@@ -59,34 +60,17 @@ def newton_mnl(theta, X, Y, lmbda, dimension):
         chosen = np.where(Y == 0, null, sigma[np.arange(len(Y)), np.maximum(Y - 1, 0)])
         return -float(np.sum(np.log(chosen))) + 0.5 * ridge * float(th @ th)
 
-    value = loss(theta)
-    for _ in range(100):
-        sigma, _null = probabilities(theta)
-        grad = ((sigma - onehot).T @ X).reshape(-1) + ridge * theta
-        if np.linalg.norm(grad) <= 1e-12 * scale:
-            break
+    def derivatives(th):
+        sigma, _null = probabilities(th)
+        grad = ((sigma - onehot).T @ X).reshape(-1) + ridge * th
         hess = ridge * np.eye(K * d)
         for i in range(K):
             for j in range(K):
                 w = (sigma[:, i] if i == j else 0) - sigma[:, i] * sigma[:, j]
                 hess[i * d:(i + 1) * d, j * d:(j + 1) * d] += (X * w[:, None]).T @ X
-        step = np.linalg.solve(hess, grad)
-        decrease = float(grad @ step)
-        if decrease <= 1e-10 * (1 + abs(value)):
-            theta = theta - step
-            value = loss(theta)
-            continue
-        size = 1.0
-        for _ in range(60):
-            trial = theta - size * step
-            nxt = loss(trial)
-            if nxt <= value - 1e-4 * size * decrease:
-                break
-            size *= 0.5
-        if not nxt <= value:
-            break
-        theta, value = trial, nxt
-    return theta, True
+        return grad, hess
+
+    return minimize(theta, loss, derivatives, scale), True
 
 
 def main():
