@@ -10,18 +10,17 @@
 # quirks: ArmSet.argmax takes the exact maximum, so rounding decides between equal scores (round 1: every unit action scores ½ + ρ/√λ): the first score within 1e-12 (relative) of the best, eofd's tie rule
 # quirks: ucb_bonus with eofd's β: 'theory'/'order' keep theirs (times √beta_scale); a numeric β gives √(β·beta_scale)
 """Plays Logistic-UCB-1 of criteo-research/logistic_bandit (logbexp/algorithms/logistic_ucb_1.py) on an eofd trace."""
-import math
 import os
 import sys
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _arms import RoundArms, radius_as_run  # noqa: E402
 from _trace import load, play  # noqa: E402
 
 trace, params = load()
 from logbexp.algorithms.logistic_ucb_1 import LogisticUCB1  # noqa: E402
-from logbexp.bandit.arm_set import AdmissibleArmSet, ArmSet  # noqa: E402
 
 p = params['params']
 d = trace['d']
@@ -44,28 +43,15 @@ algo.design_matrix = lam * np.eye(d)
 algo.design_matrix_inv = np.eye(d) / lam
 algo.hessian_matrix = lam * np.eye(d)
 algo.theta_hat = np.zeros(d)
-beta = p['beta']
-scale = float(p['beta_scale'])
-
-
-class Actions(ArmSet):
-    """One round's actions; argmax keeps the first score within 1e-12 (relative) of the best and records its index."""
-
-    def argmax(self, fun):
-        values = [fun(a) for a in self.arm_list]
-        best = max(values)
-        self.chosen = next(i for i, v in enumerate(values) if v >= best - 1e-12 * abs(best))
-        return self.arm_list[self.chosen]
 
 
 def choose(actions, t):
-    arm_set = Actions(AdmissibleArmSet.tvd, d, len(actions), 1.0)
-    arm_set.arm_list = actions
+    arm_set = RoundArms(actions)
     original = algo.update_ucb_bonus
 
     def bonus():
         original()
-        algo.ucb_bonus = math.sqrt(beta * scale) if isinstance(beta, (int, float)) else algo.ucb_bonus * math.sqrt(scale)
+        algo.ucb_bonus = radius_as_run(algo.ucb_bonus, p)
 
     algo.update_ucb_bonus = bonus
     arm = algo.pull(arm_set)

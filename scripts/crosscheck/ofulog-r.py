@@ -22,11 +22,11 @@ import numpy as np
 from scipy.optimize import brentq
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _arms import RoundArms  # noqa: E402
 from _trace import load, play  # noqa: E402
 
 trace, params = load()
 import logbexp.algorithms.ofulogr as ofulogr  # noqa: E402
-from logbexp.bandit.arm_set import AdmissibleArmSet, ArmSet  # noqa: E402
 
 p = params['params']
 d = trace['d']
@@ -161,19 +161,8 @@ def exact_minimize(obj, x0, method=None, constraints=(), options=None):
 ofulogr.minimize = exact_minimize
 
 
-class Actions(ArmSet):
-    """One round's actions; argmax keeps the first value within 1e-12 (relative) of the best and records its index."""
-
-    def argmax(self, fun):
-        values = [fun(a) for a in self.arm_list]
-        best = max(values)
-        self.chosen = next(i for i, v in enumerate(values) if v >= best - 1e-12 * abs(best))
-        return self.arm_list[self.chosen]
-
-
 def choose(actions, t):
-    arm_set = Actions(AdmissibleArmSet.tvd, d, len(actions), 1.0)
-    arm_set.arm_list = actions
+    arm_set = RoundArms(actions)
     original = algo.update_ucb_bonus
 
     def bonus():
