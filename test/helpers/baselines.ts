@@ -1,10 +1,13 @@
 /**
- * Dense references for the GLM-bandit baselines (MNL-UCB, OL2M, ada-OFU-ECOLog): a trace player, the
- * decision rule argmax rᵀσ(Wx) + γ‖x‖_{M⁻¹} written out with ml-matrix, and the tie rule.
+ * Dense references for the baselines: for the GLM bandits (MNL-UCB, OL2M, ada-OFU-ECOLog) a trace
+ * player, the decision rule argmax rᵀσ(Wx) + γ‖x‖_{M⁻¹} written out with ml-matrix, and the tie rule;
+ * for the sketched linear bandits (SOFUL, DBSLinUCB) frequent directions on an explicit d×d matrix and
+ * OFUL's radius with the sketched log-det.
  */
-import { Matrix } from 'ml-matrix';
+import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
 import type { TraceEnvironment } from '../../src/environments/trace.js';
 import type { Policy } from '../../src/policies/policy.js';
+import type { PolicySpec } from '../../src/policies/spec.js';
 import { denseInverse, softmaxDense, timesX } from './dense.js';
 
 /** The rows of a round's action set as plain arrays. */
@@ -60,4 +63,31 @@ export function playAgainstReference(
     check?.(t);
   }
   return { firstDifference: -1, decisions };
+}
+
+/** OFUL's √β with the sketched log-det (Abbasi-Yadkori et al. 2011, Thm. 2), as SOFUL and DBSLinUCB use it, written out. */
+export function sketchedOfulRadius(spec: PolicySpec, m: number, rho: number, observations: number): number {
+  const sigma = Math.max(...spec.reward) / 2;
+  const d = spec.d;
+  const logDet = m * Math.log(1 + (observations * spec.maxActionNorm ** 2) / (m * spec.regularization)) + d * Math.log(1 + rho / spec.regularization);
+  return sigma * Math.sqrt(logDet + 2 * Math.log(1 / spec.delta)) + Math.sqrt(spec.regularization) * spec.normBound;
+}
+
+/** Dense FD: S ← top-m part of S + xxᵀ, each eigenvalue less the (m+1)-th; returns the discarded mass. */
+export function denseFrequentDirections(S: Matrix, x: number[], m: number): { next: Matrix; discarded: number } {
+  const d = x.length;
+  const sum = S.clone().add(Matrix.columnVector(x).mmul(Matrix.rowVector(x)));
+  const eig = new EigenvalueDecomposition(sum.add(sum.transpose()).mul(0.5), { assumeSymmetric: true });
+  const order = eig.realEigenvalues.map((v, i) => [v, i]).sort((a, b) => b[0] - a[0]);
+  // Eigenvalues at rounding level are 0 (a rank ≤ m + 1 matrix has exact zeros).
+  const noise = 1e-12 * Math.max(order[0][0], 1);
+  const discarded = m < d && order[m][0] > noise ? order[m][0] : 0;
+  const next = Matrix.zeros(d, d);
+  for (let k = 0; k < Math.min(m, d); k++) {
+    const [value, column] = order[k];
+    if (value - discarded <= noise) continue;
+    const q = eig.eigenvectorMatrix.getColumnVector(column);
+    next.add(q.mmul(q.transpose()).mul(value - discarded));
+  }
+  return { next, discarded };
 }

@@ -5,40 +5,14 @@
  * eigendecompose, subtract the (ℓ+1)-th eigenvalue from the top ℓ, drop the rest), V = λ_t I + Σ_j S_j,
  * θ = V⁻¹b and the linear UCB score θᵀx + √β‖x‖_{V⁻¹}.
  */
-import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
+import { Matrix } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
 import type { BetaMode } from '../../src/model/beta.js';
 import { DbsLinUcb } from '../../src/policies/dbslinucb.js';
 import { createPolicy } from '../../src/policies/registry.js';
-import type { PolicySpec } from '../../src/policies/spec.js';
 import { denseInverse, randomVector, seededNormal, seededUniform } from '../helpers/dense.js';
+import { denseFrequentDirections, sketchedOfulRadius } from '../helpers/baselines.js';
 import { actionSet, denseOutcome, makeSpec, roundWithDuplicate } from '../helpers/policies.js';
-
-/** OFUL's √β with the sketched log-det (as SOFUL's), written out for the test. */
-function radius(spec: PolicySpec, m: number, rho: number, observations: number): number {
-  const sigma = Math.max(...spec.reward) / 2;
-  const d = spec.d;
-  const logDet = m * Math.log(1 + (observations * spec.maxActionNorm ** 2) / (m * spec.regularization)) + d * Math.log(1 + rho / spec.regularization);
-  return sigma * Math.sqrt(logDet + 2 * Math.log(1 / spec.delta)) + Math.sqrt(spec.regularization) * spec.normBound;
-}
-
-/** Dense FD: S ← top-ℓ part of S + xxᵀ, each eigenvalue less the (ℓ+1)-th; returns the discarded mass. */
-function denseFrequentDirections(S: Matrix, x: number[], l: number): { next: Matrix; discarded: number } {
-  const d = x.length;
-  const sum = S.clone().add(Matrix.columnVector(x).mmul(Matrix.rowVector(x)));
-  const eig = new EigenvalueDecomposition(sum.add(sum.transpose()).mul(0.5), { assumeSymmetric: true });
-  const order = eig.realEigenvalues.map((v, i) => [v, i]).sort((a, b) => b[0] - a[0]);
-  const noise = 1e-12 * Math.max(order[0][0], 1);
-  const discarded = l < d && order[l][0] > noise ? order[l][0] : 0;
-  const next = Matrix.zeros(d, d);
-  for (let k = 0; k < Math.min(l, d); k++) {
-    const [value, column] = order[k];
-    if (value - discarded <= noise) continue;
-    const q = eig.eigenvectorMatrix.getColumnVector(column);
-    next.add(q.mmul(q.transpose()).mul(value - discarded));
-  }
-  return { next, discarded };
-}
 
 /** Dense dyadic block sketching: sealed sum, the active block, its size and mass, ρ and Σℓ. */
 class DenseDyadicBlocks {
@@ -121,7 +95,7 @@ function playAgainstReference(K: number, d: number, l0: number, deltaMax: number
     const V = blocks.gram().add(Matrix.eye(d).mul(lambdaT));
     const Vinv = denseInverse(V);
     const theta = Vinv.mmul(b);
-    const betaT = typeof beta === 'number' ? beta : radius(spec, Math.min(d, blocks.totalLength), blocks.rho, t - 1) ** 2;
+    const betaT = typeof beta === 'number' ? beta : sketchedOfulRadius(spec, Math.min(d, blocks.totalLength), blocks.rho, t - 1) ** 2;
     const index = policy.select(actionSet(rows), t);
     expect(policy.stats().beta).toBeCloseTo(betaT, 10);
     expect(policy.sketchSize()).toBe(Math.min(d, blocks.totalLength));

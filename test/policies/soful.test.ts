@@ -3,41 +3,14 @@
  * S = Σ (kept) (add xxᵀ, eigendecompose, subtract the (m+1)-th eigenvalue from the top m, drop the rest),
  * V = λ_t I + S, θ = V⁻¹b and the linear UCB score; and with m ≥ d, plain OFUL on V = λI + Σ xxᵀ.
  */
-import { EigenvalueDecomposition, Matrix } from 'ml-matrix';
+import { Matrix } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
 import type { BetaMode } from '../../src/model/beta.js';
 import { createPolicy } from '../../src/policies/registry.js';
 import { Soful } from '../../src/policies/soful.js';
-import type { PolicySpec } from '../../src/policies/spec.js';
 import { denseInverse, randomVector, seededNormal, seededUniform } from '../helpers/dense.js';
+import { denseFrequentDirections, sketchedOfulRadius } from '../helpers/baselines.js';
 import { actionSet, denseOutcome, makeSpec, roundWithDuplicate } from '../helpers/policies.js';
-
-/** OFUL's √β with the sketched log-det (Abbasi-Yadkori et al. 2011, Thm. 2), written out for the test. */
-function radius(spec: PolicySpec, m: number, rho: number, observations: number): number {
-  const sigma = Math.max(...spec.reward) / 2;
-  const d = spec.d;
-  const logDet = m * Math.log(1 + (observations * spec.maxActionNorm ** 2) / (m * spec.regularization)) + d * Math.log(1 + rho / spec.regularization);
-  return sigma * Math.sqrt(logDet + 2 * Math.log(1 / spec.delta)) + Math.sqrt(spec.regularization) * spec.normBound;
-}
-
-/** Dense FD: S ← top-m part of S + xxᵀ, each eigenvalue less the (m+1)-th; returns the discarded mass. */
-function denseFrequentDirections(S: Matrix, x: number[], m: number): { next: Matrix; discarded: number } {
-  const d = x.length;
-  const sum = S.clone().add(Matrix.columnVector(x).mmul(Matrix.rowVector(x)));
-  const eig = new EigenvalueDecomposition(sum.add(sum.transpose()).mul(0.5), { assumeSymmetric: true });
-  const order = eig.realEigenvalues.map((v, i) => [v, i]).sort((a, b) => b[0] - a[0]);
-  // Eigenvalues at rounding level are 0 (a rank ≤ m + 1 matrix has exact zeros).
-  const noise = 1e-12 * Math.max(order[0][0], 1);
-  const discarded = m < d && order[m][0] > noise ? order[m][0] : 0;
-  const next = Matrix.zeros(d, d);
-  for (let k = 0; k < Math.min(m, d); k++) {
-    const [value, column] = order[k];
-    if (value - discarded <= noise) continue;
-    const q = eig.eigenvectorMatrix.getColumnVector(column);
-    next.add(q.mmul(q.transpose()).mul(value - discarded));
-  }
-  return { next, discarded };
-}
 
 /** Lowest index within 1e-12 (relative) of the best linear UCB score θᵀx + √β‖x‖_{V⁻¹}. */
 function denseUcbChoice(theta: Matrix, Vinv: Matrix, beta: number, rows: number[][]): number {
@@ -80,7 +53,7 @@ function playAgainstReference(K: number, d: number, m: number, sketch: 'fd' | 'r
     const V = S.clone().add(Matrix.eye(d).mul(lambdaT));
     const Vinv = denseInverse(V);
     const theta = Vinv.mmul(b);
-    const betaT = typeof beta === 'number' ? beta : radius(spec, Math.min(m, d), rho, t - 1) ** 2;
+    const betaT = typeof beta === 'number' ? beta : sketchedOfulRadius(spec, Math.min(m, d), rho, t - 1) ** 2;
     const index = policy.select(actionSet(rows), t);
     expect(policy.stats().beta).toBeCloseTo(betaT, 10);
     const expected = denseUcbChoice(theta, Vinv, betaT, rows);
