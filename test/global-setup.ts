@@ -1,6 +1,7 @@
 /**
- * Before any test: bring dist/ up to date with src/, so that the tests which need JavaScript (worker
- * threads, the CLI as a child process) run the code under test, never an earlier build; and give the
+ * Before any test: bring dist/ and its bundles (scripts/bundle.mjs) up to date with src/, so that the
+ * tests which need JavaScript (worker threads, the CLI as a child process) run the code under test,
+ * never an earlier build; and give the
  * run a temporary folder of its own (TMPDIR, which the test workers and every process they start
  * inherit), removed after the last test, so that no test's temporary files outlive the run.
  *
@@ -28,6 +29,7 @@ export default function setup(): () => void {
   if (missing) fs.rmSync(record, { force: true });
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
   execFileSync(process.execPath, [tsc, '-b', path.join(repo, 'tsconfig.build.json')], { cwd: repo, stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(repo, 'scripts', 'bundle.mjs'), '--if-stale'], { cwd: repo, stdio: 'inherit' });
 
   const given = process.env.TMPDIR;
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'eofd-tests-'));

@@ -27,8 +27,19 @@ export function packageInfo(): PackageInfo {
   return packageCache;
 }
 
-/** The commit checked out in the package's folder, or null (not a git checkout, no git). */
+/**
+ * The commit checked out in the package's folder, or null (not a git checkout, no git). Asked once per
+ * process: the code running is the code loaded at its start, whatever is checked out later (and
+ * `git rev-parse` is a process of its own, tens of milliseconds from a large one).
+ */
 export function gitCommit(): string | null {
+  if (commitCache === undefined) commitCache = readGitCommit();
+  return commitCache;
+}
+
+let commitCache: string | null | undefined;
+
+function readGitCommit(): string | null {
   try {
     const out = execFileSync('git', ['rev-parse', 'HEAD'], {
       cwd: PACKAGE_ROOT,

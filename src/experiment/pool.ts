@@ -16,12 +16,15 @@ import { clearUnit } from '../results/write.js';
 import { executeUnit, UnitStopped, type UnitResult, type UnitTask } from './unit.js';
 import type { FromWorker, ToWorker } from './worker.js';
 
-/** The compiled worker next to this module, or (running from TypeScript sources) the repository's dist/. */
+/**
+ * The compiled worker next to this module (dist/experiment/, or the CLI's bundle next to its worker
+ * bundle), or, running from TypeScript sources, the repository's bundled worker.
+ */
 export function defaultWorkerScript(): URL {
   const here = fileURLToPath(import.meta.url);
   const sibling = path.join(path.dirname(here), 'worker.js');
   if (fs.existsSync(sibling)) return pathToFileURL(sibling);
-  return pathToFileURL(path.resolve(path.dirname(here), '..', '..', 'dist', 'experiment', 'worker.js'));
+  return pathToFileURL(path.resolve(path.dirname(here), '..', '..', 'dist', 'bundle', 'worker.js'));
 }
 
 export interface TaskHandlers {

@@ -79,7 +79,7 @@ export interface RunOptions {
   signal?: AbortSignal;
   events?: RunEvents;
   mnistDataRoot?: string;
-  /** The compiled worker script (default: dist/experiment/worker.js of this package). */
+  /** The compiled worker script (default: pool.ts defaultWorkerScript). */
   workerScript?: string | URL;
   /**
    * Run only this shard's units (plan.ts); the manifests record it. `out` is used as given (the CLI

@@ -1,6 +1,7 @@
 /**
- * Worker-thread entry of the unit pool (compiled to dist/experiment/worker.js). It runs one unit per
- * `run` message and answers with `progress` messages, then `done` or `failed`.
+ * Worker-thread entry of the unit pool (compiled to dist/experiment/worker.js and bundled into
+ * dist/bundle/worker.js by scripts/bundle.mjs). It runs one unit per `run` message and answers with
+ * `progress` messages, then `done` or `failed`.
  */
 import { parentPort } from 'node:worker_threads';
 import { executeUnit, type UnitResult, type UnitTask } from './unit.js';
