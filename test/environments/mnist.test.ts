@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync, rmSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import {
   MNIST_NORMALIZATIONS,
   MNIST_PIXELS,
   readMnistDigits,
+  scanPixelArray,
   type MnistNormalization,
   type MnistTable,
 } from '../../src/environments/mnist.js';
@@ -287,5 +288,46 @@ describe('MNIST feature normalisation', () => {
     );
     expect(() => loadMnistTable(fixture, bad)).toThrow(RangeError);
     expect(() => loadMnistTable(fixture, bad)).toThrow(/'global', 'per-image'/);
+  });
+});
+
+describe('scanPixelArray: the digit files read from their bytes', () => {
+  it("gives JSON.parse's numbers, bit for bit, for three of the package's files (together all 256 values the ten hold)", () => {
+    for (const digit of [0, 1, 8]) {
+      const bytes = readFileSync(path.join(defaultMnistRoot(), `${digit}.json`));
+      const scanned = scanPixelArray(bytes);
+      const parsed = (JSON.parse(bytes.toString('utf8')) as { data: number[] }).data;
+      expect(scanned?.length).toBe(parsed.length);
+      let differ = 0;
+      for (let i = 0; i < parsed.length; i++) if (!Object.is(scanned![i], parsed[i])) differ++;
+      expect(differ, `${digit}.json`).toBe(0);
+    }
+  });
+
+  it('reads any JSON number and whitespace; other forms are left to JSON.parse (null)', () => {
+    const scan = (text: string) => {
+      const out = scanPixelArray(Buffer.from(text, 'latin1'));
+      return out === null ? null : Array.from(out);
+    };
+    const numbers = ['0', '-0', '0.5', '1e-3', '2.5E+2', '123456789012345678', '0.1000000000000000055511151231257827'];
+    expect(scan(`{"data":[${numbers.join(',')}]}`)).toEqual(numbers.map(Number));
+    expect(scan(' \n{ "data" :\t[ 1 ,\r\n0.25 ] }\n')).toEqual([1, 0.25]);
+    expect(scan('{"data":[]}')).toEqual([]);
+    for (const other of ['{"data":[1,"x"]}', '{"data":[01]}', '{"data":[1.]}', '{"data":[+1]}', '{"data":[1,]}', '{"data":[1]', '{"data":[1]}x', '{"other":[1]}', '[1]', '{"data":[1], "more": 2}']) {
+      expect(scan(other), other).toBeNull();
+    }
+  });
+
+  it('a file the scan leaves to JSON.parse is still read, or refused by name', () => {
+    const odd = mkdtempSync(path.join(root, 'odd-'));
+    for (let digit = 0; digit < 10; digit++) {
+      writeFileSync(path.join(odd, `${digit}.json`), JSON.stringify({ note: 'first', data: new Array(MNIST_PIXELS).fill(0.5) }));
+    }
+    expect(readMnistDigits(odd).counts).toEqual(new Array(10).fill(1));
+    const text = mkdtempSync(path.join(root, 'text-'));
+    for (let digit = 0; digit < 10; digit++) {
+      writeFileSync(path.join(text, `${digit}.json`), JSON.stringify({ data: [...new Array(MNIST_PIXELS - 1).fill(0), 'x'] }));
+    }
+    expect(() => readMnistDigits(text)).toThrow(/0\.json has a non-numeric pixel at index 783/);
   });
 });
