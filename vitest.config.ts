@@ -61,7 +61,9 @@ const ISOLATED = [
 ];
 
 const cores = os.availableParallelism();
-const shared = { testTimeout: 60_000, hookTimeout: 60_000, maxWorkers: cores, pool: 'forks' } as const;
+// A young generation of 64 MB a semi-space (V8's default: 16): fewer scavenges in the test workers,
+// which allocate far more than one run does (unit project: 47.5 → 44.0 s, side by side).
+const shared = { testTimeout: 60_000, hookTimeout: 60_000, maxWorkers: cores, pool: 'forks', execArgv: ['--max-semi-space-size=64'] } as const;
 
 export default defineConfig({
   test: {

@@ -55,6 +55,9 @@ if (!process.argv.includes('--if-stale') || stale()) {
     external: ['@resvg/resvg-js', 'apache-arrow', 'hyparquet-writer'],
     // commander and other CommonJS dependencies call require() for Node's modules.
     banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
+    // Whitespace and syntax only: names stay, so stack traces stay readable.
+    minifyWhitespace: true,
+    minifySyntax: true,
     logLevel: 'warning',
   });
 }

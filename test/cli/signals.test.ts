@@ -10,10 +10,10 @@ import { exitOf, listFiles, runCli, sha256, spawnCli, tempDir, tinyConfig, trial
 
 let root: string;
 let config: string;
-const HORIZON = 2000;
+const HORIZON = 1000;
 beforeAll(() => {
   root = tempDir('eofd-signals-');
-  // Six units of a few hundred ms each: slow enough to interrupt between them.
+  // Six units of about 0.1 s each (d = 30, T = 1,000): slow enough to interrupt between them.
   config = writeFile(root, 'slow.yaml', tinyConfig('slow', { d: 30, horizon: HORIZON, trials: 3, policies: '[EOFD-MLogB, OFUL-MLogB]' }));
 });
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
