@@ -27,7 +27,9 @@ export default function setup(): () => void {
     .filter((file) => file.endsWith('.ts'))
     .some((file) => !fs.existsSync(path.join(dist, file.replace(/\.ts$/, '.js'))) || !fs.existsSync(path.join(dist, file.replace(/\.ts$/, '.d.ts'))));
   if (missing) fs.rmSync(record, { force: true });
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  // The package's `tsc` script (its bin entry; TypeScript 7 exports no subpath for it).
+  const typescript = path.dirname(createRequire(import.meta.url).resolve('typescript/package.json'));
+  const tsc = path.join(typescript, 'bin', 'tsc');
   execFileSync(process.execPath, [tsc, '-b', path.join(repo, 'tsconfig.build.json')], { cwd: repo, stdio: 'inherit' });
   execFileSync(process.execPath, [path.join(repo, 'scripts', 'bundle.mjs'), '--if-stale'], { cwd: repo, stdio: 'inherit' });
 
