@@ -1,9 +1,9 @@
 /**
  * Before any test: bring dist/ and its bundles (scripts/bundle.mjs) up to date with src/, so that the
  * tests which need JavaScript (worker threads, the CLI as a child process) run the code under test,
- * never an earlier build; and give the
- * run a temporary folder of its own (TMPDIR, which the test workers and every process they start
- * inherit), removed after the last test, so that no test's temporary files outlive the run.
+ * never an earlier build; and give the run a temporary folder of its own (TMPDIR, which the test
+ * workers and every process they start inherit), removed after the last test, so that no test's
+ * temporary files outlive the run.
  *
  * `tsc -b tsconfig.build.json` is incremental: it recompiles only when a file in src/ changed since the
  * last build (its record: node_modules/.cache/eofd/build.tsbuildinfo). Under `npm test` the typecheck

@@ -148,8 +148,9 @@ const DATA_KEY = Buffer.from('"data"', 'latin1');
  * The numbers of a file that is exactly `{"data": [n, n, …]}` (JSON whitespace anywhere between
  * tokens), scanned from its bytes; null for any other form (JSON.parse then reads it and the caller
  * names what is wrong). Each distinct number is converted once, by Number(), which rounds a decimal as
- * JSON.parse does: the same doubles, an order of magnitude faster than JSON.parse and a walk over its
- * array (MNIST's 7.8 million pixels take 256 distinct values).
+ * JSON.parse does, so the doubles are the same (MNIST's 7.8 million pixels take 256 distinct values).
+ * In a fresh process the ten files load in about 650 ms this way, against about 860 ms for decoding,
+ * JSON.parse and a walk over the array (the scan runs once, mostly before V8 has optimised it).
  */
 export function scanPixelArray(file: Uint8Array): Float64Array | null {
   // A plain Uint8Array (not a Buffer): one element kind at every access below.
