@@ -78,6 +78,8 @@ export interface ExperimentCommandOptions {
   trials?: number;
   /** `key=value` overrides, applied to every experiment in the file. */
   set?: string[];
+  /** `--experiment NAME` (repeatable): only these experiments of the files. */
+  experiment?: string[];
   /** Units run at once (default: the CPU cores). */
   jobs?: number;
   resume?: boolean;
@@ -134,6 +136,7 @@ export function resumeCommand(
   extra: readonly string[] = [],
 ): string {
   const words = [command, ...configFiles, '--out', options.out, ...extra];
+  for (const name of options.experiment ?? []) words.push('--experiment', name);
   if (options.name !== undefined) words.push('--name', options.name);
   for (const s of options.set ?? []) words.push('--set', s);
   if (options.trials !== undefined) words.push('--trials', String(options.trials));
@@ -151,10 +154,26 @@ export const NAME_HELP =
   'name of the output folder <out>/<name> instead of the config\'s name (NAME-<name> for each of several experiments); ' +
   'the trials keep the seeds of the config\'s name, so a renamed variant plays the same instances';
 
-/** The configs of an experiment command: every file (or shipped config name), overrides, --name. */
+/** The help of `--experiment` (run, grid, sweep). */
+export const EXPERIMENT_HELP =
+  'run only the experiment of this name (repeatable; default: every experiment of the files); the others are not run or checked against their folders';
+
+/** The configs of an experiment command: every file (or shipped config name), overrides, --experiment, --name. */
 export function loadCommandConfigs(configFiles: readonly string[], options: ExperimentCommandOptions): ExperimentConfig[] {
-  const configs = loadConfigFiles(configFiles, overridesOf(options));
+  const configs = selectExperiments(loadConfigFiles(configFiles, overridesOf(options)), options.experiment, configFiles);
   return options.name === undefined ? configs : renameConfigs(configs, options.name);
+}
+
+/** `--experiment NAME …`: the named experiments, in the files' order; a name no file holds is an error. */
+export function selectExperiments(configs: ExperimentConfig[], names: readonly string[] | undefined, configFiles: readonly string[]): ExperimentConfig[] {
+  if (names === undefined || names.length === 0) return configs;
+  const known = new Set(configs.map((c) => c.name));
+  for (const name of names) {
+    if (!known.has(name)) {
+      throw new RunError(`--experiment ${name}: no experiment of that name in ${configFiles.join(', ')}; its experiments: ${[...known].join(', ')}`, 2);
+    }
+  }
+  return configs.filter((c) => names.includes(c.name));
 }
 
 /**

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/base/errors.js';
 import { loadConfig, loadConfigs } from '../../src/config/load.js';
+import { resolveExperiment } from '../../src/experiment/setup.js';
 
 let dir: string;
 let counter = 0;
@@ -135,5 +136,21 @@ describe('loadConfigs', () => {
       expect(config.policies.map((e) => e.label)).toEqual(['EOFD-MLogB', 'OFUL-MLogB', 'OFUL-textbook', 'Random']);
       expect(config.policies[2]).toEqual({ label: 'OFUL-textbook', policy: 'OFUL-MLogB', params: { oful_solver: 'textbook' } });
     });
+  });
+});
+
+describe('configs/baselines-added.yaml', () => {
+  it("plays the trials of configs/baselines.yaml: the same experiments but for their policies, every policy at a K it plays", () => {
+    const added = loadConfigs(path.resolve('configs/baselines-added.yaml'));
+    const published = new Map(loadConfigs(path.resolve('configs/baselines.yaml')).map((c) => [c.name, c]));
+    const comparable = (c: (typeof added)[number]) => ({ ...c, source: '', document: undefined, policies: [] });
+    expect(added.map((c) => c.name)).toEqual(['baselines-mnist', 'baselines-synthetic-k4', 'baselines-synthetic-binary']);
+    for (const config of added) {
+      expect(comparable(config)).toEqual(comparable(published.get(config.name)!));
+      // Refuses a policy that does not play the setting's K, or a key it does not read.
+      const labels = Object.keys(resolveExperiment(config).derived.policies);
+      expect(labels[0]).toBe('EOFD-MLogB');
+      expect(labels.at(-1)).toBe('Random');
+    }
   });
 });

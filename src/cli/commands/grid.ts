@@ -9,7 +9,7 @@ import { costTwins, DEFAULT_GRID, gridAxes, resolveGridAxes, runGrid, type GridR
 import { sweepPoints, valueText, type SweepAxis } from '../../experiment/sweep.js';
 import type { BestEntry } from '../../results/sweep.js';
 import { processIo, type CliIo } from '../io.js';
-import { collect, NAME_HELP, positiveInteger, SET_HELP, SHARD_HELP, shardArgument, shardCountArgument, type ExperimentCommandOptions } from '../options.js';
+import { collect, EXPERIMENT_HELP, NAME_HELP, positiveInteger, SET_HELP, SHARD_HELP, shardArgument, shardCountArgument, type ExperimentCommandOptions } from '../options.js';
 import { perExperimentCommand } from '../per-experiment.js';
 
 export interface GridCommandOptions extends ExperimentCommandOptions {
@@ -82,6 +82,7 @@ export function registerGrid(program: Command, io: CliIo = processIo()): void {
     .option('--l <list>', `exponents l of λ, comma-separated (default ${DEFAULT_GRID.join(',')})`)
     .option('--e <list>', `exponents e of η, comma-separated (default ${DEFAULT_GRID.join(',')})`)
     .option('--out <dir>', 'parent folder of the <name>-grid folders', 'results')
+    .option('--experiment <name>', EXPERIMENT_HELP, collect)
     .option('--name <name>', NAME_HELP)
     .option('--trials <n>', 'validation trials per grid point and policy (overrides `trials`)', positiveInteger('a trial count', 1_000_000))
     .option('--set <key=value>', SET_HELP, collect)

@@ -11,7 +11,7 @@ import { applyBestFiles } from '../../experiment/grid.js';
 import { runExperiments } from '../../experiment/runner.js';
 import { hinter } from '../hint.js';
 import { EXIT, processIo, type CliIo } from '../io.js';
-import { collect, NAME_HELP, positiveInteger, SET_HELP, SHARD_HELP, shardArgument, shardCountArgument, shardNote, type ExperimentCommandOptions } from '../options.js';
+import { collect, EXPERIMENT_HELP, NAME_HELP, positiveInteger, SET_HELP, SHARD_HELP, shardArgument, shardCountArgument, shardNote, type ExperimentCommandOptions } from '../options.js';
 import { perExperimentCommand, type GroupResult } from '../per-experiment.js';
 import { formatRunSummary, summarizeRun } from '../run-summary.js';
 
@@ -81,6 +81,7 @@ export function registerRun(program: Command, io: CliIo = processIo()): void {
     )
     .argument('<config...>', 'experiment config files (YAML or JSON; run one after another), or names of shipped configs (eofd list)')
     .option('--out <dir>', 'parent folder of the experiment folders', 'results')
+    .option('--experiment <name>', EXPERIMENT_HELP, collect)
     .option('--name <name>', NAME_HELP)
     .option('--trials <n>', 'trials per policy (overrides `trials` in every experiment)', positiveInteger('a trial count', 1_000_000))
     .option('--set <key=value>', SET_HELP, collect)

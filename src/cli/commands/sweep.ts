@@ -10,7 +10,7 @@ import { formatShort } from '../../report/format.js';
 import { formatTable } from '../../report/table.js';
 import type { SweepRow } from '../../results/sweep.js';
 import { processIo, type CliIo } from '../io.js';
-import { collect, NAME_HELP, positiveInteger, SET_HELP, SHARD_HELP, shardArgument, shardCountArgument, type ExperimentCommandOptions } from '../options.js';
+import { collect, EXPERIMENT_HELP, NAME_HELP, positiveInteger, SET_HELP, SHARD_HELP, shardArgument, shardCountArgument, type ExperimentCommandOptions } from '../options.js';
 import { perExperimentCommand } from '../per-experiment.js';
 
 export interface SweepCommandOptions extends ExperimentCommandOptions {
@@ -78,6 +78,7 @@ export function registerSweep(program: Command, io: CliIo = processIo()): void {
     .option('--over <KEY=V1,V2,…>', 'a config key and its values (repeatable: the product of all is run)', collect)
     .option('--reference <policy>', 'the policy paired differences are taken against (default: OFUL-MLogB when it runs, else the first)')
     .option('--out <dir>', 'parent folder of the <name>-sweep folders', 'results')
+    .option('--experiment <name>', EXPERIMENT_HELP, collect)
     .option('--name <name>', NAME_HELP)
     .option('--trials <n>', 'trials per point and policy (overrides `trials`)', positiveInteger('a trial count', 1_000_000))
     .option('--set <key=value>', SET_HELP, collect)
