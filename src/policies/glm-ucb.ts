@@ -127,8 +127,8 @@ export const glmUcbPolicy: PolicyDescriptor = {
   cost: {
     round: 'O(t·d² + d³) per Newton step (a few, warm-started), O(|A_t|·d²) for the decision',
     memory: 'O(td + d²)',
-    // Two Newton steps (the Hessian over the t past rounds, its Cholesky factor) and the bonus ‖x‖_{V⁻¹}.
-    flops: ({ d, actions, t }) => 2 * (2 * t * d * d + (d * d * d) / 3) + 2 * actions * d * d,
+    // Two Newton steps (the Hessian's lower triangle over the t past rounds, its Cholesky factor) and the bonus ‖x‖_{V⁻¹}.
+    flops: ({ d, actions, t }) => 2 * (t * d * d + (d * d * d) / 3) + 2 * actions * d * d,
     // The history (t·d twice: it and its scaled copy), the d×d Hessian, V_t, V_t⁻¹ and the refresh workspace.
     bytes: ({ d, t }) => 8 * (t * (2 * d + 3) + 4 * d * d),
     probeProjection: false,

@@ -18,6 +18,8 @@ export const MLE_TOLERANCE = 1e-12;
 export const MLE_MAX_ITERATIONS = 100;
 /** Relative decrease of the objective below which its rounding hides the Armijo test: the full step is taken. */
 const RESOLVABLE_DECREASE = 1e-10;
+/** Rows per panel of a diagonal block's lower-triangle update in `curvature`. */
+const LOWER_PANEL_ROWS = 32;
 /** First history capacity (rounds); doubled when full. */
 const INITIAL_CAPACITY = 64;
 
@@ -129,8 +131,16 @@ export class HistoryMle {
       this.probabilities(theta, s);
       softmaxJacobian(K, this.sigma, jacobian);
       for (let i = 0; i < K; i++) {
-        // Lower block triangle only; mirrored below.
-        for (let j = 0; j <= i; j++) ger(d, d, jacobian[i * K + j], this.features, s * d, 1, this.features, s * d, out, i * d * n + j * d, n);
+        // Lower block triangle only; mirrored below. A diagonal block's rank-one update stops, panel by
+        // panel of rows, at the panel's last column: half the work, and each element of the lower
+        // triangle gets the same products in the same order as a full update gives it.
+        for (let j = 0; j < i; j++) ger(d, d, jacobian[i * K + j], this.features, s * d, 1, this.features, s * d, out, i * d * n + j * d, n);
+        const c = jacobian[i * K + i];
+        const block = i * d * n + i * d;
+        for (let r0 = 0; r0 < d; r0 += LOWER_PANEL_ROWS) {
+          const rows = Math.min(LOWER_PANEL_ROWS, d - r0);
+          ger(rows, r0 + rows, c, this.features, s * d + r0, 1, this.features, s * d, out, block + r0 * n, n);
+        }
       }
     }
     for (let r = 0; r < n; r++) {
