@@ -157,6 +157,25 @@ export class SymmetricEigen {
     checkFinite(n, values);
   }
 
+  /**
+   * The Householder reduction alone (what LAPACK's dsytrd computes): A = Q T Qᵀ with T tridiagonal, its
+   * diagonal into diagonal[0..n) and T[i][i−1] into offDiagonal[i] for i = 1..n−1 (offDiagonal[0] = 0).
+   * Only the lower triangle of A is read; `a` is not modified.
+   */
+  tridiagonalize(n: number, a: Float64Array, aOff: number, lda: number, diagonal: Float64Array, offDiagonal: Float64Array): void {
+    if (!Number.isInteger(n) || n < 1 || n > this.maxN) {
+      throw new Error(`SymmetricEigen: order n must be an integer in 1..${this.maxN}, got ${n}`);
+    }
+    if (diagonal.length < n || offDiagonal.length < n) throw new Error(`SymmetricEigen: output arrays too short for order ${n}`);
+    this.checkInput(n, a, aOff, lda);
+    this.load(n, a, aOff, lda);
+    if (n > 1) this.reduce(n);
+    for (let i = 0; i < n; i++) {
+      diagonal[i] = this.w[i * n + i];
+      offDiagonal[i] = i === 0 ? 0 : this.e[i];
+    }
+  }
+
   /** out = Vᵀx for the last `decomposeFactored` (x and out of length n, distinct arrays). */
   applyVectorsTransposed(x: Float64Array, out: Float64Array): void {
     const n = this.factoredOrder;

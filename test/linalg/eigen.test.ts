@@ -167,6 +167,28 @@ describe('SymmetricEigen: random symmetric matrices vs ml-matrix', () => {
   });
 });
 
+describe('SymmetricEigen.tridiagonalize', () => {
+  const rand = mulberry32(20261204);
+  for (const n of [1, 2, 7, 130]) {
+    it(`n = ${n}: T has A's eigenvalues and Frobenius norm (an orthogonal similarity)`, () => {
+      const A = randomSymmetric(n, rand);
+      const a = embed(A, n, 2, n + 1, NaN);
+      const diagonal = new Float64Array(n);
+      const offDiagonal = new Float64Array(n);
+      new SymmetricEigen(n).tridiagonalize(n, a.buf, a.off, a.ld, diagonal, offDiagonal);
+      const T = Array.from({ length: n }, (_, i) =>
+        Array.from({ length: n }, (_, j) => (i === j ? diagonal[i] : i === j + 1 ? offDiagonal[i] : j === i + 1 ? offDiagonal[j] : 0)),
+      );
+      const normA = frobenius(A);
+      expect(Math.abs(frobenius(T) - normA)).toBeLessThanOrEqual(C * n * EPS * normA);
+      const expected = new EigenvalueDecomposition(toMatrix(A), { assumeSymmetric: true }).realEigenvalues.sort((x, y) => x - y);
+      const got = new EigenvalueDecomposition(toMatrix(T), { assumeSymmetric: true }).realEigenvalues.sort((x, y) => x - y);
+      for (let i = 0; i < n; i++) expect(Math.abs(got[i] - expected[i])).toBeLessThanOrEqual(C * n * EPS * normA);
+      expect(offDiagonal[0]).toBe(0);
+    });
+  }
+});
+
 describe('SymmetricEigen: hard matrices', () => {
   const rand = mulberry32(99);
 
