@@ -217,24 +217,27 @@ function ruleOf(claim: PaperClaim): string {
   return `time reduction: ${ruleText(claim.time, true)}; regret overhead: ${ruleText(claim.regret, false)}, and Random in EOFD-MLogB's place not passing it`;
 }
 
+/** The ends of a 95% interval. */
+export type Interval = Pick<Estimate, 'low' | 'high'>;
+
 /** Where `x` lies relative to [low, high]: inside (ends included), below or above. */
-export function positionOf(x: number, ci: Estimate): PaperPosition {
+export function positionOf(x: number, ci: Interval): PaperPosition {
   return x < ci.low ? 'below' : x > ci.high ? 'above' : 'inside';
 }
 
 /** The direction of a time reduction's interval: above 0 is faster. */
-export function timeDirectionOf(ci: Estimate): TimeDirection {
+export function timeDirectionOf(ci: Interval): TimeDirection {
   return ci.low > 0 ? 'faster' : ci.high < 0 ? 'slower' : 'inconclusive';
 }
 
 /** The direction of a regret overhead's interval; identical when it is 0 with no spread. */
-export function regretDirectionOf(ci: Estimate): RegretDirection {
+export function regretDirectionOf(ci: Interval): RegretDirection {
   if (ci.low === 0 && ci.high === 0) return 'identical';
   return ci.low > 0 ? 'more' : ci.high < 0 ? 'less' : 'inconclusive';
 }
 
 /** A regret overhead's interval against the paper's regret number (the same rule for EOFD-MLogB and for Random). */
-export function regretOutcome(n: PaperNumber, ci: Estimate): RuleOutcome {
+export function regretOutcome(n: PaperNumber, ci: Interval): RuleOutcome {
   if (n.kind === 'comparable') {
     const b = n.withinPct;
     if (ci.low >= -b && ci.high <= b) return 'agrees';
@@ -244,7 +247,7 @@ export function regretOutcome(n: PaperNumber, ci: Estimate): RuleOutcome {
 }
 
 /** A time reduction's interval against the paper's time number: also faster when the paper gives ≈X. */
-export function timeOutcome(n: PaperClaim['time'], ci: Estimate): RuleOutcome {
+export function timeOutcome(n: PaperClaim['time'], ci: Interval): RuleOutcome {
   const magnitude = halfOutcome(n, ci);
   if (n.kind === 'over') return magnitude;
   const direction = timeDirectionOf(ci);
@@ -253,7 +256,7 @@ export function timeOutcome(n: PaperClaim['time'], ci: Estimate): RuleOutcome {
 }
 
 /** ≈X: X inside the interval; >X: the interval entirely above X (disagrees when entirely at or below it). */
-function halfOutcome(n: { kind: 'about' | 'over'; pct: number }, ci: Estimate): RuleOutcome {
+function halfOutcome(n: { kind: 'about' | 'over'; pct: number }, ci: Interval): RuleOutcome {
   if (n.kind === 'about') return positionOf(n.pct, ci) === 'inside' ? 'agrees' : 'disagrees';
   return ci.low > n.pct ? 'agrees' : ci.high <= n.pct ? 'disagrees' : 'inconclusive';
 }
