@@ -112,7 +112,7 @@ export const VERDICT_DEFINITIONS: readonly string[] = [
   '- **holds**: both halves meet their rules, and Random in EOFD-MLogB\'s place fails the regret rule;',
   '- **does not hold**: an interval excludes a half\'s rule (slower; ≈X outside; the interval at or below >X; entirely outside ±20%);',
   '- **cannot judge at this size**: the regret half meets its rule, but Random in EOFD-MLogB\'s place is not shown to fail it (it passes, or its interval straddles the rule\'s edge): at this size the rule cannot tell a learner from guessing;',
-  '- **inconclusive**: neither: an interval straddles a rule\'s edge;',
+  '- **inconclusive**: otherwise: an interval straddles a rule\'s edge (or Random\'s regret ratio is undefined);',
   '- **not judged**: fewer than 3 trials, a learner whose regret is not shown below Random\'s (Holm over distinct decision sequences), no Random run, or timings not taken one unit at a time; the numbers are still given;',
   '- **not measured**: the setting, EOFD-MLogB or OFUL-MLogB did not run, or a ratio is undefined.',
 ];

@@ -22,7 +22,8 @@
  *   Holm over the learners; flagged when the adjusted interval does not lie below 0;
  * - a Holm family counts distinct decision sequences: policies that played the same action in every
  *   round of every trial (`identical`) have the same final regrets, so their tests are one test, made
- *   once and shared (a copy of OFUL-MLogB with another solver is not a second learner);
+ *   once and shared (a copy of OFUL-MLogB with another solver is not a second learner), and a policy
+ *   against one that decided as it did is no test at all (family 0, verdict identical);
  * - EOFD-MLogB against OFUL-MLogB (`comparison`): that pair's raw 95% intervals; and against every
  *   label whose policy is OFUL-MLogB (`ofulComparisons`, the paper's claims: e.g. OFUL-MLogB and a
  *   variant with params.oful_solver: textbook), each with the solver it ran and the negative control of
@@ -43,7 +44,7 @@ import { readManifest, type ExperimentData, type Progress, type Provenance, type
 import type { SummaryRow } from '../results/records.js';
 import { mean, sampleStd } from '../stats/descriptive.js';
 import { holm, type HolmResult } from '../stats/holm.js';
-import { pairedDifference, pairedLogRatio, type PairedInterval } from '../stats/paired.js';
+import { pairedDifference, pairedLogRatio, tTestP, type PairedInterval } from '../stats/paired.js';
 import { percentChange, percentReduction, type Estimate } from '../stats/ratio.js';
 
 export type { PairedInterval } from '../stats/paired.js';
@@ -380,13 +381,16 @@ export function zeroDifference(x: PairedInterval): boolean {
 
 /**
  * Holm over one family (one quantity), each result with its verdict. Members with the same key are one
- * test (the same decisions, so the same numbers): made once, by the first of them, and shared.
+ * test (the same decisions, so the same numbers): made once, by the first of them, and shared. A member
+ * whose key is null compares a decision sequence with itself: no test, in no family (family 0, its raw
+ * interval, verdict identical).
  */
-export function holmTests(intervals: readonly PairedInterval[], keys?: readonly string[]): HolmTest[] {
-  const first = intervals.map((_, i) => (keys === undefined ? i : keys.indexOf(keys[i] as string)));
-  const members = [...new Set(first)];
+export function holmTests(intervals: readonly PairedInterval[], keys?: readonly (string | null)[]): HolmTest[] {
+  const first = intervals.map((_, i) => (keys === undefined ? i : keys[i] === null ? -1 : keys.indexOf(keys[i] as string)));
+  const members = [...new Set(first.filter((i) => i >= 0))];
   const tested = holm(members.map((i) => intervals[i] as PairedInterval), ALPHA);
-  return intervals.map((_, i) => {
+  return intervals.map((x, i) => {
+    if (first[i] === -1) return { family: 0, p: tTestP(x), adjustedP: tTestP(x), adjusted: x, rejected: false, verdict: 'identical' };
     const k = members.indexOf(first[i] as number);
     const r = tested[k] as HolmResult;
     return { ...r, verdict: zeroDifference(intervals[members[k] as number] as PairedInterval) ? 'identical' : verdictOf(r.adjusted) };
@@ -400,11 +404,14 @@ export function decisionKeys(identical: readonly (readonly string[])[]): (label:
 
 /**
  * Tests each comparison's quantities within their families: final regret over all (a pair of decision
- * sequences counted once), time over those that compare time (every pair: timings differ even where
- * decisions do not).
+ * sequences counted once; a sequence against itself not at all), time over those that compare time
+ * (every pair: timings differ even where decisions do not).
  */
 function testComparisons(pairs: readonly PairedComparison[], isRandom: (label: string) => boolean, key: (label: string) => string): TestedComparison[] {
-  const regret = holmTests(pairs.map((c) => c.regret), pairs.map((c) => `${key(c.policy)}\u0000${key(c.reference)}`));
+  const regret = holmTests(
+    pairs.map((c) => c.regret),
+    pairs.map((c) => (key(c.policy) === key(c.reference) ? null : `${key(c.policy)}\u0000${key(c.reference)}`)),
+  );
   const timed = pairs.filter((c) => c.timeLogRatio !== null && !isRandom(c.policy) && !isRandom(c.reference));
   const time = holmTests(timed.map((c) => c.timeLogRatio as PairedInterval));
   return pairs.map((c, i) => {

@@ -349,6 +349,25 @@ describe('Holm families count distinct decision sequences once', () => {
     expect(experiment(2).comparisons.map((c) => c.regretTest.family)).toEqual([3, 3, 3]);
   });
 
+  it('a policy against one that decided as it did is no test: in no family, verdict identical', () => {
+    const dir = writeExperiment(path.join(tempDir(), 'self'), {
+      name: 'self',
+      environment: { type: 'synthetic', d: 400, K: 1 },
+      horizon: 10,
+      policies: [learner('EOFD-MLogB', [40, 40, 40], 0), learner('OFUL-MLogB', [43.3, 45, 46.7], 1), learner('OFUL-textbook', [43.3, 45, 46.7], 1), learner('Random', [50, 50, 50], 3)],
+      variants: { 'OFUL-textbook': { policy: 'OFUL-MLogB', params: { oful_solver: 'textbook' } } },
+    });
+    const e = summarizeExperiment(readResults([dir])[0]!, { reference: 'OFUL-MLogB' });
+    // EOFD − OFUL = −3.3, −5, −6.7 and Random − OFUL = 6.7, 5, 3.3: both p = 0.0365, a family of 2, so
+    // Holm's adjusted p = 2p = 0.0729 for both; OFUL-textbook − OFUL = 0 in every trial is in no family.
+    expect(e.comparisons.map((c) => [c.policy, c.regretTest.family, c.regretTest.verdict, c.regretTest.rejected])).toEqual([
+      ['EOFD-MLogB', 2, 'inconclusive', false],
+      ['OFUL-textbook', 0, 'identical', false],
+      ['Random', 2, 'inconclusive', false],
+    ]);
+    expect(e.comparisons[0]!.regretTest.adjustedP).toBeCloseTo(2 * p, 9);
+  });
+
   it('holmTests: members with one key share the test made by the first of them', () => {
     const x = pairedComparison(
       [0, 1, 2].map((trial) => ({ policy: 'A', trial, finalRegret: [1, 2, 4][trial]! }) as SummaryRow),
