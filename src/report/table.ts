@@ -372,9 +372,12 @@ function percentCell(x: Estimate | null): string {
 export function comparisonsTitle(e: ExperimentSummary): string {
   const versus = e.reference === null ? 'every pair of policies' : `each policy against ${e.reference} (the reference)`;
   const note = e.referenceNote === null ? '' : ` (${e.referenceNote})`;
+  const n = e.comparisons.length;
+  // Labels that decided alike are one regret test (summarize.ts holmTests).
+  const shared = e.identical.length === 0 ? '' : ', policies that decided alike counted once';
   return (
-    `Paired by trial, ${versus}${note}. Families for Holm: the ${e.comparisons.length} comparison` +
-    `${e.comparisons.length === 1 ? '' : 's'} of final regret, and those of per-round time (not against Random):`
+    `Paired by trial, ${versus}${note}. Families for Holm: the ${n} comparison` +
+    `${n === 1 ? '' : 's'} of final regret${shared}, and those of per-round time (not against Random):`
   );
 }
 
@@ -393,7 +396,9 @@ export function comparisonNotes(e: ExperimentSummary): string[] {
 export const MULTIPLICITY_RULE =
   'Each table compares every policy with one reference (eofd report --reference LABEL; default the first learner ' +
   'of the experiment\'s policy list; --all-pairs for every pair). Multiplicity: within one experiment, the ' +
-  'comparisons of one quantity (final regret; per-round time) form one family, controlled by Holm. Sorted by ' +
+  'comparisons of one quantity (final regret; per-round time) form one family, controlled by Holm; policies ' +
+  'that decided alike (the same actions throughout) are one decision sequence, so their regret tests count once (and a ' +
+  'policy against one that decided as it did is no test: identical). Sorted by ' +
   'raw p (two-sided paired t test), the i-th smallest of m gets the interval at level 1 − 0.05/(m − i + 1), and ' +
   'from the first one Holm does not reject on, later ones keep that level; p (Holm) is the adjusted p. A ' +
   'Holm-adjusted interval excludes 0 exactly when Holm rejects at family-wise level 5%: the chance that a ' +
