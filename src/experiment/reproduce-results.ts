@@ -5,12 +5,15 @@
  * both OFUL-MLogB solvers at the paper's (l, e) and at the grid's choice, and each policy's summary
  * (report-tuned/ and report-paper-choice/report.json). `npm run docs` writes it between the `paper-results` markers;
  * test/experiment/reproduce-results.test.ts regenerates it and fails when the README and the folder disagree.
+ * `rejudgeReproduction` makes the two reports again from the committed folder (report/rejudge.ts), for
+ * when the report's rules change without a new run.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ClaimRow } from '../report/claims.js';
+import { controlSummary, halfSummary, type ClaimRow } from '../report/claims.js';
 import { formatMeanStd, formatShort, formatWithInterval } from '../report/format.js';
-import type { Report } from '../report/report.js';
+import { rejudgeReport, writeReport } from '../report/index.js';
+import { REPORT_FORMAT, type Report } from '../report/report.js';
 import type { ExperimentSummary } from '../report/summarize.js';
 import { BEST_FILE, gridDir } from '../results/layout.js';
 import { readBestFile } from '../results/read.js';
@@ -38,6 +41,27 @@ function readJson<T>(file: string): T {
   }
 }
 
+/** A report.json of this version of eofd; an older one is refused with what makes it again. */
+function readReport(file: string): Report {
+  const report = readJson<Report>(file);
+  if (report.format !== REPORT_FORMAT) {
+    throw new RangeError(`${file}: format ${JSON.stringify(report.format)}, expected ${REPORT_FORMAT}; make the reports again (node scripts/rejudge-reports.mjs, or eofd report)`);
+  }
+  return report;
+}
+
+/**
+ * Makes the reproduction's two reports again from what `dir` keeps (manifests, summary.csv, the
+ * previous report.json for the curves and identical decisions): report/rejudge.ts. Returns the files written.
+ */
+export function rejudgeReproduction(dir: string): string[] {
+  const folders = reproduceFolders(dir);
+  return RUNS.flatMap((run) => {
+    const previous = readJson<unknown>(path.join(folders[run.report], 'report.json'));
+    return writeReport(rejudgeReport(previous, folders[run.key]), folders[run.report]);
+  });
+}
+
 /** A list of numbers as the docs write them: "0.5, 0.75, 1". */
 function list(values: readonly unknown[]): string {
   return values.map((v) => (typeof v === 'number' ? formatShort(v) : String(v))).join(', ');
@@ -63,13 +87,35 @@ function choiceOf(experiment: ExperimentSummary, label: string): string {
   return `(${own.l === undefined ? '–' : formatShort(own.l)}, ${own.e === undefined ? '–' : formatShort(own.e)})`;
 }
 
-/** A claim's time reduction and regret overhead with their intervals, and its verdict. */
-function claimCells(claim: ClaimRow | undefined): string[] {
-  if (claim === undefined) return ['–', '–', 'not measured'];
-  const time = claim.timeReductionPct === null ? '–' : formatWithInterval(claim.timeReductionPct, 1, '%');
-  const regret = claim.regretOverheadPct === null ? '–' : formatWithInterval(claim.regretOverheadPct, 1, '%');
-  return [time, regret, claim.verdict === 'holds' ? '**holds**' : claim.verdict];
+/** A claim's time reduction with its interval, direction and the paper's number's position, and its verdict. */
+function timeCells(claim: ClaimRow | undefined): string[] {
+  if (claim === undefined) return ['–', 'not measured'];
+  const time = claim.timeReductionPct === null ? '–' : `${formatWithInterval(claim.timeReductionPct, 1, '%')}: ${halfSummary(claim, 'time')}`;
+  return [time, claim.verdict === 'holds' ? '**holds**' : claim.verdict];
 }
+
+/** The regret half (the same against both solvers when they decide alike): overhead, direction, position; and the Random control. */
+function regretCells(claim: ClaimRow | undefined): string[] {
+  if (claim === undefined || claim.regretOverheadPct === null) return ['–', '–'];
+  return [`${formatWithInterval(claim.regretOverheadPct, 1, '%')}: ${halfSummary(claim, 'regret')}`, controlSummary(claim, (x) => formatWithInterval(x, 1, '%'))];
+}
+
+/** The verdict words and the columns of the claims table, defined beside it (docs/guide.md says the same). */
+export const VERDICT_DEFINITIONS: readonly string[] = [
+  "How to read it. Each claim has a time half and a regret half, each an interval from the paired trials (per-trial log ratios, Student-t, back-transformed). " +
+    '*Direction*: time **faster** (the whole interval is a reduction), **slower**, or **inconclusive**; regret **more**, **less**, **identical** (the same regret in every trial: EOFD-MLogB made the same decisions), or **inconclusive**. ' +
+    "*paper's X%*: where the paper's number lies relative to the interval, **inside**, **below** (the interval lies above it) or **above** (0% stands for \"comparable regret\"). " +
+    "*Random in its place* applies the regret rule to Random instead of EOFD-MLogB, against the same OFUL-MLogB on the same trials: a rule that Random **passes** cannot tell a learner from guessing; it should **fail**.",
+  '',
+  "The rules: ≈X needs X inside the interval (and, for time, faster); >X needs the interval above X; \"comparable\" needs the interval within ±20%. The verdicts:",
+  '',
+  '- **holds**: both halves meet their rules, and Random in EOFD-MLogB\'s place fails the regret rule;',
+  '- **does not hold**: an interval excludes a half\'s rule (slower; ≈X outside; the interval at or below >X; entirely outside ±20%);',
+  '- **cannot judge at this size**: the regret half meets its rule, but Random in EOFD-MLogB\'s place is not shown to fail it (it passes, or its interval straddles the rule\'s edge): at this size the rule cannot tell a learner from guessing;',
+  '- **inconclusive**: otherwise: an interval straddles a rule\'s edge (or Random\'s regret ratio is undefined);',
+  '- **not judged**: fewer than 3 trials, a learner whose regret is not shown below Random\'s (Holm over distinct decision sequences), no Random run, or timings not taken one unit at a time; the numbers are still given;',
+  '- **not measured**: the setting, EOFD-MLogB or OFUL-MLogB did not run, or a ratio is undefined.',
+];
 
 function table(headers: readonly string[], rows: readonly (readonly string[])[]): string[] {
   return [`| ${headers.join(' | ')} |`, `|${headers.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
@@ -82,7 +128,7 @@ function table(headers: readonly string[], rows: readonly (readonly string[])[])
 export function reproductionSection(dir: string, link: string): string {
   const folders = reproduceFolders(dir);
   const record = readJson<ReproduceRecord>(path.join(dir, REPRODUCE_FILE));
-  const reports = Object.fromEntries(RUNS.map((run) => [run.key, readJson<Report>(path.join(folders[run.report], 'report.json'))])) as Record<(typeof RUNS)[number]['key'], Report>;
+  const reports = Object.fromEntries(RUNS.map((run) => [run.key, readReport(path.join(folders[run.report], 'report.json'))])) as Record<(typeof RUNS)[number]['key'], Report>;
   const experiments = reports.paperChoice.experiments;
   const bests = new Map(experiments.map((e) => [e.name, readBestFile(path.join(gridDir(folders.tune, e.name), BEST_FILE)) as unknown as BestFile]));
   const first = bests.values().next().value as BestFile;
@@ -129,7 +175,8 @@ export function reproductionSection(dir: string, link: string): string {
     for (const id of [...new Set(claims.filter((c) => c.experiment !== null).map((c) => c.id))]) {
       const of = (solver: string) => claims.find((c) => c.id === id && c.solver === solver);
       const any = claims.find((c) => c.id === id) as ClaimRow;
-      claimRows.push([`${any.setting}${any.experiment === null ? '' : ` (${any.experiment})`}`, run.title, any.paper, String(of('incremental')?.trials ?? of('textbook')?.trials ?? '–'), ...claimCells(of('textbook')), ...claimCells(of('incremental'))]);
+      const regret = regretCells(of('incremental') ?? of('textbook'));
+      claimRows.push([`${any.setting}${any.experiment === null ? '' : ` (${any.experiment})`}`, run.title, any.paper, String(of('incremental')?.trials ?? of('textbook')?.trials ?? '–'), ...regret, ...timeCells(of('textbook')), ...timeCells(of('incremental'))]);
     }
   }
   const tally = (solver: string): string => {
@@ -138,10 +185,12 @@ export function reproductionSection(dir: string, link: string): string {
     return `${counts.join(', ')} (of ${verdicts.length})`;
   };
   out.push(
-    ...table(['claim', 'at', 'the paper', 'n', 'time reduction vs textbook', 'regret overhead vs textbook', 'verdict', 'time reduction vs incremental', 'regret overhead vs incremental', 'verdict'], claimRows),
+    ...table(['claim', 'at', 'the paper', 'n', 'regret overhead: direction; paper', 'Random in its place', 'time reduction vs textbook: direction; paper', 'verdict', 'time reduction vs incremental: direction; paper', 'verdict'], claimRows),
     '',
     `Against OFUL-MLogB as the paper costs it (textbook): ${tally('textbook')}; against eofd's incremental OFUL-MLogB: ${tally('incremental')}. ` +
-      'The two solvers make the same decisions, so each claim\'s regret overhead is the same against both; only the time differs.',
+      'The two solvers make the same decisions, so each claim\'s regret overhead and its Random control are the same against both; only the time differs.',
+    '',
+    ...VERDICT_DEFINITIONS,
     '',
     `Each verdict's reason is in claims.csv ([paper's choice](${link}/report-paper-choice/claims.csv), [grid's choice](${link}/report-tuned/claims.csv)).`,
     '',

@@ -45,7 +45,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: now
 .setting, .meta { color: #555; font-size: 0.9em; margin: 0; }
 .holds { color: #116611; font-weight: bold; }
 .does-not-hold { color: #aa1111; font-weight: bold; }
-.inconclusive { color: #8a6d00; font-weight: bold; }
+.inconclusive, .cannot-judge-at-this-size { color: #8a6d00; font-weight: bold; }
 .not-judged, .not-measured { color: #777; }
 figure { margin: 1em 0; } figcaption { color: #555; font-size: 0.9em; }
 .scroll { max-width: 100%; overflow-x: auto; }

@@ -11,7 +11,7 @@ import { removeLeftovers, replaceFolder, writeFileAtomic } from '../results/writ
 import fs from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
-import { claimLabel, evaluateClaims } from './claims.js';
+import { claimLabel, controlWord, evaluateClaims } from './claims.js';
 import { renderHtml } from './html.js';
 import { ResultsError, readResults } from '../results/read.js';
 import { svgToPng } from './png.js';
@@ -42,7 +42,22 @@ export {
   type SummaryOptions,
   type TestedComparison,
 } from './summarize.js';
-export { MIN_TRIALS, PAPER_CLAIMS, claimLabel, evaluateClaims, hasPaperExperiment, type ClaimRow, type PaperClaim, type Verdict } from './claims.js';
+export {
+  MIN_TRIALS,
+  PAPER_CLAIMS,
+  VERDICTS,
+  claimLabel,
+  evaluateClaims,
+  hasPaperExperiment,
+  type ClaimRow,
+  type ControlRow,
+  type PaperClaim,
+  type PaperPosition,
+  type RegretDirection,
+  type RuleOutcome,
+  type TimeDirection,
+  type Verdict,
+} from './claims.js';
 export { BANDS, TIME_AXES, bandHalfWidths, renderRegretFigure, renderTimeFigure, timeNote, type Band, type SvgOptions, type TimeAxis } from './svg.js';
 export { POLICY_COLOURS, POLICY_STYLES, policyStyles, type PolicyStyle } from './palette.js';
 export { PNG_SCALE, svgToPng } from './png.js';
@@ -50,6 +65,7 @@ export { renderHtml, type HtmlOptions } from './html.js';
 export { displayWidth, fitColumns, fitText, formatTable, renderTerminal, shouldColour, terminalWidth, wrapText, type TableFit, type TerminalOptions } from './table.js';
 
 export { REPORT_FORMAT, type Report } from './report.js';
+export { REJUDGEABLE_FORMATS, rejudgeReport } from './rejudge.js';
 
 export interface BuildOptions {
   /** The folder the report will be written to; never read as an experiment when scanning a parent. */
@@ -160,11 +176,17 @@ export function reportCsv(report: Report): string {
   return stringify(rows);
 }
 
-/** The columns of claims.csv (EOFD-MLogB vs OFUL-MLogB, paired 95% intervals from per-trial log ratios). */
+/**
+ * The columns of claims.csv (EOFD-MLogB vs OFUL-MLogB, paired 95% intervals from per-trial log ratios):
+ * each half's interval, direction and where the paper's number lies relative to it; the negative
+ * control (Random in EOFD-MLogB's place against the same OFUL-MLogB: its regret overhead and whether it
+ * passes the regret rule); the verdict and its reason.
+ */
 export const CLAIMS_CSV_COLUMNS = [
   'claim', 'paper', 'trials',
-  'regret_overhead_pct', 'regret_overhead_ci_low', 'regret_overhead_ci_high',
-  'time_reduction_pct', 'time_reduction_ci_low', 'time_reduction_ci_high',
+  'time_reduction_pct', 'time_reduction_ci_low', 'time_reduction_ci_high', 'time_direction', 'time_paper_position',
+  'regret_overhead_pct', 'regret_overhead_ci_low', 'regret_overhead_ci_high', 'regret_direction', 'regret_paper_position',
+  'random_control', 'random_regret_overhead_pct', 'random_regret_overhead_ci_low', 'random_regret_overhead_ci_high',
   'verdict', 'reason',
 ] as const;
 
@@ -173,18 +195,20 @@ export function claimsCsv(report: Report): string {
   for (const c of report.claims) {
     const r = c.regretOverheadPct;
     const t = c.timeReductionPct;
+    const control = c.randomControl;
+    const rr = control?.regretOverheadPct ?? null;
     rows.push(
       [
         claimLabel(c), c.paper, c.trials,
-        r?.estimate ?? null, r?.low ?? null, r?.high ?? null,
-        t?.estimate ?? null, t?.low ?? null, t?.high ?? null,
+        t?.estimate ?? null, t?.low ?? null, t?.high ?? null, c.timeDirection, c.timePaperPosition,
+        r?.estimate ?? null, r?.low ?? null, r?.high ?? null, c.regretDirection, c.regretPaperPosition,
+        control === null ? (c.trials === null ? null : 'not run') : controlWord(control.outcome), rr?.estimate ?? null, rr?.low ?? null, rr?.high ?? null,
         c.verdict, c.reason,
       ].map(cell),
     );
   }
   return stringify(rows);
 }
-
 
 /**
  * Writes the REPORT_FILES (and with `png` the PNG_FILES) into `outDir` (created if needed). A folder

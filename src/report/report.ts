@@ -7,9 +7,12 @@ import type { ExperimentSummary } from './summarize.js';
  * Version of the report.json layout (2: paired comparisons, interval verdicts, Δ_T/β_T, band;
  * 3: experiments in the paper's order, each with its progress, Fig. 2's time axis; 4: a title,
  * comparisons against one reference (or all pairs) with Holm-adjusted tests, ratios as back-transformed
- * log-scale intervals, the Random check, claims only for the paper's settings).
+ * log-scale intervals, the Random check, claims only for the paper's settings; 6: claims with each
+ * half's direction and the paper's number's position apart, the Random control of the regret rule
+ * (ofulComparisons[].randomControl, claims[].randomControl), the verdict "cannot judge at this size",
+ * Holm families over distinct decision sequences).
  */
-export const REPORT_FORMAT = 'eofd-report/5';
+export const REPORT_FORMAT = 'eofd-report/6';
 
 /** Everything the report shows, as plain JSON-serialisable data (report.json, `--json`). */
 export interface Report {

@@ -20,9 +20,14 @@
  *   against it says nothing);
  * - the Random check: every learner (any policy but Random) against Random, final regret difference,
  *   Holm over the learners; flagged when the adjusted interval does not lie below 0;
+ * - a Holm family counts distinct decision sequences: policies that played the same action in every
+ *   round of every trial (`identical`) have the same final regrets, so their tests are one test, made
+ *   once and shared (a copy of OFUL-MLogB with another solver is not a second learner), and a policy
+ *   against one that decided as it did is no test at all (family 0, verdict identical);
  * - EOFD-MLogB against OFUL-MLogB (`comparison`): that pair's raw 95% intervals; and against every
  *   label whose policy is OFUL-MLogB (`ofulComparisons`, the paper's claims: e.g. OFUL-MLogB and a
- *   variant with params.oful_solver: textbook), each with the solver it ran;
+ *   variant with params.oful_solver: textbook), each with the solver it ran and the negative control of
+ *   the regret rule: Random's regret ratio against the same label on the same trials;
  * - Fig. 1's curves: mean cumulative regret, its sample std and the half-width of the 95% interval
  *   of the mean at each round, over trials, downsampled to at most 500 evenly spaced rounds that
  *   include the first and the last.
@@ -39,7 +44,7 @@ import { readManifest, type ExperimentData, type Progress, type Provenance, type
 import type { SummaryRow } from '../results/records.js';
 import { mean, sampleStd } from '../stats/descriptive.js';
 import { holm, type HolmResult } from '../stats/holm.js';
-import { pairedDifference, pairedLogRatio, type PairedInterval } from '../stats/paired.js';
+import { pairedDifference, pairedLogRatio, tTestP, type PairedInterval } from '../stats/paired.js';
 import { percentChange, percentReduction, type Estimate } from '../stats/ratio.js';
 
 export type { PairedInterval } from '../stats/paired.js';
@@ -170,6 +175,22 @@ export interface OfulComparison {
   solver: OfulSolverName;
   /** null when EOFD-MLogB or this label has no finished trial, or they share none. */
   comparison: Comparison | null;
+  /**
+   * The negative control of the claims' regret rule: Random in EOFD-MLogB's place, paired against this
+   * label on the trials of `comparison`; null when Random did not run (or shares none of them).
+   */
+  randomControl: RandomControl | null;
+}
+
+/** Random's final regret against an OFUL-MLogB label, as a ratio (the claims' regret rule applied to it). */
+export interface RandomControl {
+  /** The Random label. */
+  random: string;
+  trials: number;
+  /** 100·(exp(·) − 1) of the log ratio's interval: Random's regret overhead in % of the label's; null when undefined. */
+  regretOverhead: Estimate | null;
+  /** Why `regretOverhead` is null; null when it is defined. */
+  regretRatioNote: string | null;
 }
 
 /** A unit of a run in progress that has not finished: what its rounds so far show (never judged). */
@@ -358,14 +379,39 @@ export function zeroDifference(x: PairedInterval): boolean {
   return x.n >= 1 && x.mean === 0 && x.std === 0;
 }
 
-/** Holm over one family (one quantity), each result with its verdict. */
-function holmTests(intervals: readonly PairedInterval[]): HolmTest[] {
-  return holm(intervals, ALPHA).map((r, i) => ({ ...r, verdict: zeroDifference(intervals[i] as PairedInterval) ? 'identical' : verdictOf(r.adjusted) }));
+/**
+ * Holm over one family (one quantity), each result with its verdict. Members with the same key are one
+ * test (the same decisions, so the same numbers): made once, by the first of them, and shared. A member
+ * whose key is null compares a decision sequence with itself: no test, in no family (family 0, its raw
+ * interval, verdict identical).
+ */
+export function holmTests(intervals: readonly PairedInterval[], keys?: readonly (string | null)[]): HolmTest[] {
+  const first = intervals.map((_, i) => (keys === undefined ? i : keys[i] === null ? -1 : keys.indexOf(keys[i] as string)));
+  const members = [...new Set(first.filter((i) => i >= 0))];
+  const tested = holm(members.map((i) => intervals[i] as PairedInterval), ALPHA);
+  return intervals.map((x, i) => {
+    if (first[i] === -1) return { family: 0, p: tTestP(x), adjustedP: tTestP(x), adjusted: x, rejected: false, verdict: 'identical' };
+    const k = members.indexOf(first[i] as number);
+    const r = tested[k] as HolmResult;
+    return { ...r, verdict: zeroDifference(intervals[members[k] as number] as PairedInterval) ? 'identical' : verdictOf(r.adjusted) };
+  });
 }
 
-/** Tests each comparison's quantities within their families: final regret over all, time over those that compare time. */
-function testComparisons(pairs: readonly PairedComparison[], isRandom: (label: string) => boolean): TestedComparison[] {
-  const regret = holmTests(pairs.map((c) => c.regret));
+/** Label → the first label (policy order) of its group of identical decisions, or itself. */
+export function decisionKeys(identical: readonly (readonly string[])[]): (label: string) => string {
+  return (label) => identical.find((g) => g.includes(label))?.[0] ?? label;
+}
+
+/**
+ * Tests each comparison's quantities within their families: final regret over all (a pair of decision
+ * sequences counted once; a sequence against itself not at all), time over those that compare time
+ * (every pair: timings differ even where decisions do not).
+ */
+function testComparisons(pairs: readonly PairedComparison[], isRandom: (label: string) => boolean, key: (label: string) => string): TestedComparison[] {
+  const regret = holmTests(
+    pairs.map((c) => c.regret),
+    pairs.map((c) => (key(c.policy) === key(c.reference) ? null : `${key(c.policy)}\u0000${key(c.reference)}`)),
+  );
   const timed = pairs.filter((c) => c.timeLogRatio !== null && !isRandom(c.policy) && !isRandom(c.reference));
   const time = holmTests(timed.map((c) => c.timeLogRatio as PairedInterval));
   return pairs.map((c, i) => {
@@ -452,12 +498,49 @@ export function inPaperOrder<E extends { setting: Setting }>(experiments: readon
  * policy is Random per the manifest's config.variants (else the label "Random") count as Random.
  */
 export function summarizeExperiment(data: ExperimentData, options: SummaryOptions = {}): ExperimentSummary {
+  const policies = policiesThatRan(data);
+  return {
+    ...summarizeRows(data, sameDecisions(data, policies), options),
+    sketchCurves: policies.flatMap((p) => {
+      const series = data.trials.filter((s) => s.policy === p).map((s) => s.sketchSize);
+      const grown = series.some((m) => m !== null && m[0] !== m[m.length - 1]);
+      return grown && series.every((m): m is Float64Array => m !== null) ? [regretCurve(p, series, data.setting.horizon)] : [];
+    }),
+    curves: policies.map((p) =>
+      regretCurve(
+        p,
+        data.trials.filter((s) => s.policy === p).map((s) => s.cumRegret),
+        data.setting.horizon,
+      ),
+    ),
+  };
+}
+
+/** The configured policies with at least one finished trial, in configured order. */
+function policiesThatRan(data: Pick<ExperimentData, 'summary' | 'setting'>): string[] {
   const ran = new Set(data.summary.map((r) => r.policy));
-  const policies = data.setting.policies.filter((p) => ran.has(p));
+  return data.setting.policies.filter((p) => ran.has(p));
+}
+
+/** What an experiment's numbers are made of besides summary.csv: the per-round series. */
+export type RoundData = 'curves' | 'sketchCurves';
+
+/**
+ * Every number of `summarizeExperiment` that summary.csv's rows give, the groups of identical decisions
+ * given (they come from the per-round actions): all but Fig. 1's and Fig. 3's curves.
+ */
+export function summarizeRows(
+  data: Omit<ExperimentData, 'trials'>,
+  identical: string[][],
+  options: SummaryOptions = {},
+): Omit<ExperimentSummary, RoundData> {
+  const policies = policiesThatRan(data);
+  const ran = new Set(policies);
   const rowsOf = (p: string) => data.summary.filter((r) => r.policy === p);
   const variants = variantPolicies(data.dir);
   const isRandom = (label: string) => (variants.get(label) ?? label) === RANDOM;
   const compare = (a: string, b: string) => pairedComparison(rowsOf(a), rowsOf(b)) ?? [];
+  const key = decisionKeys(identical);
 
   let reference: string | null = null;
   let referenceNote: string | null = null;
@@ -476,7 +559,7 @@ export function summarizeExperiment(data: ExperimentData, options: SummaryOption
 
   const random = policies.find(isRandom);
   const versusRandom = random === undefined ? [] : policies.filter((p) => !isRandom(p)).flatMap((p) => compare(p, random));
-  const randomTests = holmTests(versusRandom.map((c) => c.regret));
+  const randomTests = holmTests(versusRandom.map((c) => c.regret), versusRandom.map((c) => key(c.policy)));
   const randomCheck = versusRandom.map((c, i): RandomCheck => {
     const test = randomTests[i] as HolmTest;
     return { policy: c.policy, random: c.reference, regret: c.regret, test, flagged: !(test.adjusted.high < 0) };
@@ -487,7 +570,18 @@ export function summarizeExperiment(data: ExperimentData, options: SummaryOption
     .filter((label) => (variants.get(label) ?? label) === OFUL)
     .map((label): OfulComparison => {
       const pair = ran.has(EOFD) && ran.has(label) ? pairedComparison(rowsOf(EOFD), rowsOf(label)) : null;
-      return { label, solver: ofulSolverOf(data.dir, data.derived, label), comparison: pair === null ? null : withEstimates(pair) };
+      // Random on the trials EOFD-MLogB and this label share.
+      const shared = new Set(pair === null ? [] : rowsOf(EOFD).map((r) => r.trial));
+      const control = random === undefined || pair === null ? null : pairedComparison(rowsOf(random).filter((r) => shared.has(r.trial)), rowsOf(label));
+      return {
+        label,
+        solver: ofulSolverOf(data.dir, data.derived, label),
+        comparison: pair === null ? null : withEstimates(pair),
+        randomControl:
+          control === null
+            ? null
+            : { random: control.policy, trials: control.trials, regretOverhead: control.regretOverhead, regretRatioNote: control.regretRatioNote },
+      };
     });
   return {
     name: data.name,
@@ -510,21 +604,9 @@ export function summarizeExperiment(data: ExperimentData, options: SummaryOption
     ofulComparisons,
     reference,
     referenceNote,
-    comparisons: testComparisons(pairs, isRandom),
+    comparisons: testComparisons(pairs, isRandom, key),
     randomCheck,
-    sketchCurves: policies.flatMap((p) => {
-      const series = data.trials.filter((s) => s.policy === p).map((s) => s.sketchSize);
-      const grown = series.some((m) => m !== null && m[0] !== m[m.length - 1]);
-      return grown && series.every((m): m is Float64Array => m !== null) ? [regretCurve(p, series, data.setting.horizon)] : [];
-    }),
-    curves: policies.map((p) =>
-      regretCurve(
-        p,
-        data.trials.filter((s) => s.policy === p).map((s) => s.cumRegret),
-        data.setting.horizon,
-      ),
-    ),
-    identical: sameDecisions(data, policies),
+    identical,
   };
 }
 

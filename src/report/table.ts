@@ -4,7 +4,7 @@
  * stream and the environment: a TTY and no NO_COLOR (https://no-color.org: set to any non-empty
  * value disables colour).
  */
-import { claimLabel, type ClaimRow, type Verdict } from './claims.js';
+import { claimLabel, controlSummary, halfSummary, type ClaimRow, type Verdict } from './claims.js';
 import { describeRandomCheck, differenceDecimals, formatAdjusted, formatBytes, formatDifference, formatMeanStd, formatP, formatShort, formatWithInterval } from './format.js';
 import { identicalText } from './identical.js';
 import type { Report } from './report.js';
@@ -238,6 +238,7 @@ const RESET = '\u001b[0m';
 const VERDICT_COLOUR: Partial<Record<Verdict, string>> = {
   holds: '\u001b[32m',
   'does not hold': '\u001b[31m',
+  'cannot judge at this size': '\u001b[33m',
   inconclusive: '\u001b[33m',
 };
 
@@ -371,9 +372,12 @@ function percentCell(x: Estimate | null): string {
 export function comparisonsTitle(e: ExperimentSummary): string {
   const versus = e.reference === null ? 'every pair of policies' : `each policy against ${e.reference} (the reference)`;
   const note = e.referenceNote === null ? '' : ` (${e.referenceNote})`;
+  const n = e.comparisons.length;
+  // Labels that decided alike are one regret test (summarize.ts holmTests).
+  const shared = e.identical.length === 0 ? '' : ', policies that decided alike counted once';
   return (
-    `Paired by trial, ${versus}${note}. Families for Holm: the ${e.comparisons.length} comparison` +
-    `${e.comparisons.length === 1 ? '' : 's'} of final regret, and those of per-round time (not against Random):`
+    `Paired by trial, ${versus}${note}. Families for Holm: the ${n} comparison` +
+    `${n === 1 ? '' : 's'} of final regret${shared}, and those of per-round time (not against Random):`
   );
 }
 
@@ -392,7 +396,9 @@ export function comparisonNotes(e: ExperimentSummary): string[] {
 export const MULTIPLICITY_RULE =
   'Each table compares every policy with one reference (eofd report --reference LABEL; default the first learner ' +
   'of the experiment\'s policy list; --all-pairs for every pair). Multiplicity: within one experiment, the ' +
-  'comparisons of one quantity (final regret; per-round time) form one family, controlled by Holm. Sorted by ' +
+  'comparisons of one quantity (final regret; per-round time) form one family, controlled by Holm; policies ' +
+  'that decided alike (the same actions throughout) are one decision sequence, so their regret tests count once (and a ' +
+  'policy against one that decided as it did is no test: identical). Sorted by ' +
   'raw p (two-sided paired t test), the i-th smallest of m gets the interval at level 1 − 0.05/(m − i + 1), and ' +
   'from the first one Holm does not reject on, later ones keep that level; p (Holm) is the adjusted p. A ' +
   'Holm-adjusted interval excludes 0 exactly when Holm rejects at family-wise level 5%: the chance that a ' +
@@ -426,8 +432,11 @@ export const CLAIM_HEADERS = [
   'claim',
   'paper',
   'n',
-  'regret overhead % [95% CI]',
   'time reduction % [95% CI]',
+  'time: direction; paper',
+  'regret overhead % [95% CI]',
+  'regret: direction; paper',
+  'Random in its place',
   'verdict',
   'reason',
 ] as const;
@@ -441,20 +450,30 @@ export function claimRows(claims: readonly ClaimRow[]): string[][] {
     claimLabel(c),
     c.paper,
     c.trials === null ? '–' : String(c.trials),
-    percentCell(c.regretOverheadPct),
     percentCell(c.timeReductionPct),
+    halfSummary(c, 'time'),
+    percentCell(c.regretOverheadPct),
+    halfSummary(c, 'regret'),
+    controlSummary(c, (x) => formatWithInterval(x, 1, '%')),
     c.verdict,
     c.reason,
   ]);
 }
 
-/** What the report judges claims on, in one sentence (terminal and report.html). */
+/** What the report judges claims on (terminal and report.html); the README and docs/guide.md say the same. */
 export const CLAIMS_RULE =
   'EOFD-MLogB vs OFUL-MLogB, paired by trial; both numbers are ratios, with 95% intervals from per-trial log ' +
-  'ratios (back-transformed). Each claim is one prespecified comparison and holds only when both intervals ' +
-  'do, so they are not adjusted for multiplicity. holds: both 95% intervals inside the region; does not hold: ' +
-  'one entirely outside; inconclusive: one straddles a threshold; not judged: fewer than 3 trials, a learner ' +
-  'not shown below Random, or timings not taken one unit at a time.';
+  'ratios (back-transformed). Direction: faster / slower (the time interval entirely on one side of 0% reduction), ' +
+  'more / less regret, identical (the same regret in every trial), else inconclusive. Paper: where the paper\'s ' +
+  'number lies relative to the interval, inside, below or above (0% for "comparable regret"). Rules: ≈X needs X ' +
+  'inside (and faster, for time); >X needs the interval above X; "comparable" needs it within ±20%. Random in ' +
+  'its place: the regret rule applied to Random instead of EOFD-MLogB against the same OFUL-MLogB; it should fail. ' +
+  'holds: both halves meet their rules and Random fails the regret rule; does not hold: a half is excluded by its ' +
+  'interval; cannot judge at this size: the regret half meets its rule but Random is not shown to fail it; ' +
+  'inconclusive: otherwise; not judged: ' +
+  'fewer than 3 trials, a learner not shown below Random, no Random, or timings not taken one unit at a time. ' +
+  'Each claim is one prespecified comparison and holds only when both halves do, so the intervals are not adjusted ' +
+  'for multiplicity.';
 
 /** Said after CLAIMS_RULE when some row names the OFUL-MLogB it compares against. */
 export const CLAIMS_VERSUS_RULE =
@@ -479,7 +498,7 @@ const SEE_ALL = 'see them with --wide or --json';
 const POLICY_DROP = ['projections', 'Δ_T', 'ρ_{1:T}', 'β_T', '‖W_T − W*‖_F', 'm_T', 'state'];
 /** By index (PAIRED_HEADERS repeats names): the Holm-adjusted CIs, the p-values, n, regret as % of vs, the time ratio. */
 const PAIRED_DROP = [4, 9, 5, 10, 2, 7, 8];
-const CLAIM_DROP = (['paper', 'n', 'reason'] as const).map((h) => CLAIM_HEADERS.indexOf(h));
+const CLAIM_DROP = (['paper', 'n', 'reason', 'Random in its place', 'regret overhead % [95% CI]', 'time reduction % [95% CI]'] as const).map((h) => CLAIM_HEADERS.indexOf(h));
 
 /** One line per group of policies whose regret curves coincide, with what was compared. */
 export function identicalLines(e: ExperimentSummary): string[] {

@@ -107,8 +107,13 @@ describe('claims against every OFUL-MLogB label (incremental and textbook solver
     expect(r1Low).toBeCloseTo(2.494519, 6);
     expect(textbook!.verdict).toBe('holds');
     expect(textbook!.measured).toBe('95.5% less time, 5.0% more regret');
+    // The control against the textbook label on the same trials: Random 300 vs 101, 99, 100.
+    const [, c1Low, c1High] = overhead([300, 300, 300], TEXTBOOK_RUN.finals);
+    expect(textbook!.randomControl!.regretOverheadPct!.low).toBeCloseTo(c1Low!, 9);
+    expect(textbook!.randomControl!.regretOverheadPct!.high).toBeCloseTo(c1High!, 9);
     expect(textbook!.reason).toBe(
-      'time reduction 95% CI [94.2, 96.5] lies above the 80% threshold and regret overhead 95% CI [2.5, 7.6] lies within ±20%',
+      "time: faster: the paper's 80% lies below the time reduction 95% CI [94.2, 96.5]; regret: regret overhead 95% CI [2.5, 7.6] lies within ±20%; " +
+        `Random in EOFD-MLogB's place fails the same rule (regret overhead 95% CI [${c1Low!.toFixed(1)}, ${c1High!.toFixed(1)}] lies above +20%)`,
     );
   });
 

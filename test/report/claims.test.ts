@@ -1,6 +1,19 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MIN_TRIALS, PAPER_CLAIMS, claimLabel, evaluateClaims, matchesClaim, type ClaimRow } from '../../src/report/claims.js';
+import {
+  MIN_TRIALS,
+  PAPER_CLAIMS,
+  VERDICTS,
+  claimLabel,
+  evaluateClaims,
+  matchesClaim,
+  positionOf,
+  regretDirectionOf,
+  regretOutcome,
+  timeDirectionOf,
+  timeOutcome,
+  type ClaimRow,
+} from '../../src/report/claims.js';
 import { readResults } from '../../src/results/read.js';
 import { summarizeExperiment, type ExperimentSummary } from '../../src/report/summarize.js';
 import { tempDir, writeExperiment, writeFixtureResults, type FixturePolicy } from './fixture.js';
@@ -111,14 +124,18 @@ describe('claims: settings and policies that are absent', () => {
   });
 });
 
+/** The time half's direction and the paper's number's position, the regret half's, and the control's outcome. */
+const halves = (r: ClaimRow) => [r.timeDirection, r.timePaperPosition, r.regretDirection, r.regretPaperPosition, r.randomControl?.outcome ?? null];
+
 describe('claims', () => {
-  it('are three, with the documented thresholds; "comparable" is two-sided', () => {
-    expect(PAPER_CLAIMS.map((c) => [c.id, c.minTimeReductionPct, c.strictTimeReduction, c.maxAbsRegretOverheadPct])).toEqual([
-      ['mnist', 70, false, 20],
-      ['synthetic-multinomial', 35, true, 20],
-      ['synthetic-binary', 80, true, 20],
+  it('are three, each half with the number the paper states', () => {
+    expect(PAPER_CLAIMS.map((c) => [c.id, c.time, c.regret])).toEqual([
+      ['mnist', { kind: 'about', pct: 80 }, { kind: 'about', pct: 10 }],
+      ['synthetic-multinomial', { kind: 'over', pct: 35 }, { kind: 'comparable', withinPct: 20 }],
+      ['synthetic-binary', { kind: 'over', pct: 80 }, { kind: 'comparable', withinPct: 20 }],
     ]);
     expect(MIN_TRIALS).toBe(3);
+    expect(VERDICTS).toEqual(['holds', 'does not hold', 'cannot judge at this size', 'inconclusive', 'not judged', 'not measured']);
   });
 
   it('recognise the setting from the manifest, not the folder name', () => {
@@ -130,7 +147,7 @@ describe('claims', () => {
     expect(only(rows, 'synthetic-binary').experiment).toBe('mnist');
   });
 
-  it('holds: both 95% intervals inside their regions, with the numbers by hand', () => {
+  it('holds: faster, the interval above >80%, regret within ±20%, and Random fails the regret rule; numbers by hand', () => {
     const row = binaryRow();
     expect(row.verdict).toBe('holds');
     expect(row.trials).toBe(3);
@@ -147,17 +164,24 @@ describe('claims', () => {
     expect(row.timeReductionPct!.low).toBeCloseTo(timeLow!, 9);
     expect(row.timeReductionPct!.high).toBeCloseTo(timeHigh!, 9);
     expect(row.timeReductionPct!.low).toBeCloseTo(87.210993, 6);
+    // Random 300 vs 100 in every trial: +200% [200, 200], far above +20%.
+    expect(row.randomControl).toEqual({ random: 'Random', trials: 3, regretOverheadPct: expect.anything(), outcome: 'disagrees' });
+    expect(row.randomControl!.regretOverheadPct!.low).toBeCloseTo(200, 9);
+    // faster; the paper's 80% below the time interval; more regret; 0% ("comparable") below the regret interval
+    expect(halves(row)).toEqual(['faster', 'below', 'more', 'below', 'disagrees']);
     expect(row.measured).toBe('90.0% less time, 5.0% more regret');
     expect(row.reason).toBe(
-      'time reduction 95% CI [87.2, 92.2] lies above the 80% threshold and regret overhead 95% CI [2.5, 7.5] lies within ±20%',
+      "time: faster: the paper's 80% lies below the time reduction 95% CI [87.2, 92.2]; regret: regret overhead 95% CI [2.5, 7.5] " +
+        "lies within ±20%; Random in EOFD-MLogB's place fails the same rule (regret overhead 95% CI [200.0, 200.0] lies above +20%)",
     );
   });
 
-  it('does not hold: an interval entirely outside its region', () => {
-    // time 0.5, 0.51, 0.49 ms vs 1 ms: reductions 50.0% [47.46, 52.43] (log scale), at or below 80%
+  it('does not hold: faster, but the interval lies at or below the paper\'s >80%', () => {
+    // time 0.5, 0.51, 0.49 ms vs 1 ms: reductions 50.0% [47.46, 52.43] (log scale)
     const row = binaryRow({ eofd: { finals: [105, 104, 106], ms: [0.5, 0.51, 0.49] } });
     expect(row.verdict).toBe('does not hold');
-    expect(row.reason).toBe('time reduction 95% CI [47.5, 52.4] lies at or below the 80% threshold');
+    expect(halves(row).slice(0, 2)).toEqual(['faster', 'above']);
+    expect(row.reason).toBe("time: faster: the paper's 80% lies above the time reduction 95% CI [47.5, 52.4]");
   });
 
   it('two-sided: a 30% LOWER regret does not hold (it is not "comparable")', () => {
@@ -165,33 +189,36 @@ describe('claims', () => {
     const row = binaryRow({ eofd: { finals: [70, 69, 71], ms: [0.1, 0.11, 0.09] } });
     expect(row.verdict).toBe('does not hold');
     expect(row.regretOverheadPct!.high).toBeCloseTo(overhead([0.7, 0.69, 0.71])[2]!, 9);
+    expect(halves(row).slice(2, 4)).toEqual(['less', 'above']);
     expect(row.measured).toBe('90.0% less time, 30.0% less regret');
-    expect(row.reason).toBe('regret overhead 95% CI [−32.4, −27.5] lies below −20%');
+    expect(row.reason).toBe('regret: regret overhead 95% CI [−32.4, −27.5] lies below −20%');
     // and 30% more regret does not hold either: 1.30, 1.29, 1.31 → [27.54, 32.51] above +20%
     expect(binaryRow({ eofd: { finals: [130, 129, 131], ms: [0.1, 0.11, 0.09] } }).reason).toBe(
-      'regret overhead 95% CI [27.5, 32.5] lies above +20%',
+      'regret: regret overhead 95% CI [27.5, 32.5] lies above +20%',
     );
   });
 
-  it('inconclusive: an interval straddles a threshold, and the reason names it', () => {
+  it('inconclusive: an interval straddles a rule\'s edge, and the reason names it', () => {
     // time 0.1, 0.15, 0.05 ms: ratios 0.1, 0.15, 0.05 → 90.91% [63.88, 97.71] (log scale; never above 100%)
     let row = binaryRow({ eofd: { finals: [105, 104, 106], ms: [0.1, 0.15, 0.05] } });
     expect(row.verdict).toBe('inconclusive');
     expect(row.timeReductionPct!.low).toBeCloseTo(reduction([0.1, 0.15, 0.05])[1]!, 9);
-    expect(row.reason).toBe('time reduction 95% CI [63.9, 97.7] straddles the 80% threshold');
+    expect(halves(row).slice(0, 2)).toEqual(['faster', 'inside']);
+    expect(row.reason).toBe("time: faster: the paper's 80% lies inside the time reduction 95% CI [63.9, 97.7]");
     // regret 115, 110, 120: ratios 1.15, 1.10, 1.20 → 14.93% [3.15, 28.05]
     row = binaryRow({ eofd: { finals: [115, 110, 120], ms: [0.1, 0.11, 0.09] } });
     expect(row.verdict).toBe('inconclusive');
-    expect(row.reason).toBe('regret overhead 95% CI [3.2, 28.0] straddles the +20% threshold');
-    // regret 100, 75, 125: ratios 1, 0.75, 1.25 → −2.13% [−48.19, 84.90]: both thresholds
+    expect(row.reason).toBe('regret: regret overhead 95% CI [3.2, 28.0] straddles +20%');
+    // regret 100, 75, 125: ratios 1, 0.75, 1.25 → −2.13% [−48.19, 84.90]: both edges
     row = binaryRow({ eofd: { finals: [100, 75, 125], ms: [0.1, 0.11, 0.09] } });
-    expect(row.reason).toBe('regret overhead 95% CI [−48.2, 84.9] straddles the −20% and +20% thresholds');
+    expect(row.reason).toBe('regret: regret overhead 95% CI [−48.2, 84.9] straddles −20% and +20%');
+    expect(halves(row).slice(2, 4)).toEqual(['inconclusive', 'inside']);
   });
 
-  it('outside beats straddling: one interval outside and one straddling does not hold', () => {
+  it('an excluded half beats a straddling one: does not hold', () => {
     const row = binaryRow({ eofd: { finals: [70, 69, 71], ms: [0.1, 0.15, 0.05] } });
     expect(row.verdict).toBe('does not hold');
-    expect(row.reason).toBe('regret overhead 95% CI [−32.4, −27.5] lies below −20%');
+    expect(row.reason).toBe('regret: regret overhead 95% CI [−32.4, −27.5] lies below −20%');
   });
 
   it('not judged with fewer than 3 trials (the numbers are still given)', () => {
@@ -219,8 +246,9 @@ describe('claims', () => {
     );
   });
 
-  it('Random is only checked when it ran', () => {
-    expect(binaryRow({ random: null }).verdict).toBe('holds');
+  it('not judged without Random: the regret rule would have no negative control', () => {
+    const row = binaryRow({ random: null });
+    expect([row.verdict, row.reason, row.randomControl]).toEqual(['not judged', 'Random did not run, so the regret rule has no negative control', null]);
   });
 
   it('not judged when timings were taken with more than one unit at once, or not recorded', () => {
@@ -240,18 +268,52 @@ describe('claims', () => {
     );
   });
 
-  it('MNIST: ≥ 70% (not strict); synthetic K ≥ 2: > 35% (strict)', () => {
-    const oful = (ms: number) => ({ finals: [100, 100, 100], ms: [ms, ms, ms] });
-    // 3 ms vs 10 ms in every trial: −100·expm1(ln 0.3) = 70% exactly, [70, 70] lies at or above 70 → holds
-    const mnist = binary({ environment: { type: 'mnist', d: 785, K: 1 }, eofd: { finals: [105, 104, 106], ms: [3, 3, 3] }, oful: oful(10) });
-    const m = only(evaluateClaims([mnist]), 'mnist');
-    expect(m.verdict).toBe('holds');
-    expect(m.reason).toContain('time reduction 95% CI [70.0, 70.0] lies at or above the 70% threshold');
-    // 13 ms vs 20 ms: −100·expm1(ln 0.65) = 35% exactly, not above 35 → does not hold
-    const multi = binary({ environment: { type: 'synthetic', d: 100, K: 4 }, eofd: { finals: [105, 104, 106], ms: [13, 13, 13] }, oful: oful(20) });
+  it('MNIST ≈80%: the paper\'s number inside the interval, faster; 99.6% is faster but does not hold', () => {
+    const mnist = (ms: number[], finals = [110, 109, 111]) =>
+      only(evaluateClaims([binary({ environment: { type: 'mnist', d: 785, K: 1 }, eofd: { finals, ms }, oful: { finals: [100, 100, 100], ms: [10, 10, 10] } })]), 'mnist');
+    // 2, 2.1, 1.9 ms vs 10: ratios 0.2, 0.21, 0.19 → 80.0% [77.4, 82.4], 80 inside; regret 1.10, 1.09, 1.11 → 10.0% [7.5, 12.5], 10 inside
+    let row = mnist([2, 2.1, 1.9]);
+    const [, timeLow, timeHigh] = reduction([0.2, 0.21, 0.19]);
+    expect(timeLow! < 80 && 80 < timeHigh!).toBe(true);
+    expect([row.verdict, ...halves(row)]).toEqual(['holds', 'faster', 'inside', 'more', 'inside', 'disagrees']);
+    // 0.04 ms vs 10 ms in every trial: 99.6% [99.6, 99.6] — faster, but the paper's 80% lies below it
+    row = mnist([0.04, 0.04, 0.04]);
+    expect([row.verdict, ...halves(row).slice(0, 2)]).toEqual(['does not hold', 'faster', 'below']);
+    expect(row.reason).toBe("time: faster: the paper's 80% lies below the time reduction 95% CI [99.6, 99.6]");
+    // slower: 12 ms vs 10 ms, −20%
+    row = mnist([12, 12, 12]);
+    expect([row.verdict, ...halves(row).slice(0, 2)]).toEqual(['does not hold', 'slower', 'above']);
+    // ratios 0.1, 0.5, 1.5: the interval holds 80% but also 0: inconclusive, not "holds"
+    row = mnist([1, 5, 15]);
+    expect([row.verdict, ...halves(row).slice(0, 2)]).toEqual(['inconclusive', 'inconclusive', 'inside']);
+    expect(row.reason).toMatch(/^time: not shown faster or slower: the paper's 80% lies inside the time reduction 95% CI \[−\d+\.\d, 98\.6\]$/);
+    // ≈10% more regret: 30% more does not hold, the paper's 10% below the interval
+    row = mnist([2, 2.1, 1.9], [130, 129, 131]);
+    expect([row.verdict, ...halves(row).slice(2, 4)]).toEqual(['does not hold', 'more', 'below']);
+  });
+
+  it('>35% is strict: an interval at exactly 35% does not hold', () => {
+    // 13 ms vs 20 ms: −100·expm1(ln 0.65) = 35% exactly, not above 35
+    const multi = binary({ environment: { type: 'synthetic', d: 100, K: 4 }, eofd: { finals: [105, 104, 106], ms: [13, 13, 13] }, oful: { finals: [100, 100, 100], ms: [20, 20, 20] } });
     const s = only(evaluateClaims([multi]), 'synthetic-multinomial');
     expect(s.verdict).toBe('does not hold');
-    expect(s.reason).toBe('time reduction 95% CI [35.0, 35.0] lies at or below the 35% threshold');
+    expect(s.reason).toBe("time: faster: the paper's 35% lies inside the time reduction 95% CI [35.0, 35.0]");
+  });
+
+  it('identical decisions: regret "identical", and the reason says the sketch changed no decision', () => {
+    const dir = writeExperiment(path.join(tempDir(), 'same'), {
+      name: 'same',
+      environment: { type: 'synthetic', d: 400, K: 1 },
+      horizon: 10,
+      policies: [
+        { ...policy('EOFD-MLogB', [100, 90, 110], [0.1, 0.11, 0.09]), actionShift: 1 },
+        { ...policy('OFUL-MLogB', [100, 90, 110], [1, 1, 1]), actionShift: 1 },
+        policy('Random', [300, 300, 300], [0.001, 0.001, 0.001]),
+      ],
+    });
+    const row = only(evaluateClaims([summarizeExperiment(readResults([dir])[0]!)]), 'synthetic-binary');
+    expect([row.verdict, ...halves(row)]).toEqual(['holds', 'faster', 'below', 'identical', 'inside', 'disagrees']);
+    expect(row.reason).toContain('regret: regret overhead 95% CI [0.0, 0.0] lies within ±20% (EOFD-MLogB decided as OFUL-MLogB in every round)');
   });
 
   it("one row per matching experiment, and the paper's d is noted when it differs", () => {
@@ -266,26 +328,98 @@ describe('claims', () => {
     expect(rows.map(claimLabel)).toEqual(['synthetic, K = 1 (b1)', 'synthetic, K = 1 (b2; d = 20; the paper used d = 400)']);
   });
 
-  it('on the fixture: synthetic multinomial holds, MNIST is inconclusive, binary not measured', () => {
+  it('on the fixture: synthetic multinomial holds, MNIST does not (the paper\'s 80% just above the interval), binary not measured', () => {
     const rows = evaluateClaims(readResults([writeFixtureResults()]).map((d) => summarizeExperiment(d)));
     expect(rows.map((r) => [r.id, r.experiment, r.verdict])).toEqual([
-      ['mnist', 'mnist', 'inconclusive'],
+      ['mnist', 'mnist', 'does not hold'],
       ['synthetic-multinomial', 'synthetic-k4', 'holds'],
       ['synthetic-binary', null, 'not measured'],
     ]);
     // MNIST: times 2, 3, 4 vs 6, 6, 6 ms: ratios 1/3, 1/2, 2/3 → reduction 100·(1 − 9^(−1/3)) = 51.9%
-    // [−14.2, 79.8] (log scale), which straddles 70%. Regret 10/9, 11/10, 12/11 → 100·((4/3)^(1/3) − 1) =
-    // 10.06% [7.58, 12.61].
+    // [−14.2, 79.8] (log scale): not shown faster, and the paper's 80% lies above it (just). Regret
+    // 10/9, 11/10, 12/11 → 100·((4/3)^(1/3) − 1) = 10.06% [7.58, 12.61], the paper's 10% inside.
     const [mnistTime, mnistLow, mnistHigh] = reduction([1 / 3, 1 / 2, 2 / 3]);
     expect(mnistTime).toBeCloseTo(100 * (1 - 9 ** (-1 / 3)), 12);
     expect(rows[0]!.timeReductionPct!.low).toBeCloseTo(mnistLow!, 9);
     expect(rows[0]!.timeReductionPct!.high).toBeCloseTo(mnistHigh!, 9);
     expect(rows[0]!.measured).toBe('51.9% less time, 10.1% more regret');
-    expect(rows[0]!.reason).toBe('time reduction 95% CI [−14.2, 79.8] straddles the 70% threshold');
-    // synthetic K = 4: 67.1% [59.0, 73.5] less time (summarize.test.ts), regret 10.1% [7.6, 12.6].
-    expect(rows[1]!.reason).toBe(
-      'time reduction 95% CI [59.0, 73.5] lies above the 35% threshold and regret overhead 95% CI [7.6, 12.6] lies within ±20%',
-    );
+    expect(halves(rows[0]!)).toEqual(['inconclusive', 'above', 'more', 'inside', 'disagrees']);
+    expect(rows[0]!.reason).toBe("time: not shown faster or slower: the paper's 80% lies above the time reduction 95% CI [−14.2, 79.8]");
     expect(rows[0]!.paper).toBe('≈80% less time, ≈10% more regret');
+    // synthetic K = 4: 67.1% [59.0, 73.5] less time (summarize.test.ts), regret 10.1% [7.6, 12.6]; Random
+    // 20, 22, 24 vs 4.5, 5, 5.5: ratios 4.444, 4.4, 4.364 → +340.3% [330.3, 350.4].
+    const [, randomLow, randomHigh] = overhead([20 / 4.5, 22 / 5, 24 / 5.5]);
+    expect(rows[1]!.randomControl!.regretOverheadPct!.low).toBeCloseTo(randomLow!, 9);
+    expect(rows[1]!.randomControl!.regretOverheadPct!.high).toBeCloseTo(randomHigh!, 9);
+    expect(rows[1]!.reason).toBe(
+      "time: faster: the paper's 35% lies below the time reduction 95% CI [59.0, 73.5]; regret: regret overhead 95% CI [7.6, 12.6] lies within ±20%; " +
+        "Random in EOFD-MLogB's place fails the same rule (regret overhead 95% CI [330.3, 350.4] lies above +20%)",
+    );
+  });
+});
+
+describe('the negative control: Random in EOFD-MLogB\'s place', () => {
+  it('the regret rule rejects Random where a learner is clearly better than Random (numbers by hand)', () => {
+    // OFUL-MLogB 100 in every trial, Random 300, 290, 310: ratios 3, 2.9, 3.1 → Random's overhead ≈ +200%.
+    const row = binaryRow({ random: [300, 290, 310] });
+    const [estimate, low, high] = overhead([3, 2.9, 3.1]);
+    const control = row.randomControl!;
+    expect(control.regretOverheadPct!.estimate).toBeCloseTo(estimate!, 9);
+    expect(control.regretOverheadPct!.low).toBeCloseTo(low!, 9);
+    expect(control.regretOverheadPct!.high).toBeCloseTo(high!, 9);
+    expect(low).toBeGreaterThan(170);
+    // Both regret rules reject it: outside ±20% ("comparable"), and the paper's ≈10% below it (MNIST).
+    expect(control.outcome).toBe('disagrees');
+    expect(regretOutcome({ kind: 'comparable', withinPct: 20 }, control.regretOverheadPct!)).toBe('disagrees');
+    expect(regretOutcome({ kind: 'about', pct: 10 }, control.regretOverheadPct!)).toBe('disagrees');
+    expect(row.verdict).toBe('holds');
+  });
+
+  it('a learner that plays like Random in EOFD-MLogB\'s place: the regret rule fails it', () => {
+    // EOFD-MLogB with Random-like regret 300, 290, 310 against OFUL-MLogB's 100 (Random itself a little worse).
+    const row = binaryRow({ eofd: { finals: [300, 290, 310], ms: [0.1, 0.11, 0.09] }, random: [330, 320, 340] });
+    expect(row.verdict).toBe('does not hold');
+    expect(row.reason).toMatch(/^regret: regret overhead 95% CI \[1\d\d\.\d, 2\d\d\.\d\] lies above \+20%$/);
+  });
+
+  it('cannot judge at this size: Random would pass the regret rule too', () => {
+    // Random 110, 108, 112 vs 100: ratios 1.10, 1.08, 1.12 → about +10%, within ±20% like EOFD-MLogB's 5%.
+    let row = binaryRow({ random: [110, 108, 112] });
+    expect([row.verdict, row.randomControl!.outcome]).toEqual(['cannot judge at this size', 'agrees']);
+    const [, low, high] = overhead([1.1, 1.08, 1.12]);
+    expect(low! > -20 && high! < 20).toBe(true);
+    expect(row.reason).toMatch(
+      /^regret: regret overhead 95% CI \[2\.5, 7\.5\] lies within ±20%, but Random in EOFD-MLogB's place passes the same rule \(regret overhead 95% CI \[\d\.\d, 1\d\.\d\] lies within ±20%\)$/,
+    );
+    // Random 118, 122, 120: ratios 1.18, 1.22, 1.20 → [15.1, 25.1], straddling +20%: not shown to fail, so not "holds" either
+    row = binaryRow({ random: [118, 122, 120] });
+    expect([row.verdict, row.randomControl!.outcome]).toEqual(['cannot judge at this size', 'inconclusive']);
+    expect(row.reason).toContain("but Random in EOFD-MLogB's place is not shown to fail the same rule (regret overhead 95% CI [15.1, 25.1] straddles +20%)");
+  });
+
+  it('a half that does not hold is reported before the control', () => {
+    const row = binaryRow({ eofd: { finals: [105, 104, 106], ms: [0.5, 0.51, 0.49] }, random: [110, 108, 112] });
+    expect(row.verdict).toBe('does not hold');
+  });
+});
+
+describe('the rules as functions', () => {
+  const ci = (low: number, high: number) => ({ low, high });
+  it('position of the paper\'s number: inside includes the ends', () => {
+    expect([positionOf(80, ci(70, 90)), positionOf(80, ci(80, 90)), positionOf(80, ci(81, 90)), positionOf(80, ci(60, 79))]).toEqual(['inside', 'inside', 'below', 'above']);
+  });
+  it('directions', () => {
+    expect([timeDirectionOf(ci(1, 2)), timeDirectionOf(ci(-2, -1)), timeDirectionOf(ci(-1, 1)), timeDirectionOf(ci(0, 1))]).toEqual(['faster', 'slower', 'inconclusive', 'inconclusive']);
+    expect([regretDirectionOf(ci(1, 2)), regretDirectionOf(ci(-2, -1)), regretDirectionOf(ci(-1, 1)), regretDirectionOf(ci(0, 0))]).toEqual(['more', 'less', 'inconclusive', 'identical']);
+  });
+  it('≈X for time also needs faster; >X needs the interval above X', () => {
+    const about = { kind: 'about', pct: 80 } as const;
+    const over = { kind: 'over', pct: 80 } as const;
+    expect([timeOutcome(about, ci(70, 90)), timeOutcome(about, ci(-10, 90)), timeOutcome(about, ci(85, 90)), timeOutcome(about, ci(-20, -10))]).toEqual(['agrees', 'inconclusive', 'disagrees', 'disagrees']);
+    expect([timeOutcome(over, ci(81, 90)), timeOutcome(over, ci(70, 90)), timeOutcome(over, ci(70, 80))]).toEqual(['agrees', 'inconclusive', 'disagrees']);
+  });
+  it('comparable: within ±20% agrees, entirely outside disagrees, otherwise inconclusive', () => {
+    const comparable = { kind: 'comparable', withinPct: 20 } as const;
+    expect([regretOutcome(comparable, ci(-20, 20)), regretOutcome(comparable, ci(10, 30)), regretOutcome(comparable, ci(21, 30)), regretOutcome(comparable, ci(-30, -21))]).toEqual(['agrees', 'inconclusive', 'disagrees', 'disagrees']);
   });
 });

@@ -34,9 +34,9 @@ describe('report.html', () => {
     expect(html).toContain('<ul class="legend">');
     expect(html).toContain('<style>');
     expect(html).toContain('<td class="holds">holds</td>');
-    expect(html).toContain('<td class="inconclusive">inconclusive</td>');
+    expect(html).toContain('<td class="does-not-hold">does not hold</td>');
     expect(html).toContain('<td class="not-measured">not measured</td>');
-    expect(html).toContain('<td>time reduction 95% CI [−14.2, 79.8] straddles the 70% threshold</td>');
+    expect(html).toContain('<td>time: not shown faster or slower: the paper&apos;s 80% lies above the time reduction 95% CI [−14.2, 79.8]</td>');
     expect(html).toContain('<title>EOFD-MLogB vs OFUL-MLogB: reproduction report</title>');
     expect(html).toContain('<h3>synthetic-k4</h3>');
     expect(html).toContain('5.500 ± 0.500');

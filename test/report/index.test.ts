@@ -87,15 +87,17 @@ describe('buildReport / writeReport', () => {
     writeReport(buildReport([root]), out);
     const text = fs.readFileSync(path.join(out, 'claims.csv'), 'utf8');
     expect(text.split('\n')[0]).toBe(
-      'claim,paper,trials,regret_overhead_pct,regret_overhead_ci_low,regret_overhead_ci_high,' +
-        'time_reduction_pct,time_reduction_ci_low,time_reduction_ci_high,verdict,reason',
+      'claim,paper,trials,' +
+        'time_reduction_pct,time_reduction_ci_low,time_reduction_ci_high,time_direction,time_paper_position,' +
+        'regret_overhead_pct,regret_overhead_ci_low,regret_overhead_ci_high,regret_direction,regret_paper_position,' +
+        'random_control,random_regret_overhead_pct,random_regret_overhead_ci_low,random_regret_overhead_ci_high,verdict,reason',
     );
-    expect(CLAIMS_CSV_COLUMNS).toHaveLength(11);
+    expect(CLAIMS_CSV_COLUMNS).toHaveLength(19);
     const claims = parse(text, { columns: true }) as Record<string, string>[];
-    expect(claims.map((c) => [c.claim, c.trials, c.verdict])).toEqual([
-      ['MNIST (mnist)', '3', 'inconclusive'],
-      ['synthetic, K ≥ 2 (synthetic-k4)', '3', 'holds'],
-      ['synthetic, K = 1', '', 'not measured'],
+    expect(claims.map((c) => [c.claim, c.trials, c.time_direction, c.time_paper_position, c.regret_direction, c.regret_paper_position, c.random_control, c.verdict])).toEqual([
+      ['MNIST (mnist)', '3', 'inconclusive', 'above', 'more', 'inside', 'fails', 'does not hold'],
+      ['synthetic, K ≥ 2 (synthetic-k4)', '3', 'faster', 'below', 'more', 'below', 'fails', 'holds'],
+      ['synthetic, K = 1', '', '', '', '', '', '', 'not measured'],
     ]);
     // MNIST: ratios 1/3, 1/2, 2/3 → 100·(1 − 9^(−1/3)) = 51.925% less time, [−14.186, 79.759] on the log
     // scale (claims.test.ts); regret 10/9, 11/10, 12/11 → 10.064% [7.580, 12.605]
@@ -104,7 +106,10 @@ describe('buildReport / writeReport', () => {
     expect(Number(mnist.time_reduction_ci_low)).toBeCloseTo(-14.186352, 5);
     expect(Number(mnist.time_reduction_ci_high)).toBeCloseTo(79.759365, 5);
     expect(Number(mnist.regret_overhead_ci_low)).toBeCloseTo(7.580428, 5);
-    expect(mnist.reason).toBe('time reduction 95% CI [−14.2, 79.8] straddles the 70% threshold');
+    expect(mnist.reason).toBe("time: not shown faster or slower: the paper's 80% lies above the time reduction 95% CI [−14.2, 79.8]");
+    // Random 40, 45, 50 in OFUL-MLogB's 9, 10, 11: ratios 40/9, 4.5, 50/11, geometric mean 4.496 → +349.6%.
+    expect(Number(mnist.random_regret_overhead_pct)).toBeCloseTo(100 * (Math.cbrt((40 / 9) * 4.5 * (50 / 11)) - 1), 9);
+    expect(Number(mnist.random_regret_overhead_ci_low)).toBeGreaterThan(300);
     expect(claims[2]!.regret_overhead_pct).toBe('');
   });
 

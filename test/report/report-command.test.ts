@@ -149,7 +149,7 @@ describe('eofd report', () => {
     }
     expect(process.exitCode).toBe(0);
     process.exitCode = previous;
-    expect(JSON.parse(stdout).format).toBe('eofd-report/5');
+    expect(JSON.parse(stdout).format).toBe('eofd-report/6');
   });
 });
 

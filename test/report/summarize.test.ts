@@ -1,12 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { evaluateClaims } from '../../src/report/claims.js';
 import { readResults } from '../../src/results/read.js';
 import { mean, sampleStd } from '../../src/stats/descriptive.js';
 import type { SummaryRow } from '../../src/results/records.js';
 import {
   comparePolicies,
   downsampleIndices,
+  holmTests,
   meanStd,
   pairedComparison,
   summarizeExperiment,
@@ -279,6 +281,102 @@ describe('summaries', () => {
       policies: SYNTHETIC_K4.policies.filter((p) => p.name !== 'OFUL-MLogB'),
     });
     expect(summarizeExperiment(readResults([dir])[0]!).comparison).toBeNull();
+  });
+});
+
+describe('Holm families count distinct decision sequences once', () => {
+  /** A learner with these final regrets and 1 ms/round, deciding by `actionShift` (equal shifts: the same actions). */
+  const learner = (name: string, finals: number[], actionShift: number): FixturePolicy => ({
+    name, finals, selectMs: [1, 1, 1], updateMs: [0, 0, 0], stateBytes: 0, sketchError: [0, 0, 0], projections: [0, 0, 0], parameterError: null, actionShift,
+  });
+  /**
+   * EOFD-MLogB 40 in every trial; OFUL-MLogB and OFUL-textbook 43.3, 45, 46.7 (textbook decides as OFUL-MLogB
+   * when `textbookShift` is 1, its own way otherwise); Random 50. OFUL − Random = −6.7, −5, −3.3: mean −5,
+   * std 1.7, t = 5√3/1.7 = 5.094 (df 2), p = 1 − t/√(t² + 2) = 0.0365; EOFD − Random = −10 with no spread, p = 0.
+   */
+  function experiment(textbookShift: number): ExperimentSummary {
+    const dir = writeExperiment(path.join(tempDir(), 'dedupe'), {
+      name: 'dedupe',
+      environment: { type: 'synthetic', d: 400, K: 1 },
+      horizon: 10,
+      policies: [
+        learner('EOFD-MLogB', [40, 40, 40], 0),
+        learner('OFUL-MLogB', [43.3, 45, 46.7], 1),
+        learner('OFUL-textbook', [43.3, 45, 46.7], textbookShift),
+        learner('Random', [50, 50, 50], 3),
+      ],
+      variants: { 'OFUL-textbook': { policy: 'OFUL-MLogB', params: { oful_solver: 'textbook' } } },
+    });
+    return summarizeExperiment(readResults([dir])[0]!);
+  }
+  const t = 5 / (1.7 / Math.sqrt(3));
+  const p = 1 - t / Math.sqrt(t * t + 2);
+
+  it('the Random check: a copy of OFUL-MLogB that decides as it is not a third learner', () => {
+    const e = experiment(1);
+    expect(e.identical).toEqual([['OFUL-MLogB', 'OFUL-textbook']]);
+    const [eofd, oful, textbook] = e.randomCheck;
+    // Family of 2: EOFD first (p = 0); OFUL's adjusted p = max(0, 1·p) = p = 0.0365 < 0.05: rejected, below Random.
+    expect([eofd!.test.family, oful!.test.family, textbook!.test.family]).toEqual([2, 2, 2]);
+    expect(oful!.test.p).toBeCloseTo(p, 9);
+    expect(oful!.test.adjustedP).toBeCloseTo(p, 9);
+    expect(textbook!.test).toEqual(oful!.test);
+    expect(e.randomCheck.map((c) => c.flagged)).toEqual([false, false, false]);
+    // So the claim against the textbook label is judged (not "not judged" for a learner counted twice).
+    const rows = evaluateClaims([e]).filter((r) => r.id === 'synthetic-binary');
+    expect(rows.map((r) => r.verdict).includes('not judged')).toBe(false);
+  });
+
+  it('the same numbers from different decisions are distinct members: a family of 3, and Holm no longer rejects', () => {
+    const e = experiment(2);
+    expect(e.identical).toEqual([]);
+    const [, oful, textbook] = e.randomCheck;
+    // OFUL and textbook tie at p: ranks 2 and 3 of 3, adjusted p = max(2p, 1·p) = 2p = 0.0729 ≥ 0.05.
+    expect([oful!.test.family, textbook!.test.family]).toEqual([3, 3]);
+    expect(oful!.test.adjustedP).toBeCloseTo(2 * p, 9);
+    expect([oful!.flagged, textbook!.flagged]).toEqual([true, true]);
+  });
+
+  it('the reported comparisons: final regret counts a pair of decision sequences once, time every pair', () => {
+    // Against the reference EOFD-MLogB: OFUL-MLogB, OFUL-textbook and Random; OFUL and textbook are one regret test.
+    const same = experiment(1).comparisons;
+    expect(same.map((c) => [c.policy, c.regretTest.family, c.timeTest?.family ?? null])).toEqual([
+      ['OFUL-MLogB', 2, 2],
+      ['OFUL-textbook', 2, 2],
+      ['Random', 2, null],
+    ]);
+    expect(same[1]!.regretTest).toEqual(same[0]!.regretTest);
+    expect(experiment(2).comparisons.map((c) => c.regretTest.family)).toEqual([3, 3, 3]);
+  });
+
+  it('a policy against one that decided as it did is no test: in no family, verdict identical', () => {
+    const dir = writeExperiment(path.join(tempDir(), 'self'), {
+      name: 'self',
+      environment: { type: 'synthetic', d: 400, K: 1 },
+      horizon: 10,
+      policies: [learner('EOFD-MLogB', [40, 40, 40], 0), learner('OFUL-MLogB', [43.3, 45, 46.7], 1), learner('OFUL-textbook', [43.3, 45, 46.7], 1), learner('Random', [50, 50, 50], 3)],
+      variants: { 'OFUL-textbook': { policy: 'OFUL-MLogB', params: { oful_solver: 'textbook' } } },
+    });
+    const e = summarizeExperiment(readResults([dir])[0]!, { reference: 'OFUL-MLogB' });
+    // EOFD − OFUL = −3.3, −5, −6.7 and Random − OFUL = 6.7, 5, 3.3: both p = 0.0365, a family of 2, so
+    // Holm's adjusted p = 2p = 0.0729 for both; OFUL-textbook − OFUL = 0 in every trial is in no family.
+    expect(e.comparisons.map((c) => [c.policy, c.regretTest.family, c.regretTest.verdict, c.regretTest.rejected])).toEqual([
+      ['EOFD-MLogB', 2, 'inconclusive', false],
+      ['OFUL-textbook', 0, 'identical', false],
+      ['Random', 2, 'inconclusive', false],
+    ]);
+    expect(e.comparisons[0]!.regretTest.adjustedP).toBeCloseTo(2 * p, 9);
+  });
+
+  it('holmTests: members with one key share the test made by the first of them', () => {
+    const x = pairedComparison(
+      [0, 1, 2].map((trial) => ({ policy: 'A', trial, finalRegret: [1, 2, 4][trial]! }) as SummaryRow),
+      [0, 1, 2].map((trial) => ({ policy: 'B', trial, finalRegret: 0 }) as SummaryRow),
+    )!.regret;
+    const [a, b, c] = holmTests([x, x, x], ['k', 'k', 'j']);
+    expect([a!.family, b!.family, c!.family]).toEqual([2, 2, 2]);
+    expect(b).toEqual(a);
+    expect(holmTests([x, x, x]).map((r) => r.family)).toEqual([3, 3, 3]);
   });
 });
 

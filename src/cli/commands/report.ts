@@ -94,7 +94,8 @@ export function registerReport(program: Command, io: CliIo = processIo()): void 
       'Read and validate what `eofd run` wrote, print per-policy tables, paired comparisons of each policy with ' +
         'one reference (95% intervals of the per-trial differences, log ratios for ratios, Holm-adjusted intervals ' +
         'beside them), flag learners not shown below Random, and, for the paper\'s settings, its three claims judged ' +
-        'on those intervals (holds, does not hold, inconclusive, not judged, not measured), and write report.csv, claims.csv, fig1-regret.svg, ' +
+        'on those intervals, direction and the paper\'s number apart, with Random in EOFD-MLogB\'s place as the regret rule\'s ' +
+        'control (holds, does not hold, cannot judge at this size, inconclusive, not judged, not measured), and write report.csv, claims.csv, fig1-regret.svg, ' +
         'fig2-time.svg, report.html and report.json (with --png also fig1-regret.png and fig2-time.png). A run ' +
         'still in progress is reported on its finished trials, marked "in progress", and its claims are not judged. ' +
         'On a terminal the text fits its width (cells wrap; columns left out are named; --wide prints them all).' +
