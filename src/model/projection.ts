@@ -1,15 +1,87 @@
 /**
  * The 1-D root of Lemma 2: find ν > 0 with f(ν) = Σ_i a_i / (b_i + ν)² = S², eq. (24), eq. (25).
- * Both policies reduce the Z̃-norm projection onto ‖W‖_F ≤ S, eq. (9), to this form: EOFD-MLogB with
- * the m+K sketch directions plus the λ-complement, OFUL-MLogB with the full eigenbasis of H̃.
+ * EOFD-MLogB reduces the Z̃-norm projection onto ‖W‖_F ≤ S, eq. (9), to this form with the m+K sketch
+ * directions plus the λ-complement; OFUL-MLogB's textbook solver with the full eigenbasis of H̃. Its
+ * default solver takes the same root by Cholesky factorisations instead (`TrustRegionProjection`).
  */
+import { dot, gemv } from '../linalg/blas.js';
+import { cholesky, choleskySolve } from '../linalg/cholesky.js';
 import { SymmetricEigen } from '../linalg/eigen.js';
+import { Workspace } from '../linalg/simd.js';
+
+/** f(ν) = ‖W(ν)‖², decreasing in ν: `at(ν)` sets `value` = f(ν) and `slope` = f′(ν) < 0. */
+interface SquaredNorm {
+  value: number;
+  slope: number;
+  at(nu: number): void;
+}
 
 /**
- * Returns the root ν of Σ a_i/(b_i+ν)² = target (a_i ≥ 0, b_i > 0, f(0) > target > 0).
- * Newton's method on h(ν) = f(ν)^{-1/2} − target^{-1/2}, which is increasing and concave (Moré and
- * Sorensen's trust-region argument), so the iterates rise monotonically from a lower bound to the
- * root; a bracketing bisection step guards against rounding. Converges to machine precision.
+ * The root ν of f(ν) = target in [lo, hi] (f(lo) ≥ target ≥ f(hi)), from `start`, by Newton's method on
+ * h(ν) = f(ν)^{-1/2} − target^{-1/2}, which is increasing and concave (Moré and Sorensen, 1983): from
+ * below the root the iterates rise monotonically to it, from above one step lands below it; a step that
+ * leaves the bracket, which every evaluation narrows, is replaced by bisection (rounding guard).
+ * Stops when the Newton step is at most tolerance·ν (tested first: at the root, rounding may put a
+ * null step on the bracket's edge) or the bracket is 4ε narrow, returning that last step's ν (not
+ * evaluated); or, returning the ν evaluated, when f equals target or rounding in f shows (a step from
+ * below the root past a ν evaluated above it): f then fixes ν no closer. `curve` holds f at the last
+ * ν evaluated, `curve.at`'s argument.
+ */
+function secularNewton(curve: SquaredNorm, target: number, lo: number, hi: number, start: number, tolerance: number): number {
+  const radius = Math.sqrt(target);
+  let nu = start > lo && start < hi ? start : lo;
+  /** Whether hi is a ν evaluated above the root (f < target), not only a bound. */
+  let above = false;
+  for (let iteration = 0; iteration < 100; iteration++) {
+    curve.at(nu);
+    const f = curve.value;
+    const df = curve.slope;
+    if (f === target) return nu;
+    if (f > target) lo = nu;
+    else [hi, above] = [nu, true];
+    // h(ν) = f^{-1/2} − target^{-1/2}; h'(ν) = −½ f^{-3/2} f'(ν)
+    const h = 1 / Math.sqrt(f) - 1 / radius;
+    const dh = (-0.5 * df) / (f * Math.sqrt(f));
+    let next = nu - h / dh;
+    if (Math.abs(next - nu) <= tolerance * Math.max(nu, next)) return next;
+    // From below the root Newton stays below it: a step past a ν seen above it is rounding in f.
+    if (f > target && above && next >= hi) return nu;
+    if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+    if (hi - lo <= 4 * Number.EPSILON * hi) return next;
+    nu = next;
+  }
+  return nu;
+}
+
+/** f(ν) = Σ a_i/(b_i+ν)², eq. (24): ‖W(ν)‖² in an eigenbasis. */
+class SecularSum implements SquaredNorm {
+  value = 0;
+  slope = 0;
+
+  constructor(
+    private readonly count: number,
+    private readonly a: Float64Array,
+    private readonly b: Float64Array,
+  ) {}
+
+  at(nu: number): void {
+    const { count, a, b } = this;
+    let f = 0;
+    let df = 0;
+    for (let i = 0; i < count; i++) {
+      const inv = 1 / (b[i] + nu);
+      const term = a[i] * inv * inv;
+      f += term;
+      df -= 2 * term * inv;
+    }
+    this.value = f;
+    this.slope = df;
+  }
+}
+
+/**
+ * Returns the root ν of Σ a_i/(b_i+ν)² = target (a_i ≥ 0, b_i > 0, f(0) > target > 0) to machine
+ * precision, by `secularNewton` from the lower end of the bracket below.
  */
 export function secularRoot(count: number, a: Float64Array, b: Float64Array, target: number): number {
   let total = 0;
@@ -22,32 +94,9 @@ export function secularRoot(count: number, a: Float64Array, b: Float64Array, tar
   }
   const radius = Math.sqrt(target);
   // f(ν) ≥ total/(bMax+ν)² and f(ν) ≤ total/(bMin+ν)² bracket the root.
-  let lo = Math.max(0, Math.sqrt(total) / radius - bMax);
-  let hi = Math.max(lo, Math.sqrt(total) / radius - bMin);
-  let nu = lo;
-  for (let iteration = 0; iteration < 100; iteration++) {
-    let f = 0;
-    let df = 0;
-    for (let i = 0; i < count; i++) {
-      const inv = 1 / (b[i] + nu);
-      const term = a[i] * inv * inv;
-      f += term;
-      df -= 2 * term * inv;
-    }
-    if (f === target) return nu;
-    if (f > target) lo = nu;
-    else hi = nu;
-    // h(ν) = f^{-1/2} − target^{-1/2}; h'(ν) = −½ f^{-3/2} f'(ν)
-    const h = 1 / Math.sqrt(f) - 1 / radius;
-    const dh = (-0.5 * df) / (f * Math.sqrt(f));
-    let next = nu - h / dh;
-    if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
-    if (Math.abs(next - nu) <= 4 * Number.EPSILON * Math.max(nu, next) || hi - lo <= 4 * Number.EPSILON * hi) {
-      return next;
-    }
-    nu = next;
-  }
-  return nu;
+  const lo = Math.max(0, Math.sqrt(total) / radius - bMax);
+  const hi = Math.max(lo, Math.sqrt(total) / radius - bMin);
+  return secularNewton(new SecularSum(count, a, b), target, lo, hi, lo, 4 * Number.EPSILON);
 }
 
 /**
@@ -59,6 +108,7 @@ export function secularRoot(count: number, a: Float64Array, b: Float64Array, tar
 export class ExactBallProjection {
   private readonly n: number;
   private work: { matrix: Float64Array; values: Float64Array; eigen: SymmetricEigen; coordinates: Float64Array; a: Float64Array } | null = null;
+  private nu = NaN;
 
   constructor(n: number) {
     this.n = n;
@@ -91,10 +141,106 @@ export class ExactBallProjection {
     const nu = secularRoot(n, a, values, normBound * normBound);
     for (let i = 0; i < n; i++) coordinates[i] *= values[i] / (values[i] + nu);
     eigen.applyVectors(coordinates, point);
+    this.nu = nu;
+  }
+
+  /** ν of the last projection (NaN before the first). */
+  get multiplier(): number {
+    return this.nu;
   }
 
   get byteLength(): number {
     const work = this.work;
     return work === null ? 0 : work.matrix.byteLength + 3 * work.values.byteLength + work.eigen.byteLength;
+  }
+}
+
+/**
+ * The M-norm projection onto the ball ‖θ‖₂ ≤ S, eq. (9), as a trust-region subproblem without an
+ * eigendecomposition (Moré and Sorensen, 1983): for θ' outside the ball, θ(ν) = (M+νI)⁻¹Mθ' with
+ * ‖θ(ν)‖ = S, ν > 0 (KKT: M(θ − θ') + νθ = 0). `secularNewton` on ν; each evaluation is one Cholesky
+ * factorisation M + νI = LLᵀ (dpotrf) and two solves, f′(ν) = −2θᵀ(M+νI)⁻¹θ. ≈ n³/3 flops per
+ * factorisation; the arrays live in a Workspace (WebAssembly kernels), allocated on first use.
+ */
+export class TrustRegionProjection implements SquaredNorm {
+  value = 0;
+  slope = 0;
+  /** Cholesky factorisations of M + νI taken so far. */
+  factorizations = 0;
+  private readonly n: number;
+  /** A lower bound on M's eigenvalues (OFUL-MLogB's H̃ ⪰ λI), 0 when none is known. */
+  private readonly floor: number;
+  private readonly space: Workspace | null;
+  private work: { matrix: Float64Array; factor: Float64Array; rhs: Float64Array; solution: Float64Array; direction: Float64Array } | null = null;
+  /** ν of the last `curve.at`, and of the last projection (the next one starts there). */
+  private evaluated = NaN;
+  private nu = NaN;
+
+  /** `space`: where the arrays live (a workspace of their own when absent). */
+  constructor(n: number, options: { space?: Workspace; floor?: number } = {}) {
+    this.n = n;
+    this.floor = options.floor ?? 0;
+    this.space = options.space ?? null;
+    if (!(this.floor >= 0 && this.floor < Infinity)) throw new Error(`TrustRegionProjection: floor must be finite and ≥ 0, got ${this.floor}`);
+  }
+
+  /** The n×n buffer the caller fills with M (symmetric positive definite) before `project`; kept. */
+  matrix(): Float64Array {
+    const n = this.n;
+    if (this.work === null) {
+      const space = this.space ?? new Workspace(8 * (2 * n * n + 3 * n) + 4096);
+      this.work = { matrix: space.float64(n * n), factor: space.float64(n * n), rhs: space.float64(n), solution: space.float64(n), direction: space.float64(n) };
+    }
+    return this.work.matrix;
+  }
+
+  /** ν of the last projection (NaN before the first). */
+  get multiplier(): number {
+    return this.nu;
+  }
+
+  /** θ(ν) = (M+νI)⁻¹Mθ' into `solution`, (M+νI)⁻¹θ(ν) into `direction`; f = ‖θ‖², f′ = −2θᵀ(M+νI)⁻¹θ. */
+  at(nu: number): void {
+    const n = this.n;
+    const { matrix, factor, rhs, solution, direction } = this.work as NonNullable<typeof this.work>;
+    factor.set(matrix);
+    for (let i = 0; i < n; i++) factor[i * n + i] += nu;
+    this.factorizations++;
+    if (!cholesky(n, factor, 0, n)) throw new Error(`TrustRegionProjection: M + νI is not positive definite (ν = ${nu})`);
+    solution.set(rhs);
+    choleskySolve(n, factor, 0, n, solution, 0);
+    direction.set(solution);
+    choleskySolve(n, factor, 0, n, direction, 0);
+    this.value = dot(n, solution, 0, solution, 0);
+    this.slope = -2 * dot(n, solution, 0, direction, 0);
+    this.evaluated = nu;
+  }
+
+  /** In place: `point` (length n) becomes its M-norm projection onto ‖θ‖ ≤ S, M as put in `matrix()`. */
+  project(point: Float64Array, normBound: number): void {
+    if (this.work === null) throw new Error('TrustRegionProjection: fill matrix() before project()');
+    const n = this.n;
+    const S = normBound;
+    const { matrix, rhs, solution, direction } = this.work;
+    const norm = Math.sqrt(dot(n, point, 0, point, 0));
+    if (norm <= S) return;
+    gemv(n, n, matrix, 0, n, point, 0, rhs, 0);
+    // μ_i/(μ_i+ν) and ‖Mθ'‖/(μ_i+ν) bound ‖θ(ν)‖ over the spectrum [floor, ‖M‖_F]: bracket of the root.
+    const top = Math.sqrt(dot(n * n, matrix, 0, matrix, 0));
+    const pulled = Math.sqrt(dot(n, rhs, 0, rhs, 0));
+    const lo = Math.max(0, pulled / S - top, this.floor * (norm / S - 1));
+    const hi = Math.max(lo, Math.min(pulled / S - this.floor, top * (norm / S - 1)));
+    // Stopping rule: a Newton step δ ≤ √ε/4·ν. With |h″/h′| ≤ 3/(μ_min+ν) (f = Σ c_i²/(μ_i+ν)²) the
+    // root is within 1.5δ²/ν < ε·ν/10 of ν+δ, and θ(ν+δ) = θ(ν) − δ(M+νI)⁻¹θ(ν) up to (δ/ν)²‖θ‖ < ε‖θ‖/16:
+    // the returned θ is θ at the returned ν, both to machine precision, without another factorisation.
+    const nu = secularNewton(this, S * S, lo, hi, this.nu, Math.sqrt(Number.EPSILON) / 4);
+    const step = nu - this.evaluated;
+    for (let i = 0; i < n; i++) point[i] = solution[i] - step * direction[i];
+    this.nu = nu;
+  }
+
+  get byteLength(): number {
+    const work = this.work;
+    return work === null ? 0 : work.matrix.byteLength + work.factor.byteLength + 3 * work.rhs.byteLength;
   }
 }
