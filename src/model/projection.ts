@@ -37,8 +37,12 @@ function secularNewton(curve: SquaredNorm, target: number, lo: number, hi: numbe
     const f = curve.value;
     const df = curve.slope;
     if (f === target) return nu;
-    if (f > target) lo = nu;
-    else [hi, above] = [nu, true];
+    if (f > target) {
+      lo = nu;
+    } else {
+      hi = nu;
+      above = true;
+    }
     // h(ν) = f^{-1/2} − target^{-1/2}; h'(ν) = −½ f^{-3/2} f'(ν)
     const h = 1 / Math.sqrt(f) - 1 / radius;
     const dh = (-0.5 * df) / (f * Math.sqrt(f));
@@ -102,7 +106,7 @@ export function secularRoot(count: number, a: Float64Array, b: Float64Array, tar
 /**
  * The M-norm projection onto the ball ‖θ‖₂ ≤ S done exactly, eq. (9): with M = QΛQᵀ,
  * θ = Q diag(μ/(μ+ν)) Qᵀθ' and ν the root of Σ μ_i²(q_iᵀθ')²/(μ_i+ν)² = S². O(n³), for the exact
- * policies (OFUL-MLogB's H̃, OL2M's and MNL-UCB's design matrix) in the rounds that leave the ball.
+ * policies (OFUL-MLogB's textbook H̃, OL2M's and MNL-UCB's design matrix) in the rounds that leave the ball.
  * Its buffers are allocated on first use; the eigenvectors stay factored (no O(n³) back-transformation).
  */
 export class ExactBallProjection {
@@ -159,8 +163,9 @@ export class ExactBallProjection {
  * The M-norm projection onto the ball ‖θ‖₂ ≤ S, eq. (9), as a trust-region subproblem without an
  * eigendecomposition (Moré and Sorensen, 1983): for θ' outside the ball, θ(ν) = (M+νI)⁻¹Mθ' with
  * ‖θ(ν)‖ = S, ν > 0 (KKT: M(θ − θ') + νθ = 0). `secularNewton` on ν; each evaluation is one Cholesky
- * factorisation M + νI = LLᵀ (dpotrf) and two solves, f′(ν) = −2θᵀ(M+νI)⁻¹θ. ≈ n³/3 flops per
- * factorisation; the arrays live in a Workspace (WebAssembly kernels), allocated on first use.
+ * factorisation M + νI = LLᵀ (dpotrf) and two solves with it, f′(ν) = −2θᵀ(M+νI)⁻¹θ: ≈ n³/3 flops
+ * per factorisation, typically 2–4 of them. Its arrays live in a Workspace (WebAssembly kernels),
+ * allocated on first use.
  */
 export class TrustRegionProjection implements SquaredNorm {
   value = 0;
@@ -172,7 +177,7 @@ export class TrustRegionProjection implements SquaredNorm {
   private readonly floor: number;
   private readonly space: Workspace | null;
   private work: { matrix: Float64Array; factor: Float64Array; rhs: Float64Array; solution: Float64Array; direction: Float64Array } | null = null;
-  /** ν of the last `curve.at`, and of the last projection (the next one starts there). */
+  /** ν of the last `at`, and of the last projection (the next one starts there: consecutive M differ little). */
   private evaluated = NaN;
   private nu = NaN;
 
@@ -225,7 +230,8 @@ export class TrustRegionProjection implements SquaredNorm {
     const norm = Math.sqrt(dot(n, point, 0, point, 0));
     if (norm <= S) return;
     gemv(n, n, matrix, 0, n, point, 0, rhs, 0);
-    // μ_i/(μ_i+ν) and ‖Mθ'‖/(μ_i+ν) bound ‖θ(ν)‖ over the spectrum [floor, ‖M‖_F]: bracket of the root.
+    // Bracket: with M's spectrum in [floor, ‖M‖_F], ‖θ(ν)‖ lies between ‖Mθ'‖/(μ+ν) and between
+    // μ/(μ+ν)·‖θ'‖ at its two ends; each bound equal to S bounds ν. The last projection's ν starts.
     const top = Math.sqrt(dot(n * n, matrix, 0, matrix, 0));
     const pulled = Math.sqrt(dot(n, rhs, 0, rhs, 0));
     const lo = Math.max(0, pulled / S - top, this.floor * (norm / S - 1));
