@@ -9,18 +9,40 @@ import { cholesky, choleskySolve } from '../linalg/cholesky.js';
 import { SymmetricEigen } from '../linalg/eigen.js';
 import { Workspace } from '../linalg/simd.js';
 
-/** f(ν) = ‖W(ν)‖², decreasing in ν: `at(ν)` sets `value` = f(ν) and `slope` = f′(ν) < 0. */
+/**
+ * f(ν) = ‖W(ν)‖², decreasing in ν: `at(ν)` sets `value` = f(ν), `slope` = f′(ν) < 0 and `curvature` =
+ * f″(ν), or NaN for Newton steps alone.
+ */
 interface SquaredNorm {
   value: number;
   slope: number;
+  curvature: number;
   at(nu: number): void;
+}
+
+/** Newton's step −h/h′ on h(ν) = f^{-1/2} − radius^{-1}, at f = f(ν) and f′ = f′(ν). */
+function newtonStep(f: number, df: number, radius: number): number {
+  // h'(ν) = −½ f^{-3/2} f'(ν)
+  const h = 1 / Math.sqrt(f) - 1 / radius;
+  const dh = (-0.5 * df) / (f * Math.sqrt(f));
+  return -(h / dh);
+}
+
+/**
+ * Halley's step from Newton's δ: δ/(1 + δ·h″/(2h′)), h″/h′ = −(3/2)f′/f + f″/f′ (cubic convergence);
+ * Newton's where the correction would more than double it (far from the root).
+ */
+function halleyStep(delta: number, f: number, df: number, d2f: number): number {
+  const scale = 1 + 0.5 * delta * ((-1.5 * df) / f + d2f / df);
+  return scale >= 0.5 ? delta / scale : delta;
 }
 
 /**
  * The root ν of f(ν) = target in [lo, hi] (f(lo) ≥ target ≥ f(hi)), from `start`, by Newton's method on
  * h(ν) = f(ν)^{-1/2} − target^{-1/2}, which is increasing and concave (Moré and Sorensen, 1983): from
- * below the root the iterates rise monotonically to it, from above one step lands below it; a step that
- * leaves the bracket, which every evaluation narrows, is replaced by bisection (rounding guard).
+ * below the root the iterates rise monotonically to it, from above one step lands below it. Halley's
+ * step replaces Newton's when `curve` gives f″. A step that leaves the bracket, which every evaluation
+ * narrows, is replaced by bisection (rounding guard). The tests below are on Newton's step.
  * Stops when the Newton step is at most tolerance·ν (tested first: at the root, rounding may put a
  * null step on the bracket's edge) or the bracket is 4ε narrow, returning that last step's ν (not
  * evaluated); or, returning the ν evaluated, when f equals target or rounding in f shows (a step from
@@ -43,13 +65,12 @@ function secularNewton(curve: SquaredNorm, target: number, lo: number, hi: numbe
       hi = nu;
       above = true;
     }
-    // h(ν) = f^{-1/2} − target^{-1/2}; h'(ν) = −½ f^{-3/2} f'(ν)
-    const h = 1 / Math.sqrt(f) - 1 / radius;
-    const dh = (-0.5 * df) / (f * Math.sqrt(f));
-    let next = nu - h / dh;
+    const delta = newtonStep(f, df, radius);
+    let next = nu + delta;
     if (Math.abs(next - nu) <= tolerance * Math.max(nu, next)) return next;
     // From below the root Newton stays below it: a step past a ν seen above it is rounding in f.
     if (f > target && above && next >= hi) return nu;
+    if (!Number.isNaN(curve.curvature)) next = nu + halleyStep(delta, f, df, curve.curvature);
     if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
     if (hi - lo <= 4 * Number.EPSILON * hi) return next;
     nu = next;
@@ -61,6 +82,7 @@ function secularNewton(curve: SquaredNorm, target: number, lo: number, hi: numbe
 class SecularSum implements SquaredNorm {
   value = 0;
   slope = 0;
+  readonly curvature = NaN;
 
   constructor(
     private readonly count: number,
@@ -170,13 +192,21 @@ export class ExactBallProjection {
 export class TrustRegionProjection implements SquaredNorm {
   value = 0;
   slope = 0;
+  curvature = 0;
   /** Cholesky factorisations of M + νI taken so far. */
   factorizations = 0;
   private readonly n: number;
   /** A lower bound on M's eigenvalues (OFUL-MLogB's H̃ ⪰ λI), 0 when none is known. */
   private readonly floor: number;
   private readonly space: Workspace | null;
-  private work: { matrix: Float64Array; factor: Float64Array; rhs: Float64Array; solution: Float64Array; direction: Float64Array } | null = null;
+  private work: {
+    matrix: Float64Array;
+    factor: Float64Array;
+    rhs: Float64Array;
+    solution: Float64Array;
+    direction: Float64Array;
+    second: Float64Array;
+  } | null = null;
   /** ν of the last `at`, and of the last projection (the next one starts there: consecutive M differ little). */
   private evaluated = NaN;
   private nu = NaN;
@@ -193,8 +223,9 @@ export class TrustRegionProjection implements SquaredNorm {
   matrix(): Float64Array {
     const n = this.n;
     if (this.work === null) {
-      const space = this.space ?? new Workspace(8 * (2 * n * n + 3 * n) + 4096);
-      this.work = { matrix: space.float64(n * n), factor: space.float64(n * n), rhs: space.float64(n), solution: space.float64(n), direction: space.float64(n) };
+      const space = this.space ?? new Workspace(8 * (2 * n * n + 4 * n) + 4096);
+      const vector = () => space.float64(n);
+      this.work = { matrix: space.float64(n * n), factor: space.float64(n * n), rhs: vector(), solution: vector(), direction: vector(), second: vector() };
     }
     return this.work.matrix;
   }
@@ -204,7 +235,10 @@ export class TrustRegionProjection implements SquaredNorm {
     return this.nu;
   }
 
-  /** θ(ν) = (M+νI)⁻¹Mθ' into `solution`, (M+νI)⁻¹θ(ν) into `direction`; f = ‖θ‖², f′ = −2θᵀ(M+νI)⁻¹θ. */
+  /**
+   * θ(ν) = (M+νI)⁻¹Mθ' into `solution`, (M+νI)⁻¹θ(ν) into `direction`; f = ‖θ‖², f′ = −2θᵀ(M+νI)⁻¹θ,
+   * f″ = 6‖(M+νI)⁻¹θ‖² (f⁽ᵏ⁾ = (−1)ᵏ(k+1)! θᵀ(M+νI)⁻ᵏθ).
+   */
   at(nu: number): void {
     const n = this.n;
     const { matrix, factor, rhs, solution, direction } = this.work as NonNullable<typeof this.work>;
@@ -218,6 +252,7 @@ export class TrustRegionProjection implements SquaredNorm {
     choleskySolve(n, factor, 0, n, direction, 0);
     this.value = dot(n, solution, 0, solution, 0);
     this.slope = -2 * dot(n, solution, 0, direction, 0);
+    this.curvature = 6 * dot(n, direction, 0, direction, 0);
     this.evaluated = nu;
   }
 
@@ -226,7 +261,7 @@ export class TrustRegionProjection implements SquaredNorm {
     if (this.work === null) throw new Error('TrustRegionProjection: fill matrix() before project()');
     const n = this.n;
     const S = normBound;
-    const { matrix, rhs, solution, direction } = this.work;
+    const { matrix, factor, rhs, solution, direction, second } = this.work;
     const norm = Math.sqrt(dot(n, point, 0, point, 0));
     if (norm <= S) return;
     gemv(n, n, matrix, 0, n, point, 0, rhs, 0);
@@ -236,17 +271,24 @@ export class TrustRegionProjection implements SquaredNorm {
     const pulled = Math.sqrt(dot(n, rhs, 0, rhs, 0));
     const lo = Math.max(0, pulled / S - top, this.floor * (norm / S - 1));
     const hi = Math.max(lo, Math.min(pulled / S - this.floor, top * (norm / S - 1)));
-    // Stopping rule: a Newton step δ ≤ √ε/4·ν. With |h″/h′| ≤ 3/(μ_min+ν) (f = Σ c_i²/(μ_i+ν)²) the
-    // root is within 1.5δ²/ν < ε·ν/10 of ν+δ, and θ(ν+δ) = θ(ν) − δ(M+νI)⁻¹θ(ν) up to (δ/ν)²‖θ‖ < ε‖θ‖/16:
-    // the returned θ is θ at the returned ν, both to machine precision, without another factorisation.
-    const nu = secularNewton(this, S * S, lo, hi, this.nu, Math.sqrt(Number.EPSILON) / 4);
-    const step = nu - this.evaluated;
-    for (let i = 0; i < n; i++) point[i] = solution[i] - step * direction[i];
-    this.nu = nu;
+    // Stopping rule: a Newton step δ ≤ 2·10⁻⁶·ν, then from the last ν factored one Halley step Δ and
+    // θ(ν+Δ) = θ − Δ(M+νI)⁻¹θ + Δ²(M+νI)⁻²θ, without another factorisation. With r_i = 1/(μ_i+ν) ≤ 1/ν,
+    // |h″/h′| ≤ 3/ν and |h‴/h′| ≤ 27/ν² (moments of r), so the root is within 7δ³/ν² < ε·ν/4 of ν+Δ and
+    // the series' remainder is below (Δ/ν)³‖θ‖ < ε‖θ‖/25: θ at the returned ν, both to machine precision.
+    const last = secularNewton(this, S * S, lo, hi, this.nu, 2e-6);
+    const base = this.evaluated;
+    let step = 0;
+    if (last !== base) {
+      step = halleyStep(newtonStep(this.value, this.slope, S), this.value, this.slope, this.curvature);
+      second.set(direction);
+      choleskySolve(n, factor, 0, n, second, 0);
+    }
+    for (let i = 0; i < n; i++) point[i] = solution[i] - step * (direction[i] - step * second[i]);
+    this.nu = base + step;
   }
 
   get byteLength(): number {
     const work = this.work;
-    return work === null ? 0 : work.matrix.byteLength + work.factor.byteLength + 3 * work.rhs.byteLength;
+    return work === null ? 0 : work.matrix.byteLength + work.factor.byteLength + 4 * work.rhs.byteLength;
   }
 }

@@ -207,6 +207,6 @@ describe('TrustRegionProjection: eq. (9) by Cholesky factorisations (Moré–Sor
     expect(js.home).toBeUndefined();
     expect(wasm.home).toBeDefined();
     expect(Array.from(wasm.got)).toEqual(Array.from(js.got));
-    expect(wasm.bytes).toBe(8 * (2 * n * n + 3 * n));
+    expect(wasm.bytes).toBe(8 * (2 * n * n + 4 * n));
   });
 });
