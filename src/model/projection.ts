@@ -273,7 +273,7 @@ export class TrustRegionProjection implements SquaredNorm {
     const hi = Math.max(lo, Math.min(pulled / S - this.floor, top * (norm / S - 1)));
     // Stopping rule: a Newton step δ ≤ 2·10⁻⁶·ν, then from the last ν factored one Halley step Δ and
     // θ(ν+Δ) = θ − Δ(M+νI)⁻¹θ + Δ²(M+νI)⁻²θ, without another factorisation. With r_i = 1/(μ_i+ν) ≤ 1/ν,
-    // |h″/h′| ≤ 3/ν and |h‴/h′| ≤ 27/ν² (moments of r), so the root is within 7δ³/ν² < ε·ν/4 of ν+Δ and
+    // |h″/h′| ≤ 3/ν and |h‴/h′| ≤ 27/ν² (moments of r), so the root is within 7δ³/ν² < ε·ν/3 of ν+Δ and
     // the series' remainder is below (Δ/ν)³‖θ‖ < ε‖θ‖/25: θ at the returned ν, both to machine precision.
     const last = secularNewton(this, S * S, lo, hi, this.nu, 2e-6);
     const base = this.evaluated;
