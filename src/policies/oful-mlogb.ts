@@ -8,7 +8,8 @@
  *
  * `oful_solver: textbook` is the cost the paper assigns OFUL-MLogB (§1, O(K³d³) a round, Fig. 2):
  * H⁻¹ re-inverted from H every round, and H̃ eigendecomposed every round for eq. (9), whose solution
- * inside the ball is the step itself (Lemma 2's root in H̃'s eigenbasis). The decisions are the same.
+ * inside the ball is the step itself (Lemma 2's root in H̃'s eigenbasis). The rest of a decision's
+ * arithmetic is the same, and the two projections agree to rounding.
  */
 import type { ActionSet } from '../environments/environment.js';
 import { axpy, dot, gemmNT, gemv, ger } from '../linalg/blas.js';
