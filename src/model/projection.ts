@@ -42,7 +42,7 @@ function halleyStep(delta: number, f: number, df: number, d2f: number): number {
  * h(ν) = f(ν)^{-1/2} − target^{-1/2}, which is increasing and concave (Moré and Sorensen, 1983): from
  * below the root the iterates rise monotonically to it, from above one step lands below it. Halley's
  * step replaces Newton's when `curve` gives f″. A step that leaves the bracket, which every evaluation
- * narrows, is replaced by bisection (rounding guard). The tests below are on Newton's step.
+ * narrows, is replaced by bisection (rounding guard). The stopping tests look at Newton's step.
  * Stops when the Newton step is at most tolerance·ν (tested first: at the root, rounding may put a
  * null step on the bracket's edge) or the bracket is 4ε narrow, returning that last step's ν (not
  * evaluated); or, returning the ν evaluated, when f equals target or rounding in f shows (a step from
