@@ -2,12 +2,14 @@
  * OFUL-MLogB (Zhang and Sugiyama, 2023), the exact baseline, written as an expert would:
  * H_t = λI + Σ_{s<t} ∇²ℓ_s(W_{s+1}) is kept together with H_t⁻¹, which follows rank-K Woodbury
  * updates and is re-inverted from a Cholesky factorisation every `refreshInterval` rounds. An action
- * is scored through the K×K matrix (I⊗x)ᵀH⁻¹(I⊗x) (O(K²d²)); the full eigendecomposition of H̃ is
- * taken only in rounds where the projection of eq. (9) is needed. O(K²d²) memory.
+ * is scored through the K×K matrix (I⊗x)ᵀH⁻¹(I⊗x) (O(K²d²)); in rounds where the projection of
+ * eq. (9) is needed, it is solved as a trust-region subproblem by a few Cholesky factorisations of
+ * H̃ + νI (Moré–Sorensen), not an eigendecomposition. O(K²d²) memory.
  *
  * `oful_solver: textbook` is the cost the paper assigns OFUL-MLogB (§1, O(K³d³) a round, Fig. 2):
  * H⁻¹ re-inverted from H every round, and H̃ eigendecomposed every round for eq. (9), whose solution
- * inside the ball is the step itself. The arithmetic of a decision is otherwise the same.
+ * inside the ball is the step itself (Lemma 2's root in H̃'s eigenbasis). The rest of a decision's
+ * arithmetic is the same, and the two projections agree to rounding.
  */
 import type { ActionSet } from '../environments/environment.js';
 import { axpy, dot, gemmNT, gemv, ger } from '../linalg/blas.js';
@@ -15,7 +17,7 @@ import { Workspace } from '../linalg/simd.js';
 import { cholesky, choleskySolve, spdInverse } from '../linalg/cholesky.js';
 import { ConfidenceRadius, parameterStep } from '../model/beta.js';
 import { LocalModel } from '../model/local-model.js';
-import { ExactBallProjection } from '../model/projection.js';
+import { ExactBallProjection, TrustRegionProjection } from '../model/projection.js';
 import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
 import { OptimisticSelector } from './optimistic-selector.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, STEP_KEYS, RADIUS_KEYS } from './policy.js';
@@ -60,9 +62,8 @@ export class OfulMLogB implements Policy {
   readonly workspace: Workspace;
   private roundFeatures: Float64Array = new Float64Array(0);
   private readonly curvatureOfAction: (index: number, out: Float64Array) => void;
-  /** Buffers of the exact projection, allocated on its first use. */
-  /** eq. (9) in the rounds that leave the ball. */
-  private readonly projection: ExactBallProjection;
+  /** eq. (9) in the rounds that leave the ball; its buffers are allocated on first use. */
+  private readonly projection: TrustRegionProjection | ExactBallProjection;
   private projections = 0;
   private updates = 0;
   private lastBeta = NaN;
@@ -113,7 +114,9 @@ export class OfulMLogB implements Policy {
     this.smallVector2 = new Float64Array(K);
     this.lowRank = space.float64(K * n);
     this.refreshWork = space.float64(n * n + n);
-    this.projection = new ExactBallProjection(n);
+    // H̃ ⪰ λI bounds the trust-region multiplier from below.
+    this.projection =
+      this.solver === 'textbook' ? new ExactBallProjection(n) : new TrustRegionProjection(n, { space, floor: spec.regularization });
     this.curvatureOfAction = (index, out) => this.actionCurvature(index, out);
   }
 
@@ -189,7 +192,7 @@ export class OfulMLogB implements Policy {
     if (normSq > S * S) {
       this.project(factor, x, next);
       this.projections++;
-    } else if (this.solver === 'textbook') {
+    } else if (this.projection instanceof ExactBallProjection) {
       this.fillTilde(factor, x);
       this.projection.decompose();
     }
@@ -261,7 +264,7 @@ export class OfulMLogB implements Policy {
     }
   }
 
-  // eq. (9) exactly: H̃ = QΛQᵀ, W = Q diag(μ/(μ+ν)) QᵀW' with Σ μ_i²(q_iᵀW')²/(μ_i+ν)² = S².
+  // eq. (9) exactly: W = (H̃+νI)⁻¹H̃W' with ‖W‖ = S.
   private project(factor: Float64Array, x: Float64Array, next: Float64Array): void {
     this.fillTilde(factor, x);
     this.projection.project(next, this.normBound);
@@ -321,7 +324,8 @@ export const ofulMLogBPolicy: PolicyDescriptor = {
     flops: ({ d, K, actions, ofulSolver }) =>
       2 * actions * K * K * d * d + 8 * (K * d) ** 2 + (ofulSolver === 'textbook' ? (7 / 3) * (K * d) ** 3 : 0),
     // H, H⁻¹ and the refresh workspace, then at the first projection H̃, the eigensolver's work array
-    // and its eigenvectors (≈ 2(Kd)²): seven Kd×Kd arrays, plus the scoring scratch.
+    // and its eigenvectors (≈ 2(Kd)²): seven Kd×Kd arrays, plus the scoring scratch. (The incremental
+    // solver's trust-region projection holds five: H̃ and one Cholesky factor.)
     bytes: ({ d, K, actions }) => 8 * (7 * (K * d) ** 2 + actions * K * K * d + 16 * K * d),
     probeProjection: true,
   },

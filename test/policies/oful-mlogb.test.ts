@@ -1,7 +1,7 @@
 import { Matrix } from 'ml-matrix';
 import { describe, expect, it, vi } from 'vitest';
 import { TraceEnvironment } from '../../src/environments/trace.js';
-import { ExactBallProjection } from '../../src/model/projection.js';
+import { ExactBallProjection, TrustRegionProjection } from '../../src/model/projection.js';
 import { OfulMLogB } from '../../src/policies/oful-mlogb.js';
 import { denseInverse } from '../helpers/dense.js';
 import { makeSpec, syntheticTrace } from '../helpers/policies.js';
@@ -53,30 +53,36 @@ describe('OFUL-MLogB: H⁻¹ by rank-K Woodbury updates', () => {
 });
 
 describe('OFUL-MLogB: oful_solver textbook (the paper\'s O(K³d³) cost model)', () => {
-  /** Plays both solvers on one trace; returns the rounds where they chose differently and the decompositions each took. */
+  /**
+   * Plays both solvers on one trace: the rounds where they chose differently, the largest gap between
+   * their estimates over all rounds, and the eigendecompositions and trust-region solves each took.
+   */
   function playBoth(K: number, d: number, rounds: number, seed: number, normBound: number) {
     const trace = syntheticTrace(K, d, rounds, seed, 2);
     const spec = { normBound, regularization: 0.5, stepSize: 0.8 };
+    const decompose = vi.spyOn(ExactBallProjection.prototype, 'decompose');
+    const trustRegion = vi.spyOn(TrustRegionProjection.prototype, 'project');
     const players = (['incremental', 'textbook'] as const).map((solver) => {
-      const decompose = vi.spyOn(ExactBallProjection.prototype, 'decompose');
       const policy = new OfulMLogB(makeSpec(K, d, { ...spec, ofulSolver: solver }));
-      return { policy, env: new TraceEnvironment(trace), decompose, choices: [] as number[], decompositions: 0 };
+      return { policy, env: new TraceEnvironment(trace), choices: [] as number[], decompositions: 0, trustRegions: 0 };
     });
+    let gap = 0;
     for (let t = 1; t <= rounds; t++) {
       for (const player of players) {
-        const calls = player.decompose.mock.calls.length;
+        const [decompositions, trustRegions] = [decompose.mock.calls.length, trustRegion.mock.calls.length];
         const actions = player.env.actions(t);
         const index = player.policy.select(actions, t);
         player.choices.push(index);
         player.policy.update(actions.features.slice(index * d, (index + 1) * d), player.env.play(index).outcome);
-        player.decompositions += player.decompose.mock.calls.length - calls;
+        player.decompositions += decompose.mock.calls.length - decompositions;
+        player.trustRegions += trustRegion.mock.calls.length - trustRegions;
       }
+      const [a, b] = players.map((player) => player.policy.estimate());
+      for (let i = 0; i < K * d; i++) gap = Math.max(gap, Math.abs(a[i] - b[i]));
     }
     vi.restoreAllMocks();
     const [incremental, textbook] = players;
     const differing = incremental.choices.filter((c, i) => c !== textbook.choices[i]).length;
-    let gap = 0;
-    for (let i = 0; i < K * d; i++) gap = Math.max(gap, Math.abs(incremental.policy.estimate()[i] - textbook.policy.estimate()[i]));
     return { differing, gap, incremental, textbook };
   }
 
@@ -89,10 +95,13 @@ describe('OFUL-MLogB: oful_solver textbook (the paper\'s O(K³d³) cost model)',
       const { differing, gap, incremental, textbook } = playBoth(K, d, 400, 11 + K, normBound);
       expect(differing).toBe(0);
       expect(gap).toBeLessThan(1e-9);
-      // Both take the projection in the same rounds; only textbook decomposes in the others too.
+      // Both take the projection in the same rounds: textbook from H̃'s eigendecomposition, which it takes
+      // in every round; incremental as a trust-region solve, never decomposing.
       expect(textbook.policy.stats().projections).toBe(incremental.policy.stats().projections);
       expect(textbook.decompositions).toBe(400);
-      expect(incremental.decompositions).toBe(incremental.policy.stats().projections);
+      expect(textbook.trustRegions).toBe(0);
+      expect(incremental.decompositions).toBe(0);
+      expect(incremental.trustRegions).toBe(incremental.policy.stats().projections);
       if (normBound < 1) expect(incremental.policy.stats().projections).toBeGreaterThan(10);
     });
   }
