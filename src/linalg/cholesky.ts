@@ -9,7 +9,7 @@ import { axpy, dot, gemmNT } from './blas.js';
 import { homeOf, type Home } from './simd.js';
 
 /** Panel width of the blocked algorithms (dpotrf's NB). */
-const NB = 32;
+export const NB = 32;
 /** Orders above which the blocked algorithms run (at or below, one panel: the unblocked loops). */
 const BLOCKED_ORDER = NB;
 /** Widths at or below which the panel's triangular solve is plain substitution. */
