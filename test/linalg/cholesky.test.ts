@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { NB } from '../../src/linalg/cholesky.js';
 import { cholesky, choleskyRankOneUpdate, choleskySolve, solveLowerTransposed, spdInverse } from '../../src/linalg/index.js';
 import { Workspace, homeOf } from '../../src/linalg/simd.js';
-import { EPS, embed, extract, frobenius, matmul, mulberry32, randomDense, toMatrix, transpose } from './fixtures.js';
+import { EPS, embed, extract, frobenius, matmul, mulberry32, randomDense, randomOrthogonal, toMatrix, transpose, withSpectrum } from './fixtures.js';
 
 /** Orders on both sides of the panel boundaries of the blocked algorithms, and one of many panels. */
 const ORDERS = [1, 2, 3, 5, NB - 1, NB, NB + 1, 2 * NB + 3, 300];
@@ -250,6 +250,32 @@ describe('spdInverse vs ml-matrix', () => {
       });
     }
   }
+
+  it('blocked order, κ = 1e10 (spectrum 1 … 1e-10 in a random basis): LLᵀ = A to n·eps·‖A‖, A·A⁻¹ = I to n·eps·κ', () => {
+    const n = 2 * NB + 3;
+    const rand = mulberry32(9);
+    const A = withSpectrum(
+      randomOrthogonal(n, rand),
+      Array.from({ length: n }, (_, i) => 10 ** (-10 * (i / (n - 1)))),
+    );
+    const normA = frobenius(A);
+    const l = Float64Array.from(A.flat());
+    expect(cholesky(n, l, 0, n)).toBe(true);
+    const lower = Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (j <= i ? l[i * n + j] : 0)));
+    const LLt = matmul(lower, transpose(lower, n));
+    let err = 0;
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) err += (LLt[i][j] - A[i][j]) ** 2;
+    expect(Math.sqrt(err)).toBeLessThanOrEqual(4 * n * EPS * normA);
+
+    const out = invert(A);
+    expect(out).not.toBeNull();
+    const X = Array.from({ length: n }, (_, i) => Array.from(out!.subarray(i * n, i * n + n)));
+    const kappa = normA * frobenius(X);
+    const AX = matmul(A, X);
+    let residual = 0;
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) residual += (AX[i][j] - (i === j ? 1 : 0)) ** 2;
+    expect(Math.sqrt(residual)).toBeLessThanOrEqual(8 * n * EPS * kappa);
+  });
 
   it('an ill-conditioned SPD matrix (Hilbert, n = 8) still inverts to within κ·eps', () => {
     const n = 8;
