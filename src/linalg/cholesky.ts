@@ -17,7 +17,8 @@ const TRSM_BASE = 4;
 
 /**
  * In place: the lower triangle of A (n×n at a[aOff], stride lda) becomes L with A = LLᵀ (upper triangle
- * untouched). Returns false, with `a` partially overwritten, if a pivot is ≤ 0 or non-finite.
+ * untouched). Returns false, with `a` partially overwritten, if a pivot is ≤ 0 or non-finite. Above
+ * BLOCKED_ORDER it keeps n·NB doubles of scratch beside `a` (in its workspace), allocated once.
  */
 export function cholesky(n: number, a: Float64Array, aOff: number, lda: number): boolean {
   if (n <= BLOCKED_ORDER) return choleskyUnblocked(n, a, aOff, lda);
@@ -60,12 +61,9 @@ function choleskyBlocked(
     if (j0 > 0) {
       const panel = aOff + j0 * lda;
       gemmNT(rows, jb, j0, a, panel, lda, a, panel, lda, t, tOff, ldt);
-      for (let r = 0; r < rows; r++) {
-        const ra = d + r * lda;
-        const rt = tOff + r * ldt;
-        const end = r < jb ? r + 1 : jb; // the diagonal block's lower triangle only
-        for (let c = 0; c < end; c++) a[ra + c] -= t[rt + c];
-      }
+      // The diagonal block's lower triangle only, then the rows below it whole.
+      for (let r = 0; r < jb; r++) subtract(1, r + 1, t, tOff + r * ldt, ldt, a, d + r * lda, lda);
+      subtract(rows - jb, jb, t, tOff + jb * ldt, ldt, a, d + jb * lda, lda);
     }
     if (!choleskyUnblocked(jb, a, d, lda)) return false;
     if (rows > jb) solveRightLowerTransposed(rows - jb, jb, a, d, lda, a, d + jb * lda, lda, t, tOff, ldt);
@@ -106,12 +104,17 @@ function solveRightLowerTransposed(
   const h = Math.ceil(w / 2 / TRSM_BASE) * TRSM_BASE;
   solveRightLowerTransposed(m, h, l, lOff, ldl, x, xOff, ldx, t, tOff, ldt);
   gemmNT(m, w - h, h, x, xOff, ldx, l, lOff + h * ldl, ldl, t, tOff, ldt);
-  for (let i = 0; i < m; i++) {
-    const rx = xOff + i * ldx + h;
-    const rt = tOff + i * ldt;
-    for (let c = 0; c < w - h; c++) x[rx + c] -= t[rt + c];
-  }
+  subtract(m, w - h, t, tOff, ldt, x, xOff + h, ldx);
   solveRightLowerTransposed(m, w - h, l, lOff + h * ldl + h, ldl, x, xOff + h, ldx, t, tOff, ldt);
+}
+
+/** X (rows×cols at x[xOff], stride ldx) −= T (at t[tOff], stride ldt). */
+function subtract(rows: number, cols: number, t: Float64Array, tOff: number, ldt: number, x: Float64Array, xOff: number, ldx: number): void {
+  for (let i = 0; i < rows; i++) {
+    const rx = xOff + i * ldx;
+    const rt = tOff + i * ldt;
+    for (let c = 0; c < cols; c++) x[rx + c] -= t[rt + c];
+  }
 }
 
 /** Per workspace memory (and one for ordinary arrays), the scratch of `cholesky`'s blocked path. */
@@ -204,7 +207,8 @@ export function choleskyRankOneUpdate(
 
 /**
  * out = A⁻¹ for SPD A (n×n, `a` not modified; both triangles of out written, exactly symmetric), via
- * A⁻¹ = L⁻ᵀL⁻¹ (dpotri). work.length ≥ n·n + n. Returns false if A is not positive definite.
+ * A⁻¹ = L⁻ᵀL⁻¹ (dpotri). work.length ≥ n·n + n; `a` is read only before out is written. Returns false
+ * if A is not positive definite.
  */
 export function spdInverse(
   n: number,
