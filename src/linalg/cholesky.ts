@@ -231,7 +231,7 @@ export function spdInverse(
   }
   if (n <= BLOCKED_ORDER) {
     if (!choleskyUnblocked(n, work, 0, n)) return false;
-    invertLowerUnblocked(n, work, 0, n, work, n * n);
+    invertLowerUnblocked(n, work, 0, n, n * n);
     lowerGramUnblocked(n, work, out, outOff, ldo);
   } else {
     // `out` is the scratch of the factorisation and of the inversion until it receives the result.
@@ -249,18 +249,18 @@ export function spdInverse(
  * dtrti2, row by row: in place, the lower triangle L (n×n at w[off], stride ld) becomes X = L⁻¹, with
  * X[i][0..i) = −(1/L[i][i]) Σ_{k<i} L[i][k]·X[k][0..k] and X[i][i] = 1/L[i][i]; w[tmp..tmp+n) is scratch.
  */
-function invertLowerUnblocked(n: number, w: Float64Array, off: number, ld: number, tmpArray: Float64Array, tmp: number): void {
+function invertLowerUnblocked(n: number, w: Float64Array, off: number, ld: number, tmp: number): void {
   for (let i = 0; i < n; i++) {
     const ri = off + i * ld;
-    tmpArray.fill(0, tmp, tmp + i);
+    w.fill(0, tmp, tmp + i);
     for (let k = 0; k < i; k++) {
       const lik = w[ri + k];
       if (lik === 0) continue;
       const rk = off + k * ld;
-      for (let j = 0; j <= k; j++) tmpArray[tmp + j] += lik * w[rk + j];
+      for (let j = 0; j <= k; j++) w[tmp + j] += lik * w[rk + j];
     }
     const inv = 1 / w[ri + i];
-    for (let j = 0; j < i; j++) w[ri + j] = -inv * tmpArray[tmp + j];
+    for (let j = 0; j < i; j++) w[ri + j] = -inv * w[tmp + j];
     w[ri + i] = inv;
   }
 }
@@ -275,7 +275,7 @@ function invertLowerBlocked(n: number, w: Float64Array, s: Float64Array, sOff: n
     const jb = Math.min(NB, n - j0);
     const m = n - j0 - jb;
     const d = j0 * n + j0;
-    invertLowerUnblocked(jb, w, d, n, w, n * n);
+    invertLowerUnblocked(jb, w, d, n, n * n);
     for (let i = 0; i < jb; i++) w.fill(0, d + i * n + i + 1, d + i * n + jb);
     if (m === 0) continue;
     const p = sOff + m; // −X11ᵀ, jb×jb, beside Q
