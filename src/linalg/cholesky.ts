@@ -1,16 +1,32 @@
 /**
  * Cholesky factorisation A = LLᵀ of symmetric positive definite matrices (row-major, lower triangle),
- * solves with the factor, and the SPD inverse. Inner loops run along rows (contiguous memory).
+ * solves with the factor, and the SPD inverse. Above BLOCKED_ORDER the factorisation and the inverse are
+ * LAPACK's blocked algorithms (dpotrf; dpotri = dtrtri + dlauum) with their bulk in `gemmNT`, which runs
+ * as WebAssembly SIMD when its output lies in a Workspace; below it, the unblocked loops.
  */
 
-import { axpy, dot } from './blas.js';
+import { axpy, dot, gemmNT } from './blas.js';
+import { homeOf, type Home } from './simd.js';
+
+/** Panel width of the blocked algorithms (dpotrf's NB). */
+export const NB = 32;
+/** Orders above which the blocked algorithms run (at or below, one panel: the unblocked loops). */
+const BLOCKED_ORDER = NB;
+/** Widths at or below which the panel's triangular solve is plain substitution. */
+const TRSM_BASE = 4;
 
 /**
  * In place: the lower triangle of A (n×n at a[aOff], stride lda) becomes L with A = LLᵀ (upper triangle
- * untouched). Returns false, with `a` partially overwritten, if a pivot is ≤ 0 or non-finite.
+ * untouched). Returns false, with `a` partially overwritten, if a pivot is ≤ 0 or non-finite. Above
+ * BLOCKED_ORDER it keeps n·NB doubles of scratch beside `a` (in its workspace), allocated once.
  */
 export function cholesky(n: number, a: Float64Array, aOff: number, lda: number): boolean {
-  // Row-oriented Cholesky–Crout: L[i][j] = (A[i][j] − ⟨L[i][0..j), L[j][0..j)⟩) / L[j][j].
+  if (n <= BLOCKED_ORDER) return choleskyUnblocked(n, a, aOff, lda);
+  return choleskyBlocked(n, a, aOff, lda, scratchFor(a, n * NB), 0, NB);
+}
+
+/** dpotf2, row-oriented Cholesky–Crout: L[i][j] = (A[i][j] − ⟨L[i][0..j), L[j][0..j)⟩) / L[j][j]. */
+function choleskyUnblocked(n: number, a: Float64Array, aOff: number, lda: number): boolean {
   for (let i = 0; i < n; i++) {
     const ri = aOff + i * lda;
     for (let j = 0; j < i; j++) {
@@ -22,6 +38,105 @@ export function cholesky(n: number, a: Float64Array, aOff: number, lda: number):
     a[ri + i] = Math.sqrt(pivot);
   }
   return true;
+}
+
+/**
+ * dpotrf (lower, left-looking by panels of NB columns): the panel A[j0.., J] −= L[j0.., 0..j0)·L[J, 0..j0)ᵀ
+ * (dsyrk and dgemm in one gemmNT, through the scratch T), then dpotf2 on the diagonal block and the
+ * triangular solve L21 = A21·L11⁻ᵀ (dtrsm). T (t[tOff], stride ldt ≥ NB) holds n × NB doubles.
+ */
+function choleskyBlocked(
+  n: number,
+  a: Float64Array,
+  aOff: number,
+  lda: number,
+  t: Float64Array,
+  tOff: number,
+  ldt: number,
+): boolean {
+  for (let j0 = 0; j0 < n; j0 += NB) {
+    const jb = Math.min(NB, n - j0);
+    const rows = n - j0;
+    const d = aOff + j0 * lda + j0;
+    if (j0 > 0) {
+      const panel = aOff + j0 * lda;
+      gemmNT(rows, jb, j0, a, panel, lda, a, panel, lda, t, tOff, ldt);
+      // The diagonal block's lower triangle only, then the rows below it whole.
+      for (let r = 0; r < jb; r++) subtract(1, r + 1, t, tOff + r * ldt, ldt, a, d + r * lda, lda);
+      subtract(rows - jb, jb, t, tOff + jb * ldt, ldt, a, d + jb * lda, lda);
+    }
+    if (!choleskyUnblocked(jb, a, d, lda)) return false;
+    if (rows > jb) solveRightLowerTransposed(rows - jb, jb, a, d, lda, a, d + jb * lda, lda, t, tOff, ldt);
+  }
+  return true;
+}
+
+/**
+ * dtrsm (right, lower, transposed): X (m×w at x[xOff], stride ldx) ← X·L⁻ᵀ, L the w×w lower triangle at
+ * l[lOff]. Recursive halving: X₁ ← X₁L₁₁⁻ᵀ; X₂ −= X₁L₂₁ᵀ (gemmNT through T, m × w/2); X₂ ← X₂L₂₂⁻ᵀ.
+ */
+function solveRightLowerTransposed(
+  m: number,
+  w: number,
+  l: Float64Array,
+  lOff: number,
+  ldl: number,
+  x: Float64Array,
+  xOff: number,
+  ldx: number,
+  t: Float64Array,
+  tOff: number,
+  ldt: number,
+): void {
+  if (w <= TRSM_BASE) {
+    // Row by row: x[c] = (x[c] − Σ_{p<c} x[p]·L[c][p]) / L[c][c].
+    for (let i = 0; i < m; i++) {
+      const rx = xOff + i * ldx;
+      for (let c = 0; c < w; c++) {
+        const rl = lOff + c * ldl;
+        let s = x[rx + c];
+        for (let p = 0; p < c; p++) s -= x[rx + p] * l[rl + p];
+        x[rx + c] = s / l[rl + c];
+      }
+    }
+    return;
+  }
+  const h = Math.ceil(w / 2 / TRSM_BASE) * TRSM_BASE;
+  solveRightLowerTransposed(m, h, l, lOff, ldl, x, xOff, ldx, t, tOff, ldt);
+  gemmNT(m, w - h, h, x, xOff, ldx, l, lOff + h * ldl, ldl, t, tOff, ldt);
+  subtract(m, w - h, t, tOff, ldt, x, xOff + h, ldx);
+  solveRightLowerTransposed(m, w - h, l, lOff + h * ldl + h, ldl, x, xOff + h, ldx, t, tOff, ldt);
+}
+
+/** X (rows×cols at x[xOff], stride ldx) −= T (at t[tOff], stride ldt). */
+function subtract(rows: number, cols: number, t: Float64Array, tOff: number, ldt: number, x: Float64Array, xOff: number, ldx: number): void {
+  for (let i = 0; i < rows; i++) {
+    const rx = xOff + i * ldx;
+    const rt = tOff + i * ldt;
+    for (let c = 0; c < cols; c++) x[rx + c] -= t[rt + c];
+  }
+}
+
+/** Per workspace memory (and one for ordinary arrays), the scratch of `cholesky`'s blocked path. */
+const scratches = new WeakMap<Home, Float64Array>();
+let ordinaryScratch = new Float64Array(0);
+
+/**
+ * At least `length` doubles of scratch where `a` lives, so that the kernels writing it run on the same
+ * backend without copying `a`. Allocated when first needed and kept (grown when an order is larger).
+ */
+function scratchFor(a: Float64Array, length: number): Float64Array {
+  const home = homeOf(a);
+  if (home === undefined) {
+    if (ordinaryScratch.length < length) ordinaryScratch = new Float64Array(length);
+    return ordinaryScratch;
+  }
+  let scratch = scratches.get(home);
+  if (scratch === undefined || scratch.length < length) {
+    scratch = home.allocate(length);
+    scratches.set(home, scratch);
+  }
+  return scratch;
 }
 
 /** Solves LLᵀ z = b in place in b[bOff..+n), L the lower-triangular factor from `cholesky`. */
@@ -92,7 +207,8 @@ export function choleskyRankOneUpdate(
 
 /**
  * out = A⁻¹ for SPD A (n×n, `a` not modified; both triangles of out written, exactly symmetric), via
- * A⁻¹ = L⁻ᵀL⁻¹. work.length ≥ n·n + n. Returns false if A is not positive definite.
+ * A⁻¹ = L⁻ᵀL⁻¹ (dpotri). work.length ≥ n·n + n; `a` is read only before out is written. Returns false
+ * if A is not positive definite.
  */
 export function spdInverse(
   n: number,
@@ -107,44 +223,105 @@ export function spdInverse(
   if (work.length < n * n + n) {
     throw new Error(`spdInverse: work has length ${work.length}, needs n·n + n = ${n * n + n}`);
   }
-  // work[0..n²) ← lower triangle of A (ld = n), then L.
+  // work[0..n²) ← lower triangle of A (ld = n), then L; work[n²..n²+n) is a scratch row.
   for (let i = 0; i < n; i++) {
     const ra = aOff + i * lda;
     const rw = i * n;
     for (let j = 0; j <= i; j++) work[rw + j] = a[ra + j];
   }
-  if (!cholesky(n, work, 0, n)) return false;
-
-  // In place, L ← X = L⁻¹ (lower triangular), row by row:
-  // X[i][0..i) = −(1/L[i][i]) Σ_{k<i} L[i][k]·X[k][0..k], X[i][i] = 1/L[i][i].
-  const t = n * n; // offset of the length-n scratch row
-  for (let i = 0; i < n; i++) {
-    const ri = i * n;
-    work.fill(0, t, t + i);
-    for (let k = 0; k < i; k++) {
-      const lik = work[ri + k];
-      if (lik === 0) continue;
-      const rk = k * n;
-      for (let j = 0; j <= k; j++) work[t + j] += lik * work[rk + j];
-    }
-    const inv = 1 / work[ri + i];
-    for (let j = 0; j < i; j++) work[ri + j] = -inv * work[t + j];
-    work[ri + i] = inv;
-  }
-
-  // A⁻¹ = XᵀX: rank-1 updates with the rows of X into the lower triangle of out, then mirror.
-  for (let i = 0; i < n; i++) out.fill(0, outOff + i * ldo, outOff + i * ldo + i + 1);
-  for (let k = 0; k < n; k++) {
-    const rk = k * n;
-    for (let i = 0; i <= k; i++) {
-      const xki = work[rk + i];
-      if (xki === 0) continue;
-      const ro = outOff + i * ldo;
-      for (let j = 0; j <= i; j++) out[ro + j] += xki * work[rk + j];
-    }
+  if (n <= BLOCKED_ORDER) {
+    if (!choleskyUnblocked(n, work, 0, n)) return false;
+    invertLowerUnblocked(n, work, 0, n, n * n);
+    lowerGramUnblocked(n, work, out, outOff, ldo);
+  } else {
+    // `out` is the scratch of the factorisation and of the inversion until it receives the result.
+    if (!choleskyBlocked(n, work, 0, n, out, outOff, ldo)) return false;
+    invertLowerBlocked(n, work, out, outOff, ldo);
+    lowerGramBlocked(n, work, out, outOff, ldo);
   }
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < i; j++) out[outOff + j * ldo + i] = out[outOff + i * ldo + j];
   }
   return true;
+}
+
+/**
+ * dtrti2, row by row: in place, the lower triangle L (n×n at w[off], stride ld) becomes X = L⁻¹, with
+ * X[i][0..i) = −(1/L[i][i]) Σ_{k<i} L[i][k]·X[k][0..k] and X[i][i] = 1/L[i][i]; w[tmp..tmp+n) is scratch.
+ */
+function invertLowerUnblocked(n: number, w: Float64Array, off: number, ld: number, tmp: number): void {
+  for (let i = 0; i < n; i++) {
+    const ri = off + i * ld;
+    w.fill(0, tmp, tmp + i);
+    for (let k = 0; k < i; k++) {
+      const lik = w[ri + k];
+      if (lik === 0) continue;
+      const rk = off + k * ld;
+      for (let j = 0; j <= k; j++) w[tmp + j] += lik * w[rk + j];
+    }
+    const inv = 1 / w[ri + i];
+    for (let j = 0; j < i; j++) w[ri + j] = -inv * w[tmp + j];
+    w[ri + i] = inv;
+  }
+}
+
+/**
+ * dtrtri (lower, blocked, panels from the last): X = L⁻¹ in place in w (n×n, ld n), with the diagonal
+ * blocks by dtrti2 (zeroed above their diagonal) and X21 = −X22·L21·X11 as X22·Qᵀ, Q = (−X11ᵀ)·L21ᵀ, both
+ * by gemmNT. The scratch s (s[sOff], stride lds ≥ n) holds NB × n doubles.
+ */
+function invertLowerBlocked(n: number, w: Float64Array, s: Float64Array, sOff: number, lds: number): void {
+  for (let j0 = Math.floor((n - 1) / NB) * NB; j0 >= 0; j0 -= NB) {
+    const jb = Math.min(NB, n - j0);
+    const m = n - j0 - jb;
+    const d = j0 * n + j0;
+    invertLowerUnblocked(jb, w, d, n, n * n);
+    for (let i = 0; i < jb; i++) w.fill(0, d + i * n + i + 1, d + i * n + jb);
+    if (m === 0) continue;
+    const p = sOff + m; // −X11ᵀ, jb×jb, beside Q
+    for (let r = 0; r < jb; r++) for (let c = 0; c < jb; c++) s[p + r * lds + c] = -w[d + c * n + r];
+    gemmNT(jb, m, jb, s, p, lds, w, d + jb * n, n, s, sOff, lds);
+    // Rows of X22 by panels, each up to the end of its diagonal block (zero beyond).
+    for (let k0 = j0 + jb; k0 < n; k0 += NB) {
+      const kb = Math.min(NB, n - k0);
+      gemmNT(kb, jb, k0 + kb - j0 - jb, w, k0 * n + j0 + jb, n, s, sOff, lds, w, k0 * n + j0, n);
+    }
+  }
+}
+
+/** dlauu2: the lower triangle of out = XᵀX for X lower triangular in w (n×n, ld n), by rank-1 updates with its rows. */
+function lowerGramUnblocked(n: number, w: Float64Array, out: Float64Array, outOff: number, ldo: number): void {
+  for (let i = 0; i < n; i++) out.fill(0, outOff + i * ldo, outOff + i * ldo + i + 1);
+  for (let k = 0; k < n; k++) {
+    const rk = k * n;
+    for (let i = 0; i <= k; i++) {
+      const xki = w[rk + i];
+      if (xki === 0) continue;
+      const ro = outOff + i * ldo;
+      for (let j = 0; j <= i; j++) out[ro + j] += xki * w[rk + j];
+    }
+  }
+}
+
+/**
+ * dlauum: the lower triangle of out = XᵀX = UUᵀ, U = Xᵀ moved into the upper triangle of w (zeros below),
+ * block row I by one gemmNT: out[I, 0..i0+ib) = U[I, i0..n)·U[0..i0+ib, i0..n)ᵀ (the diagonal block
+ * whole; its upper half is overwritten by the caller's mirror).
+ */
+function lowerGramBlocked(n: number, w: Float64Array, out: Float64Array, outOff: number, ldo: number): void {
+  // Transposed by NB×NB tiles, so that the strided writes stay in cache.
+  for (let i0 = 0; i0 < n; i0 += NB) {
+    const i1 = Math.min(n, i0 + NB);
+    for (let j0 = 0; j0 <= i0; j0 += NB) {
+      for (let i = i0; i < i1; i++) {
+        const end = Math.min(i, j0 + NB);
+        for (let j = j0; j < end; j++) w[j * n + i] = w[i * n + j];
+      }
+    }
+  }
+  for (let i = 1; i < n; i++) w.fill(0, i * n, i * n + i);
+  for (let i0 = 0; i0 < n; i0 += NB) {
+    const ib = Math.min(NB, n - i0);
+    gemmNT(ib, i0 + ib, n - i0, w, i0 * n + i0, n, w, i0, n, out, outOff + i0 * ldo, ldo);
+  }
 }
