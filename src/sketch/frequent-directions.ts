@@ -92,6 +92,9 @@ export class FrequentDirections {
   private xCoefficients: Float64Array;
   private overlap: Float64Array;
   private readonly blockDots: Float64Array;
+  /** `augmentedSolve`: E (r×K) and the K×K Schur complement, then its Cholesky factor. */
+  private border: Float64Array;
+  private readonly schur: Float64Array;
   /** This round's action x, copied in once so every product over V reads it in place. */
   private readonly action: Float64Array;
   private updates = 0;
@@ -137,6 +140,8 @@ export class FrequentDirections {
     this.xCoefficients = new Float64Array(m * K);
     this.overlap = space.float64(m * m);
     this.blockDots = new Float64Array(K);
+    this.border = new Float64Array(m * K);
+    this.schur = new Float64Array(K * K);
     this.action = space.float64(d);
   }
 
@@ -151,6 +156,8 @@ export class FrequentDirections {
       this.projection.byteLength +
       this.oldCoefficients.byteLength +
       this.xCoefficients.byteLength +
+      this.border.byteLength +
+      this.schur.byteLength +
       this.overlap.byteLength
     );
   }
@@ -225,6 +232,75 @@ export class FrequentDirections {
       }
     }
     return n;
+  }
+
+  /**
+   * out = (λI + CᵀC)⁻¹ w for C = [V Λ^{1/2}, F ⊗ x] (length r+K), given P(x), F and ‖x‖². CᵀC is
+   * [[Λ, E], [Eᵀ, FᵀF‖x‖²]] with E = Λ^{1/2} P F (`augmentedGram`), so block elimination of the
+   * diagonal λI + Λ leaves the K×K Schur complement S = λI + FᵀF‖x‖² − Eᵀ(λI + Λ)⁻¹E, positive
+   * definite like λI + CᵀC, solved by Cholesky (Golub & Van Loan §4.2, block LDLᵀ). O(rK²).
+   */
+  augmentedSolve(
+    projection: Float64Array,
+    factor: Float64Array,
+    xNormSq: number,
+    regularization: number,
+    w: Float64Array,
+    out: Float64Array,
+  ): void {
+    const { rank: r, K } = this;
+    const border = this.border;
+    const schur = this.schur;
+    // E row by row, and out[0..r) = (λI + Λ)⁻¹ w[0..r) for now.
+    for (let k = 0; k < r; k++) {
+      const root = Math.sqrt(this.eigenvalues[k]);
+      for (let j = 0; j < K; j++) {
+        let s = 0;
+        for (let i = 0; i < K; i++) s += factor[i * K + j] * projection[i * r + k];
+        border[k * K + j] = root * s;
+      }
+      out[k] = w[k] / (regularization + this.eigenvalues[k]);
+    }
+    for (let i = 0; i < K; i++) {
+      for (let j = 0; j <= i; j++) {
+        let c = 0;
+        for (let p = 0; p < K; p++) c += factor[p * K + i] * factor[p * K + j];
+        let s = 0;
+        for (let k = 0; k < r; k++) s += (border[k * K + i] * border[k * K + j]) / (regularization + this.eigenvalues[k]);
+        schur[i * K + j] = c * xNormSq - s + (i === j ? regularization : 0);
+      }
+      let s = 0;
+      for (let k = 0; k < r; k++) s += border[k * K + i] * out[k];
+      out[r + i] = w[r + i] - s;
+    }
+    // S = LLᵀ in the lower triangle, then L Lᵀ y = out[r..r+K).
+    for (let j = 0; j < K; j++) {
+      let diagonal = schur[j * K + j];
+      for (let p = 0; p < j; p++) diagonal -= schur[j * K + p] * schur[j * K + p];
+      const pivot = Math.sqrt(diagonal);
+      schur[j * K + j] = pivot;
+      for (let i = j + 1; i < K; i++) {
+        let s = schur[i * K + j];
+        for (let p = 0; p < j; p++) s -= schur[i * K + p] * schur[j * K + p];
+        schur[i * K + j] = s / pivot;
+      }
+    }
+    for (let i = 0; i < K; i++) {
+      let s = out[r + i];
+      for (let p = 0; p < i; p++) s -= schur[i * K + p] * out[r + p];
+      out[r + i] = s / schur[i * K + i];
+    }
+    for (let i = K - 1; i >= 0; i--) {
+      let s = out[r + i];
+      for (let p = i + 1; p < K; p++) s -= schur[p * K + i] * out[r + p];
+      out[r + i] = s / schur[i * K + i];
+    }
+    // out[0..r) = (λI + Λ)⁻¹ (w[0..r) − E y).
+    for (let k = 0; k < r; k++) {
+      let s = 0;
+      for (let j = 0; j < K; j++) s += border[k * K + j] * out[r + j];
+      out[k] -= s / (regularization + this.eigenvalues[k]);
+    }
   }
 
   /** out = Cᵀ w for C = [V Λ^{1/2}, F ⊗ x] (length r+K). */
@@ -372,6 +448,7 @@ export class FrequentDirections {
     this.projection = space.float64(capacity * K);
     this.oldCoefficients = space.float64(capacity * capacity);
     this.xCoefficients = new Float64Array(capacity * K);
+    this.border = new Float64Array(capacity * K);
     this.overlap = space.float64(capacity * capacity);
     this.allocated = capacity;
   }
