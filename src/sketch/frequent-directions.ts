@@ -17,7 +17,7 @@
  * mass that would break the budget Δ_t ≤ 1 + ε (see `grownSize` for the rule and its justification).
  */
 import { ArrowheadEigen } from '../linalg/arrowhead.js';
-import { axpy, dot, gemmNN, gemmNT, gemv } from '../linalg/blas.js';
+import { axpy, dot, gemmNN, gemmNT, gemv, ger } from '../linalg/blas.js';
 import { SymmetricEigen } from '../linalg/eigen.js';
 import { Workspace } from '../linalg/simd.js';
 
@@ -95,6 +95,9 @@ export class FrequentDirections {
   /** `augmentedSolve`: E (r×K) and the K×K Schur complement, then its Cholesky factor. */
   private border: Float64Array;
   private readonly schur: Float64Array;
+  /** √μ_k of the held directions (`update`) and Vᵀw (`sketchQuadraticForm`). */
+  private roots: Float64Array;
+  private coordinates: Float64Array;
   /** This round's action x, copied in once so every product over V reads it in place. */
   private readonly action: Float64Array;
   private updates = 0;
@@ -142,6 +145,8 @@ export class FrequentDirections {
     this.blockDots = new Float64Array(K);
     this.border = new Float64Array(m * K);
     this.schur = new Float64Array(K * K);
+    this.roots = new Float64Array(m);
+    this.coordinates = space.float64(m);
     this.action = space.float64(d);
   }
 
@@ -158,6 +163,8 @@ export class FrequentDirections {
       this.xCoefficients.byteLength +
       this.border.byteLength +
       this.schur.byteLength +
+      this.roots.byteLength +
+      this.coordinates.byteLength +
       this.overlap.byteLength
     );
   }
@@ -199,11 +206,10 @@ export class FrequentDirections {
 
   /** Σ_k μ_k (v_kᵀ w)²: the sketch's part of ‖w‖²_Z (add λ‖w‖² for the full norm). */
   sketchQuadraticForm(w: Float64Array): number {
+    const coordinates = this.coordinates;
+    gemv(this.rank, this.dimension, this.basis, 0, this.dimension, w, 0, coordinates, 0);
     let sum = 0;
-    for (let k = 0; k < this.rank; k++) {
-      const c = dot(this.dimension, this.basis, k * this.dimension, w, 0);
-      sum += this.eigenvalues[k] * c * c;
-    }
+    for (let k = 0; k < this.rank; k++) sum += this.eigenvalues[k] * coordinates[k] * coordinates[k];
     return sum;
   }
 
@@ -360,9 +366,11 @@ export class FrequentDirections {
     // V' = [V Λ^{1/2}, F ⊗ x] Q_{:,1:r'} Σ̄^{-1}: coefficients on the old rows and on x's blocks.
     const oldCoefficients = this.oldCoefficients;
     const xCoefficients = this.xCoefficients;
+    const roots = this.roots;
+    for (let p = 0; p < r; p++) roots[p] = Math.sqrt(this.eigenvalues[p]);
     for (let k = 0; k < newRank; k++) {
       const invSigma = 1 / Math.sqrt(values[k]);
-      for (let p = 0; p < r; p++) oldCoefficients[k * r + p] = vectors[p * n + k] * Math.sqrt(this.eigenvalues[p]) * invSigma;
+      for (let p = 0; p < r; p++) oldCoefficients[k * r + p] = vectors[p * n + k] * roots[p] * invSigma;
       for (let i = 0; i < K; i++) {
         let s = 0;
         for (let j = 0; j < K; j++) s += factor[i * K + j] * vectors[(r + j) * n + k];
@@ -372,9 +380,8 @@ export class FrequentDirections {
     const next = this.spareBasis;
     if (r > 0) gemmNN(newRank, dimension, r, oldCoefficients, 0, r, this.basis, 0, dimension, next, 0, dimension);
     else next.fill(0, 0, newRank * dimension);
-    for (let k = 0; k < newRank; k++) {
-      for (let i = 0; i < K; i++) axpy(d, xCoefficients[k * K + i], x, 0, next, k * dimension + i * d);
-    }
+    // Block i of v'_k += xCoefficients[k·K + i]·x: one rank-one update over the newRank·K blocks of length d.
+    ger(newRank * K, d, 1, xCoefficients, 0, 1, x, 0, next, 0, d);
     this.spareBasis = this.basis;
     this.basis = next;
     for (let k = 0; k < newRank; k++) this.eigenvalues[k] = values[k] - shrink;
@@ -449,6 +456,8 @@ export class FrequentDirections {
     this.oldCoefficients = space.float64(capacity * capacity);
     this.xCoefficients = new Float64Array(capacity * K);
     this.border = new Float64Array(capacity * K);
+    this.roots = new Float64Array(capacity);
+    this.coordinates = space.float64(capacity);
     this.overlap = space.float64(capacity * capacity);
     this.allocated = capacity;
   }
