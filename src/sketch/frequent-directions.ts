@@ -550,7 +550,8 @@ export class AugmentedGramEigen {
 /**
  * Lemma 1, eq. (18): A(x)_ij = δ_ij ‖x‖²/λ − Σ_k c_k ⟨x,u_ki⟩⟨x,u_kj⟩ with c from `woodburyCoefficients`,
  * so that A(x) = (I_K ⊗ x)ᵀ Z⁻¹ (I_K ⊗ x) and ‖Z^{-1/2}(I_K ⊗ x)‖₂² = ‖A(x)‖₂. `projection` holds
- * P(x) at `offset` in the layout of `project` (K blocks of r). O(rK²).
+ * ⟨x,u_ki⟩ at offset + i·blockStride + k·directionStride: by default the layout of `project` (K blocks
+ * of r); `ActionCurvature` keeps direction-major rows (blockStride 1, directionStride K). O(rK²).
  */
 export function lemma1Matrix(
   K: number,
@@ -561,12 +562,16 @@ export function lemma1Matrix(
   xNormSq: number,
   regularization: number,
   out: Float64Array,
+  blockStride = r,
+  directionStride = 1,
 ): Float64Array {
   const diagonal = xNormSq / regularization;
   for (let i = 0; i < K; i++) {
     for (let j = 0; j <= i; j++) {
       let s = 0;
-      for (let k = 0; k < r; k++) s += woodbury[k] * projection[offset + i * r + k] * projection[offset + j * r + k];
+      const pi = offset + i * blockStride;
+      const pj = offset + j * blockStride;
+      for (let k = 0; k < r; k++) s += woodbury[k] * projection[pi + k * directionStride] * projection[pj + k * directionStride];
       out[i * K + j] = out[j * K + i] = (i === j ? diagonal : 0) - s;
     }
   }
@@ -600,7 +605,7 @@ export class ActionCurvature {
 
   /** Takes P(x) and ‖x‖² of `count` actions (rows of `features`, length d each) against the current sketch. */
   prepare(features: Float64Array, count: number, regularization: number): void {
-    const { K, d, dimension, rank: r, capacity: m } = this.sketch;
+    const { K, d, rank: r, capacity: m } = this.sketch;
     if (this.projections.length < count * K * m) this.projections = this.sketch.workspace.float64(count * K * m);
     if (this.woodbury.length < m) this.woodbury = new Float64Array(m);
     if (this.normsSq.length < count) this.normsSq = new Float64Array(count);
@@ -608,8 +613,9 @@ export class ActionCurvature {
     const x = this.features;
     if (features.length === count * d) x.set(features);
     else for (let j = 0; j < count * d; j++) x[j] = features[j];
-    // Block i of every v_k against every x (Lemma 1's ⟨x, u_ki⟩).
-    for (let i = 0; i < K && r > 0; i++) gemmNT(count, r, d, x, 0, d, this.sketch.basis, i * d, dimension, this.projections, i * r, K * r);
+    // Every d-block of every v_k against every x (Lemma 1's ⟨x, u_ki⟩): V's rows read as r·K rows of
+    // length d, so row k·K + i is u_ki and one product gives action a's ⟨x, u_ki⟩ at a·Kr + k·K + i.
+    if (r > 0) gemmNT(count, r * K, d, x, 0, d, this.sketch.basis, 0, d, this.projections, 0, K * r);
     for (let a = 0; a < count; a++) this.normsSq[a] = dot(d, x, a * d, x, a * d);
     this.sketch.woodburyCoefficients(regularization, this.woodbury);
     this.regularization = regularization;
@@ -618,6 +624,6 @@ export class ActionCurvature {
   /** A(x) of action `index` of the prepared round (K×K, row-major), eq. (18). */
   write(index: number, out: Float64Array): void {
     const { K, rank: r } = this.sketch;
-    lemma1Matrix(K, r, this.woodbury, this.projections, index * K * r, this.normsSq[index], this.regularization, out);
+    lemma1Matrix(K, r, this.woodbury, this.projections, index * K * r, this.normsSq[index], this.regularization, out, 1, K);
   }
 }
