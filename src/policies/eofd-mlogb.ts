@@ -282,7 +282,8 @@ export const eofdMLogBPolicy: PolicyDescriptor = {
   cost: {
     round: 'O(|A_t|·Kdm + Kd(m+K)²)',
     memory: 'O(Kdm)',
-    // Scoring P(x) for every action, the new basis, and two (m+K)×(m+K) eigendecompositions.
+    // Nominal, as Alg. 2 reads: scoring P(x) for every action, the new basis, and two (m+K)×(m+K) eigendecompositions
+    // (the Newton step takes its (λI + C̃ᵀC̃)⁻¹ by a K×K Schur complement, so a round without a projection runs one).
     flops: ({ d, K, m, actions }) => 2 * actions * K * d * m + 2 * K * d * m * (m + K) + 20 * (m + K) ** 3,
     // The basis and its spare (Kd×m each), W, W' and ΔW, the small Gram's eigenvectors, the scoring scratch.
     bytes: ({ d, K, m, actions }) => 8 * (2 * K * d * m + 3 * K * d + 3 * (m + K) ** 2 + actions * K * m),
