@@ -221,23 +221,28 @@ export class FrequentDirections {
     const { rank: r, K } = this;
     const n = r + K;
     out.fill(0, 0, n * n);
+    this.gramBorder(projection, factor, out, r, n);
     for (let k = 0; k < r; k++) {
       out[k * n + k] = this.eigenvalues[k];
+      for (let j = 0; j < K; j++) out[(r + j) * n + k] = out[k * n + r + j];
+    }
+    for (let i = 0; i < K; i++) {
+      for (let j = 0; j < K; j++) out[(r + i) * n + r + j] = factorGram(K, factor, i, j) * xNormSq;
+    }
+    return n;
+  }
+
+  /** E = Λ^{1/2} P(x) F, the r×K off-diagonal block of `augmentedGram`, into out[offset + k·ld + j]. */
+  private gramBorder(projection: Float64Array, factor: Float64Array, out: Float64Array, offset: number, ld: number): void {
+    const { rank: r, K } = this;
+    for (let k = 0; k < r; k++) {
       const root = Math.sqrt(this.eigenvalues[k]);
       for (let j = 0; j < K; j++) {
         let s = 0;
         for (let i = 0; i < K; i++) s += factor[i * K + j] * projection[i * r + k];
-        out[k * n + r + j] = out[(r + j) * n + k] = root * s;
+        out[offset + k * ld + j] = root * s;
       }
     }
-    for (let i = 0; i < K; i++) {
-      for (let j = 0; j < K; j++) {
-        let s = 0;
-        for (let p = 0; p < K; p++) s += factor[p * K + i] * factor[p * K + j];
-        out[(r + i) * n + r + j] = s * xNormSq;
-      }
-    }
-    return n;
   }
 
   /**
@@ -257,23 +262,14 @@ export class FrequentDirections {
     const { rank: r, K } = this;
     const border = this.border;
     const schur = this.schur;
-    // E row by row, and out[0..r) = (λI + Λ)⁻¹ w[0..r) for now.
-    for (let k = 0; k < r; k++) {
-      const root = Math.sqrt(this.eigenvalues[k]);
-      for (let j = 0; j < K; j++) {
-        let s = 0;
-        for (let i = 0; i < K; i++) s += factor[i * K + j] * projection[i * r + k];
-        border[k * K + j] = root * s;
-      }
-      out[k] = w[k] / (regularization + this.eigenvalues[k]);
-    }
+    // E, and out[0..r) = (λI + Λ)⁻¹ w[0..r) for now.
+    this.gramBorder(projection, factor, border, 0, K);
+    for (let k = 0; k < r; k++) out[k] = w[k] / (regularization + this.eigenvalues[k]);
     for (let i = 0; i < K; i++) {
       for (let j = 0; j <= i; j++) {
-        let c = 0;
-        for (let p = 0; p < K; p++) c += factor[p * K + i] * factor[p * K + j];
         let s = 0;
         for (let k = 0; k < r; k++) s += (border[k * K + i] * border[k * K + j]) / (regularization + this.eigenvalues[k]);
-        schur[i * K + j] = c * xNormSq - s + (i === j ? regularization : 0);
+        schur[i * K + j] = factorGram(K, factor, i, j) * xNormSq - s + (i === j ? regularization : 0);
       }
       let s = 0;
       for (let k = 0; k < r; k++) s += border[k * K + i] * out[k];
@@ -492,6 +488,13 @@ export class FrequentDirections {
     }
     this.reorthonormalisations++;
   }
+}
+
+/** (FᵀF)_ij for the K×K factor F (row-major): the Gram matrix of F ⊗ x is FᵀF‖x‖². */
+function factorGram(K: number, factor: Float64Array, i: number, j: number): number {
+  let s = 0;
+  for (let p = 0; p < K; p++) s += factor[p * K + i] * factor[p * K + j];
+  return s;
 }
 
 /**
