@@ -2,7 +2,7 @@ import { Matrix } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
 import { SymmetricEigen } from '../../src/linalg/eigen.js';
 import { hessianFactor } from '../../src/model/loss.js';
-import { FrequentDirections, lemma1Matrix } from '../../src/sketch/frequent-directions.js';
+import { ActionCurvature, FrequentDirections, lemma1Matrix } from '../../src/sketch/frequent-directions.js';
 import {
   denseInverse,
   jacobianDense,
@@ -145,6 +145,31 @@ describe('Lemma 1: ‖Z^{-1/2}(I ⊗ x)‖₂² = ‖A(x)‖₂', () => {
         expect(Math.abs(got - expected)).toBeLessThan(1e-10 * expected);
         for (let i = 0; i < K; i++)
           for (let j = 0; j < K; j++) expect(Math.abs(A[i * K + j] - dense.get(i, j))).toBeLessThan(1e-10 * expected);
+      }
+    });
+  }
+});
+
+describe('ActionCurvature: A(x) of every action of a round (one product over V read as r·K blocks)', () => {
+  for (const [K, d, m] of [[1, 6, 4], [3, 5, 7], [4, 4, 16]] as const) {
+    it(`matches the dense (I⊗x)ᵀ Z⁻¹ (I⊗x) for K = ${K}, d = ${d}, m = ${m}`, () => {
+      const lambda = 0.6;
+      const sketch = new FrequentDirections(d, K, m);
+      const next = stream(K, d, 60 + K);
+      for (let t = 0; t < 30; t++) feed(sketch, next());
+      const Zinv = denseInverse(sketchDense(sketch).add(Matrix.eye(K * d).mul(lambda)));
+      const normal = seededNormal(5 + K);
+      const count = 7;
+      const actions = Array.from({ length: count }, (_, a) => randomVector(d, normal, 0.4 + 0.1 * a));
+      const curvature = new ActionCurvature(sketch);
+      curvature.prepare(Float64Array.from(actions.flat()), count, lambda);
+      const A = new Float64Array(K * K);
+      for (let a = 0; a < count; a++) {
+        curvature.write(a, A);
+        const X = kronIdentity(K, actions[a]!);
+        const dense = X.transpose().mmul(Zinv).mmul(X);
+        const scale = symmetricEigenvalues(dense)[0]!;
+        for (let i = 0; i < K; i++) for (let j = 0; j < K; j++) expect(Math.abs(A[i * K + j]! - dense.get(i, j))).toBeLessThan(1e-10 * scale);
       }
     });
   }
