@@ -34,7 +34,7 @@ export class EofdMLogB implements Policy {
   /** W', then W_{t+1}. */
   private candidate: Float64Array;
   private readonly difference: Float64Array;
-  /** Eigendecomposition of the Gram matrix of C̃ = [VΛ^{1/2}, P(ηD)^{1/2} ⊗ x] (eq. (20), eq. (21), eq. (22)). */
+  /** Eigendecomposition of the Gram matrix of C̃ = [VΛ^{1/2}, P(ηD)^{1/2} ⊗ x] (eq. (20), eq. (21), eq. (22)), for the projection of eq. (9). */
   private gramEigen!: AugmentedGramEigen;
   private projection!: Float64Array;
   private transposed!: Float64Array;
@@ -146,9 +146,7 @@ export class EofdMLogB implements Policy {
     local.evaluate(this.current, x, outcome);
     const factor = local.hessianFactor(eta);
     const projection = sketch.project(x, 0, this.projection);
-    const n = this.gramEigen.decompose(sketch, projection, factor, xNormSq);
-    const values = this.gramEigen.values;
-    for (let i = 0; i < n; i++) if (values[i] < 0) values[i] = 0;
+    const n = r + K;
 
     // eq. (8) by Woodbury: Z̃⁻¹g = (g − C̃ (λI + C̃ᵀC̃)⁻¹ C̃ᵀ g)/λ with g = (σ − e_y) ⊗ x.
     const coefficients = local.gradient;
@@ -163,8 +161,7 @@ export class EofdMLogB implements Policy {
       for (let i = 0; i < K; i++) s += factor[i * K + j] * coefficients[i];
       transposed[r + j] = s * xNormSq;
     }
-    for (let i = 0; i < n; i++) this.middle[i] = 1 / (lambda + values[i]);
-    this.rotateScaleBack(n);
+    sketch.augmentedSolve(projection, factor, xNormSq, lambda, transposed, this.rotated);
     const next = this.candidate;
     next.set(this.current);
     for (let i = 0; i < K; i++) axpy(d, (-eta / lambda) * coefficients[i], x, 0, next, i * d);
@@ -175,7 +172,7 @@ export class EofdMLogB implements Policy {
     const S = this.normBound;
     const normSq = dot(dimension, next, 0, next, 0);
     if (normSq > S * S) {
-      this.project(n, normSq, factor, x, next);
+      this.project(normSq, factor, projection, xNormSq, x, next);
       this.projections++;
     }
 
@@ -214,11 +211,13 @@ export class EofdMLogB implements Policy {
   }
 
   // Lemma 2, eq. (23), eq. (24), eq. (25): the Z̃-norm projection of W' onto ‖W‖_F ≤ S via one scalar root.
-  private project(n: number, normSq: number, factor: Float64Array, x: Float64Array, next: Float64Array): void {
+  private project(normSq: number, factor: Float64Array, projection: Float64Array, xNormSq: number, x: Float64Array, next: Float64Array): void {
     const lambda = this.curvatureRegularization;
     const S = this.normBound;
     const { sketch, secularA: a, secularB: b } = this;
+    const n = this.gramEigen.decompose(sketch, projection, factor, xNormSq);
     const { values, vectors } = this.gramEigen;
+    for (let i = 0; i < n; i++) if (values[i] < 0) values[i] = 0;
     sketch.augmentedTranspose(next, factor, x, this.transposed);
     // ṽ_iᵀW' = q_iᵀ C̃ᵀ W' / √Λ̃_i; directions with Λ̃_i at rounding level behave like the λ-complement.
     const noise = 8 * n * Number.EPSILON * Math.max(values[0], 0);
@@ -283,7 +282,8 @@ export const eofdMLogBPolicy: PolicyDescriptor = {
   cost: {
     round: 'O(|A_t|·Kdm + Kd(m+K)²)',
     memory: 'O(Kdm)',
-    // Scoring P(x) for every action, the new basis, and two (m+K)×(m+K) eigendecompositions.
+    // Nominal, as Alg. 2 reads: scoring P(x) for every action, the new basis, and two (m+K)×(m+K) eigendecompositions
+    // (the Newton step takes its (λI + C̃ᵀC̃)⁻¹ by a K×K Schur complement, so a round without a projection runs one).
     flops: ({ d, K, m, actions }) => 2 * actions * K * d * m + 2 * K * d * m * (m + K) + 20 * (m + K) ** 3,
     // The basis and its spare (Kd×m each), W, W' and ΔW, the small Gram's eigenvectors, the scoring scratch.
     bytes: ({ d, K, m, actions }) => 8 * (2 * K * d * m + 3 * K * d + 3 * (m + K) ** 2 + actions * K * m),

@@ -17,7 +17,7 @@
  * mass that would break the budget Δ_t ≤ 1 + ε (see `grownSize` for the rule and its justification).
  */
 import { ArrowheadEigen } from '../linalg/arrowhead.js';
-import { axpy, dot, gemmNN, gemmNT, gemv } from '../linalg/blas.js';
+import { axpy, dot, gemmNN, gemmNT, gemv, ger } from '../linalg/blas.js';
 import { SymmetricEigen } from '../linalg/eigen.js';
 import { Workspace } from '../linalg/simd.js';
 
@@ -92,6 +92,12 @@ export class FrequentDirections {
   private xCoefficients: Float64Array;
   private overlap: Float64Array;
   private readonly blockDots: Float64Array;
+  /** `augmentedSolve`: E (r×K) and the K×K Schur complement, then its Cholesky factor. */
+  private border: Float64Array;
+  private readonly schur: Float64Array;
+  /** √μ_k of the held directions (`update`) and Vᵀw (`sketchQuadraticForm`). */
+  private roots: Float64Array;
+  private coordinates: Float64Array;
   /** This round's action x, copied in once so every product over V reads it in place. */
   private readonly action: Float64Array;
   private updates = 0;
@@ -137,6 +143,10 @@ export class FrequentDirections {
     this.xCoefficients = new Float64Array(m * K);
     this.overlap = space.float64(m * m);
     this.blockDots = new Float64Array(K);
+    this.border = new Float64Array(m * K);
+    this.schur = new Float64Array(K * K);
+    this.roots = new Float64Array(m);
+    this.coordinates = space.float64(m);
     this.action = space.float64(d);
   }
 
@@ -151,6 +161,10 @@ export class FrequentDirections {
       this.projection.byteLength +
       this.oldCoefficients.byteLength +
       this.xCoefficients.byteLength +
+      this.border.byteLength +
+      this.schur.byteLength +
+      this.roots.byteLength +
+      this.coordinates.byteLength +
       this.overlap.byteLength
     );
   }
@@ -192,11 +206,10 @@ export class FrequentDirections {
 
   /** Σ_k μ_k (v_kᵀ w)²: the sketch's part of ‖w‖²_Z (add λ‖w‖² for the full norm). */
   sketchQuadraticForm(w: Float64Array): number {
+    const coordinates = this.coordinates;
+    gemv(this.rank, this.dimension, this.basis, 0, this.dimension, w, 0, coordinates, 0);
     let sum = 0;
-    for (let k = 0; k < this.rank; k++) {
-      const c = dot(this.dimension, this.basis, k * this.dimension, w, 0);
-      sum += this.eigenvalues[k] * c * c;
-    }
+    for (let k = 0; k < this.rank; k++) sum += this.eigenvalues[k] * coordinates[k] * coordinates[k];
     return sum;
   }
 
@@ -208,23 +221,88 @@ export class FrequentDirections {
     const { rank: r, K } = this;
     const n = r + K;
     out.fill(0, 0, n * n);
+    this.gramBorder(projection, factor, out, r, n);
     for (let k = 0; k < r; k++) {
       out[k * n + k] = this.eigenvalues[k];
+      for (let j = 0; j < K; j++) out[(r + j) * n + k] = out[k * n + r + j];
+    }
+    for (let i = 0; i < K; i++) {
+      for (let j = 0; j < K; j++) out[(r + i) * n + r + j] = factorGram(K, factor, i, j) * xNormSq;
+    }
+    return n;
+  }
+
+  /** E = Λ^{1/2} P(x) F, the r×K off-diagonal block of `augmentedGram`, into out[offset + k·ld + j]. */
+  private gramBorder(projection: Float64Array, factor: Float64Array, out: Float64Array, offset: number, ld: number): void {
+    const { rank: r, K } = this;
+    for (let k = 0; k < r; k++) {
       const root = Math.sqrt(this.eigenvalues[k]);
       for (let j = 0; j < K; j++) {
         let s = 0;
         for (let i = 0; i < K; i++) s += factor[i * K + j] * projection[i * r + k];
-        out[k * n + r + j] = out[(r + j) * n + k] = root * s;
+        out[offset + k * ld + j] = root * s;
+      }
+    }
+  }
+
+  /**
+   * out = (λI + CᵀC)⁻¹ w for C = [V Λ^{1/2}, F ⊗ x] (length r+K), given P(x), F and ‖x‖². CᵀC is
+   * [[Λ, E], [Eᵀ, FᵀF‖x‖²]] with E = Λ^{1/2} P F (`augmentedGram`), so block elimination of the
+   * diagonal λI + Λ leaves the K×K Schur complement S = λI + FᵀF‖x‖² − Eᵀ(λI + Λ)⁻¹E, positive
+   * definite like λI + CᵀC, solved by Cholesky (Golub & Van Loan §4.2, block LDLᵀ). O(rK²).
+   */
+  augmentedSolve(
+    projection: Float64Array,
+    factor: Float64Array,
+    xNormSq: number,
+    regularization: number,
+    w: Float64Array,
+    out: Float64Array,
+  ): void {
+    const { rank: r, K } = this;
+    const border = this.border;
+    const schur = this.schur;
+    // E, and out[0..r) = (λI + Λ)⁻¹ w[0..r) for now.
+    this.gramBorder(projection, factor, border, 0, K);
+    for (let k = 0; k < r; k++) out[k] = w[k] / (regularization + this.eigenvalues[k]);
+    for (let i = 0; i < K; i++) {
+      for (let j = 0; j <= i; j++) {
+        let s = 0;
+        for (let k = 0; k < r; k++) s += (border[k * K + i] * border[k * K + j]) / (regularization + this.eigenvalues[k]);
+        schur[i * K + j] = factorGram(K, factor, i, j) * xNormSq - s + (i === j ? regularization : 0);
+      }
+      let s = 0;
+      for (let k = 0; k < r; k++) s += border[k * K + i] * out[k];
+      out[r + i] = w[r + i] - s;
+    }
+    // S = LLᵀ in the lower triangle, then L Lᵀ y = out[r..r+K).
+    for (let j = 0; j < K; j++) {
+      let diagonal = schur[j * K + j];
+      for (let p = 0; p < j; p++) diagonal -= schur[j * K + p] * schur[j * K + p];
+      const pivot = Math.sqrt(diagonal);
+      schur[j * K + j] = pivot;
+      for (let i = j + 1; i < K; i++) {
+        let s = schur[i * K + j];
+        for (let p = 0; p < j; p++) s -= schur[i * K + p] * schur[j * K + p];
+        schur[i * K + j] = s / pivot;
       }
     }
     for (let i = 0; i < K; i++) {
-      for (let j = 0; j < K; j++) {
-        let s = 0;
-        for (let p = 0; p < K; p++) s += factor[p * K + i] * factor[p * K + j];
-        out[(r + i) * n + r + j] = s * xNormSq;
-      }
+      let s = out[r + i];
+      for (let p = 0; p < i; p++) s -= schur[i * K + p] * out[r + p];
+      out[r + i] = s / schur[i * K + i];
     }
-    return n;
+    for (let i = K - 1; i >= 0; i--) {
+      let s = out[r + i];
+      for (let p = i + 1; p < K; p++) s -= schur[p * K + i] * out[r + p];
+      out[r + i] = s / schur[i * K + i];
+    }
+    // out[0..r) = (λI + Λ)⁻¹ (w[0..r) − E y).
+    for (let k = 0; k < r; k++) {
+      let s = 0;
+      for (let j = 0; j < K; j++) s += border[k * K + j] * out[r + j];
+      out[k] -= s / (regularization + this.eigenvalues[k]);
+    }
   }
 
   /** out = Cᵀ w for C = [V Λ^{1/2}, F ⊗ x] (length r+K). */
@@ -284,9 +362,11 @@ export class FrequentDirections {
     // V' = [V Λ^{1/2}, F ⊗ x] Q_{:,1:r'} Σ̄^{-1}: coefficients on the old rows and on x's blocks.
     const oldCoefficients = this.oldCoefficients;
     const xCoefficients = this.xCoefficients;
+    const roots = this.roots;
+    for (let p = 0; p < r; p++) roots[p] = Math.sqrt(this.eigenvalues[p]);
     for (let k = 0; k < newRank; k++) {
       const invSigma = 1 / Math.sqrt(values[k]);
-      for (let p = 0; p < r; p++) oldCoefficients[k * r + p] = vectors[p * n + k] * Math.sqrt(this.eigenvalues[p]) * invSigma;
+      for (let p = 0; p < r; p++) oldCoefficients[k * r + p] = vectors[p * n + k] * roots[p] * invSigma;
       for (let i = 0; i < K; i++) {
         let s = 0;
         for (let j = 0; j < K; j++) s += factor[i * K + j] * vectors[(r + j) * n + k];
@@ -296,9 +376,8 @@ export class FrequentDirections {
     const next = this.spareBasis;
     if (r > 0) gemmNN(newRank, dimension, r, oldCoefficients, 0, r, this.basis, 0, dimension, next, 0, dimension);
     else next.fill(0, 0, newRank * dimension);
-    for (let k = 0; k < newRank; k++) {
-      for (let i = 0; i < K; i++) axpy(d, xCoefficients[k * K + i], x, 0, next, k * dimension + i * d);
-    }
+    // Block i of v'_k += xCoefficients[k·K + i]·x: one rank-one update over the newRank·K blocks of length d.
+    ger(newRank * K, d, 1, xCoefficients, 0, 1, x, 0, next, 0, d);
     this.spareBasis = this.basis;
     this.basis = next;
     for (let k = 0; k < newRank; k++) this.eigenvalues[k] = values[k] - shrink;
@@ -372,6 +451,9 @@ export class FrequentDirections {
     this.projection = space.float64(capacity * K);
     this.oldCoefficients = space.float64(capacity * capacity);
     this.xCoefficients = new Float64Array(capacity * K);
+    this.border = new Float64Array(capacity * K);
+    this.roots = new Float64Array(capacity);
+    this.coordinates = space.float64(capacity);
     this.overlap = space.float64(capacity * capacity);
     this.allocated = capacity;
   }
@@ -406,6 +488,13 @@ export class FrequentDirections {
     }
     this.reorthonormalisations++;
   }
+}
+
+/** (FᵀF)_ij for the K×K factor F (row-major): the Gram matrix of F ⊗ x is FᵀF‖x‖². */
+function factorGram(K: number, factor: Float64Array, i: number, j: number): number {
+  let s = 0;
+  for (let p = 0; p < K; p++) s += factor[p * K + i] * factor[p * K + j];
+  return s;
 }
 
 /**
@@ -464,7 +553,8 @@ export class AugmentedGramEigen {
 /**
  * Lemma 1, eq. (18): A(x)_ij = δ_ij ‖x‖²/λ − Σ_k c_k ⟨x,u_ki⟩⟨x,u_kj⟩ with c from `woodburyCoefficients`,
  * so that A(x) = (I_K ⊗ x)ᵀ Z⁻¹ (I_K ⊗ x) and ‖Z^{-1/2}(I_K ⊗ x)‖₂² = ‖A(x)‖₂. `projection` holds
- * P(x) at `offset` in the layout of `project` (K blocks of r). O(rK²).
+ * ⟨x,u_ki⟩ at offset + i·blockStride + k·directionStride: by default the layout of `project` (K blocks
+ * of r); `ActionCurvature` keeps direction-major rows (blockStride 1, directionStride K). O(rK²).
  */
 export function lemma1Matrix(
   K: number,
@@ -475,12 +565,16 @@ export function lemma1Matrix(
   xNormSq: number,
   regularization: number,
   out: Float64Array,
+  blockStride = r,
+  directionStride = 1,
 ): Float64Array {
   const diagonal = xNormSq / regularization;
   for (let i = 0; i < K; i++) {
     for (let j = 0; j <= i; j++) {
       let s = 0;
-      for (let k = 0; k < r; k++) s += woodbury[k] * projection[offset + i * r + k] * projection[offset + j * r + k];
+      const pi = offset + i * blockStride;
+      const pj = offset + j * blockStride;
+      for (let k = 0; k < r; k++) s += woodbury[k] * projection[pi + k * directionStride] * projection[pj + k * directionStride];
       out[i * K + j] = out[j * K + i] = (i === j ? diagonal : 0) - s;
     }
   }
@@ -514,7 +608,7 @@ export class ActionCurvature {
 
   /** Takes P(x) and ‖x‖² of `count` actions (rows of `features`, length d each) against the current sketch. */
   prepare(features: Float64Array, count: number, regularization: number): void {
-    const { K, d, dimension, rank: r, capacity: m } = this.sketch;
+    const { K, d, rank: r, capacity: m } = this.sketch;
     if (this.projections.length < count * K * m) this.projections = this.sketch.workspace.float64(count * K * m);
     if (this.woodbury.length < m) this.woodbury = new Float64Array(m);
     if (this.normsSq.length < count) this.normsSq = new Float64Array(count);
@@ -522,8 +616,9 @@ export class ActionCurvature {
     const x = this.features;
     if (features.length === count * d) x.set(features);
     else for (let j = 0; j < count * d; j++) x[j] = features[j];
-    // Block i of every v_k against every x (Lemma 1's ⟨x, u_ki⟩).
-    for (let i = 0; i < K && r > 0; i++) gemmNT(count, r, d, x, 0, d, this.sketch.basis, i * d, dimension, this.projections, i * r, K * r);
+    // Every d-block of every v_k against every x (Lemma 1's ⟨x, u_ki⟩): V's rows read as r·K rows of
+    // length d, so row k·K + i is u_ki and one product gives action a's ⟨x, u_ki⟩ at a·Kr + k·K + i.
+    if (r > 0) gemmNT(count, r * K, d, x, 0, d, this.sketch.basis, 0, d, this.projections, 0, K * r);
     for (let a = 0; a < count; a++) this.normsSq[a] = dot(d, x, a * d, x, a * d);
     this.sketch.woodburyCoefficients(regularization, this.woodbury);
     this.regularization = regularization;
@@ -532,6 +627,6 @@ export class ActionCurvature {
   /** A(x) of action `index` of the prepared round (K×K, row-major), eq. (18). */
   write(index: number, out: Float64Array): void {
     const { K, rank: r } = this.sketch;
-    lemma1Matrix(K, r, this.woodbury, this.projections, index * K * r, this.normsSq[index], this.regularization, out);
+    lemma1Matrix(K, r, this.woodbury, this.projections, index * K * r, this.normsSq[index], this.regularization, out, 1, K);
   }
 }

@@ -2,7 +2,7 @@ import { Matrix } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
 import { SymmetricEigen } from '../../src/linalg/eigen.js';
 import { hessianFactor } from '../../src/model/loss.js';
-import { FrequentDirections, lemma1Matrix } from '../../src/sketch/frequent-directions.js';
+import { ActionCurvature, FrequentDirections, lemma1Matrix } from '../../src/sketch/frequent-directions.js';
 import {
   denseInverse,
   jacobianDense,
@@ -145,6 +145,77 @@ describe('Lemma 1: ‖Z^{-1/2}(I ⊗ x)‖₂² = ‖A(x)‖₂', () => {
         expect(Math.abs(got - expected)).toBeLessThan(1e-10 * expected);
         for (let i = 0; i < K; i++)
           for (let j = 0; j < K; j++) expect(Math.abs(A[i * K + j] - dense.get(i, j))).toBeLessThan(1e-10 * expected);
+      }
+    });
+  }
+});
+
+describe('ActionCurvature: A(x) of every action of a round (one product over V read as r·K blocks)', () => {
+  for (const [K, d, m] of [[1, 6, 4], [3, 5, 7], [4, 4, 16]] as const) {
+    it(`matches the dense (I⊗x)ᵀ Z⁻¹ (I⊗x) for K = ${K}, d = ${d}, m = ${m}`, () => {
+      const lambda = 0.6;
+      const sketch = new FrequentDirections(d, K, m);
+      const next = stream(K, d, 60 + K);
+      for (let t = 0; t < 30; t++) feed(sketch, next());
+      const Zinv = denseInverse(sketchDense(sketch).add(Matrix.eye(K * d).mul(lambda)));
+      const normal = seededNormal(5 + K);
+      const count = 7;
+      const actions = Array.from({ length: count }, (_, a) => randomVector(d, normal, 0.4 + 0.1 * a));
+      const curvature = new ActionCurvature(sketch);
+      curvature.prepare(Float64Array.from(actions.flat()), count, lambda);
+      const A = new Float64Array(K * K);
+      for (let a = 0; a < count; a++) {
+        curvature.write(a, A);
+        const X = kronIdentity(K, actions[a]!);
+        const dense = X.transpose().mmul(Zinv).mmul(X);
+        const scale = symmetricEigenvalues(dense)[0]!;
+        for (let i = 0; i < K; i++) for (let j = 0; j < K; j++) expect(Math.abs(A[i * K + j]! - dense.get(i, j))).toBeLessThan(1e-10 * scale);
+      }
+    });
+  }
+});
+
+describe('augmentedSolve: (λI + CᵀC)⁻¹w for C = [VΛ^{1/2}, F ⊗ x] by block elimination', () => {
+  /** C formed densely (Kd × (r+K)): column k = √μ_k v_k, column r+j = Σ_i F_ij (e_i ⊗ x). */
+  function denseAugmented(sketch: FrequentDirections, factor: Float64Array, x: number[]): Matrix {
+    const { K, d, dimension, rank: r } = sketch;
+    const C = Matrix.zeros(dimension, r + K);
+    for (let k = 0; k < r; k++) {
+      const root = Math.sqrt(sketch.eigenvalues[k]);
+      for (let a = 0; a < dimension; a++) C.set(a, k, root * sketch.basis[k * dimension + a]);
+    }
+    for (let j = 0; j < K; j++) for (let i = 0; i < K; i++) for (let a = 0; a < d; a++) C.set(i * d + a, r + j, factor[i * K + j] * x[a]);
+    return C;
+  }
+
+  for (const [K, d, m, rounds, lambda] of [
+    [1, 9, 5, 30, 0.8],
+    [2, 6, 7, 40, 0.05],
+    [4, 5, 8, 0, 1.3],
+    [4, 5, 8, 50, 0.3],
+    [3, 3, 9, 60, 1e-3],
+  ] as const) {
+    it(`matches a dense solve for K = ${K}, d = ${d}, m = ${m} after ${rounds} updates, λ = ${lambda}`, () => {
+      const sketch = new FrequentDirections(d, K, m);
+      const next = stream(K, d, 40 + K + rounds);
+      for (let t = 0; t < rounds; t++) feed(sketch, next());
+      const normal = seededNormal(7 + rounds);
+      for (let trial = 0; trial < 5; trial++) {
+        // A general factor (FᵀF not diagonal, unlike `hessianFactor`'s) and, in one trial, x inside span(V).
+        const factor = Float64Array.from(randomVector(K * K, normal, 1));
+        const x = trial === 4 && sketch.rank === K * d ? next().x : randomVector(d, normal, 0.5 + trial * 0.3);
+        const xf = Float64Array.from(x);
+        const r = sketch.rank;
+        const n = r + K;
+        const w = Float64Array.from(randomVector(n, normal, 1));
+        const projection = sketch.project(xf, 0, new Float64Array(K * Math.max(r, 1)));
+        const got = new Float64Array(n);
+        sketch.augmentedSolve(projection, factor, x.reduce((s, v) => s + v * v, 0), lambda, w, got);
+        const C = denseAugmented(sketch, factor, x);
+        const system = C.transpose().mmul(C).add(Matrix.eye(n).mul(lambda));
+        const expected = denseInverse(system).mmul(Matrix.columnVector(Array.from(w)));
+        const scale = expected.norm('frobenius');
+        for (let i = 0; i < n; i++) expect(Math.abs(got[i] - expected.get(i, 0))).toBeLessThan(1e-10 * scale);
       }
     });
   }
