@@ -634,3 +634,47 @@ export function gram(
     for (let j = 0; j < i; j++) c[cOff + j * ldc + i] = c[cOff + i * ldc + j];
   }
 }
+
+/**
+ * y[yOff..+m) = A·x for A symmetric m×m given by its lower triangle (row r: columns 0..r; the upper
+ * triangle is not read), as LAPACK's dsymv with UPLO = 'L' in row-major order. One pass per row: the
+ * row's dot with x (two accumulators, even and odd columns) and its axpy into y[0..r), which is the
+ * column below the diagonal; y[r] is assigned when row r is reached, before the later rows add to it.
+ */
+export function symvLower(
+  m: number,
+  a: Float64Array,
+  aOff: number,
+  lda: number,
+  x: Float64Array,
+  xOff: number,
+  y: Float64Array,
+  yOff: number,
+): void {
+  const home = kernelHome(y, (m * m) / 2);
+  if (home !== null) {
+    home.kernels.symvLower(m, home.input(a, aOff, extent(m, m, lda)), lda, home.input(x, xOff, m), home.address(y, yOff));
+    return;
+  }
+  for (let r = 0; r < m; r++) {
+    const ra = aOff + r * lda;
+    const xr = x[xOff + r];
+    let s0 = 0;
+    let s1 = 0;
+    let k = 0;
+    for (; k + 1 < r; k += 2) {
+      const a0 = a[ra + k];
+      const a1 = a[ra + k + 1];
+      s0 += a0 * x[xOff + k];
+      s1 += a1 * x[xOff + k + 1];
+      y[yOff + k] += xr * a0;
+      y[yOff + k + 1] += xr * a1;
+    }
+    if (k < r) {
+      const a0 = a[ra + k];
+      s0 += a0 * x[xOff + k];
+      y[yOff + k] += xr * a0;
+    }
+    y[yOff + r] = s0 + s1 + a[ra + r] * xr;
+  }
+}

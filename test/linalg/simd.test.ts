@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { axpy, dot, gemmNN, gemmNNUpdate, gemmNT, gemv, gemvT, ger } from '../../src/linalg/blas.js';
+import { axpy, dot, gemmNN, gemmNNUpdate, gemmNT, gemv, gemvT, ger, symvLower } from '../../src/linalg/blas.js';
 import { SymmetricEigen } from '../../src/linalg/eigen.js';
 import { Home, Workspace, backend, homeOf, wasmAvailable, withBackend } from '../../src/linalg/simd.js';
 import { mulberry32 } from './fixtures.js';
@@ -215,5 +215,28 @@ describe('simd: every kernel gives the TypeScript kernel’s bits', () => {
     gemmNT(4, 4, 10, a, 0, 10, b, 0, 10, c, 0, 4);
     expect(bits(c)).toEqual(bits(plainC));
     expect(bits(a)).toEqual(before);
+  });
+
+  it('symvLower (lower triangle only) with offsets and leading dimensions, the input staged or not', () => {
+    for (const m of [...SIZES, 12, 31, 64, 65]) {
+      const lda = m + 2;
+      const size = Math.max(1, m * lda + 3);
+      for (const foreign of [false, true]) {
+        const r = bothBackends([size, m + 1, m + 2], ([a, x, y]) => symvLower(m, a!, 3, lda, x!, 1, y!, 2), [foreign, !foreign, false], random);
+        expect(bits(r.home[2]!), `symvLower m=${m}`).toEqual(bits(r.plain[2]!));
+        // Against the dense product with the lower triangle mirrored (the upper one holds other numbers).
+        const [a, x, y] = r.plain as [Float64Array, Float64Array, Float64Array];
+        for (let i = 0; i < m; i++) {
+          let s = 0;
+          let scale = 0;
+          for (let k = 0; k < m; k++) {
+            const term = (k <= i ? a[3 + i * lda + k]! : a[3 + k * lda + i]!) * x[1 + k]!;
+            s += term;
+            scale += Math.abs(term);
+          }
+          expect(Math.abs(y[2 + i]! - s), `symvLower m=${m} row ${i}`).toBeLessThanOrEqual(4 * m * 2 ** -52 * scale);
+        }
+      }
+    }
   });
 });
