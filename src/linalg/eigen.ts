@@ -13,7 +13,7 @@
  * W = Vᵀ, so each Householder update, each accumulation step and each Givens rotation of the QL sweep
  * runs along a row of W (contiguous memory). W is transposed into the caller's `vectors` at the end.
  */
-import { gemmNN, gemmNNUpdate, gemv, gemvT } from './blas.js';
+import { gemmNN, gemmNNUpdate, gemv, gemvT, symvLower } from './blas.js';
 import { homeOf, kernelHome, type Workspace } from './simd.js';
 import { TridiagonalEigen } from './tridiagonal.js';
 
@@ -22,6 +22,12 @@ const EPS = 2 ** -52;
 export const DIVIDE_AND_CONQUER_MIN_ORDER = 96;
 /** Householder reflections applied together in the divide-and-conquer path's back-transformation. */
 const BACK_TRANSFORM_BLOCK = 32;
+/** Smallest order reduced by the blocked Householder reduction (LAPACK dsytrd/dlatrd); below it tred2's loop. */
+export const BLOCKED_REDUCTION_MIN_ORDER = 128;
+/** Reflections per panel of the blocked reduction (dsytrd's nb). */
+const REDUCTION_BLOCK = 32;
+/** Rows of the trailing matrix per product in the blocked reduction's rank-2k update (only the lower triangle is needed). */
+const REDUCTION_UPDATE_ROWS = 64;
 
 /** Reusable workspace for the eigendecomposition of symmetric matrices of order ≤ maxN. */
 export class SymmetricEigen {
@@ -50,6 +56,16 @@ export class SymmetricEigen {
   /** The triangular factor T of the block's compact WY form, and Y = T·(reflector rows)·Z. */
   private readonly blockFactor: Float64Array;
   private readonly blockProducts: Float64Array;
+  /**
+   * The blocked reduction's panel: reflector p's vector u_p and its update vector w_p as columns 2p and
+   * 2p+1 of panelColumns (maxN × 2·REDUCTION_BLOCK) and as rows 2p+1 and 2p of panelRows (2·REDUCTION_BLOCK ×
+   * maxN, ld = n), so that panelColumns·panelRows = Σ_p u_p w_pᵀ + w_p u_pᵀ; and its vectors of length maxN.
+   */
+  private readonly panelColumns: Float64Array;
+  private readonly panelRows: Float64Array;
+  private readonly panelProduct: Float64Array;
+  private readonly panelScratch: Float64Array;
+  private readonly panelCoefficients: Float64Array;
 
   /**
    * Allocates the workspace for matrices of order up to maxN (divide and conquer allocates its own on
@@ -73,6 +89,13 @@ export class SymmetricEigen {
     this.reflectorColumns = new Float64Array(large ? maxN * nb : 0);
     this.blockFactor = new Float64Array(large ? nb * nb : 0);
     this.blockProducts = new Float64Array(large ? nb * maxN : 0);
+    const blocked = maxN >= BLOCKED_REDUCTION_MIN_ORDER;
+    const panel = (length: number) => (blocked ? space?.float64(length) ?? new Float64Array(length) : new Float64Array(0));
+    this.panelColumns = panel(maxN * 2 * REDUCTION_BLOCK);
+    this.panelRows = panel(2 * REDUCTION_BLOCK * maxN);
+    this.panelProduct = panel(maxN);
+    this.panelScratch = panel(maxN);
+    this.panelCoefficients = panel(2 * REDUCTION_BLOCK);
   }
 
   /** Bytes of workspace this solver holds. */
@@ -85,6 +108,11 @@ export class SymmetricEigen {
       this.reflectorColumns.byteLength +
       this.blockFactor.byteLength +
       this.blockProducts.byteLength +
+      this.panelColumns.byteLength +
+      this.panelRows.byteLength +
+      this.panelProduct.byteLength +
+      this.panelScratch.byteLength +
+      this.panelCoefficients.byteLength +
       this.factors.byteLength
     );
   }
@@ -243,6 +271,12 @@ export class SymmetricEigen {
    * d[i]; the tridiagonal matrix's diagonal on W's diagonal and its subdiagonal in e[1..n).
    */
   private reduce(n: number): void {
+    if (n >= BLOCKED_REDUCTION_MIN_ORDER && this.panelColumns.length > 0) this.reduceBlocked(n);
+    else this.reduceUnblocked(n);
+  }
+
+  /** `reduce` one reflection at a time, as tred2 (below BLOCKED_REDUCTION_MIN_ORDER). */
+  private reduceUnblocked(n: number): void {
     const w = this.w;
     const d = this.d;
     const e = this.e;
@@ -343,6 +377,94 @@ export class SymmetricEigen {
       }
       d[i] = h;
     }
+  }
+
+  /**
+   * `reduce` in panels of REDUCTION_BLOCK reflections (LAPACK dsytrd/dlatrd, UPLO = 'U' in column-major
+   * terms; Golub & Van Loan §5.1.7 for the WY idea): within a panel the trailing matrix is
+   * A − Σ_p (u_p w_pᵀ + w_p u_pᵀ) with A as at the panel's start, so each step takes its row from A and
+   * the panel, builds the reflector as tred2 does (scaled, P = I − u uᵀ/h), and its update vector
+   * w = y − (yᵀu/2h)·u with y = (A − panel)·u/h, the level-2 part (symvLower on A's lower triangle). The
+   * panel then reaches the rest of the matrix in one rank-2k update, a matrix product. Same output
+   * layout as `reduce`; only the lower triangle is kept up to date, and the upper is zeroed at the end.
+   */
+  private reduceBlocked(n: number): void {
+    const w = this.w;
+    const d = this.d;
+    const e = this.e;
+    const ld = 2 * REDUCTION_BLOCK;
+    const columns = this.panelColumns;
+    const rows = this.panelRows;
+    const y = this.panelProduct;
+    const scratch = this.panelScratch;
+    const t = this.panelCoefficients;
+    for (let top = n - 1; top > 0; ) {
+      const count = Math.min(REDUCTION_BLOCK, top);
+      for (let j = 0; j < count; j++) {
+        const i = top - j;
+        const ri = i * n;
+        const width = 2 * j;
+        // Row i of the current matrix, through the diagonal: A's minus the panel's Σ_p u_p[i] w_p + w_p[i] u_p.
+        if (j > 0) {
+          gemvT(width, i + 1, rows, 0, n, columns, i * ld, scratch, 0);
+          for (let k = 0; k <= i; k++) w[ri + k] -= scratch[k];
+        }
+        let scale = 0;
+        for (let k = 0; k < i; k++) scale += Math.abs(w[ri + k]);
+        let h = 0;
+        if (scale === 0) {
+          e[i] = w[ri + i - 1];
+          for (let k = 0; k < i; k++) {
+            w[ri + k] = 0;
+            y[k] = 0;
+          }
+        } else {
+          for (let k = 0; k < i; k++) {
+            const x = w[ri + k] / scale;
+            w[ri + k] = x;
+            h += x * x;
+          }
+          const f = w[ri + i - 1];
+          let g = Math.sqrt(h);
+          if (f > 0) g = -g;
+          e[i] = scale * g;
+          h -= f * g;
+          w[ri + i - 1] = f - g;
+          // y = (A − panel)·u / h, then w = y − (yᵀu / 2h)·u (into y).
+          symvLower(i, w, 0, n, w, ri, y, 0);
+          if (j > 0) {
+            gemv(width, i, rows, 0, n, w, ri, t, 0);
+            gemv(i, width, columns, 0, ld, t, 0, scratch, 0);
+            for (let k = 0; k < i; k++) y[k] -= scratch[k];
+          }
+          let ff = 0;
+          for (let k = 0; k < i; k++) {
+            y[k] /= h;
+            ff += y[k] * w[ri + k];
+          }
+          const hh = ff / (h + h);
+          for (let k = 0; k < i; k++) y[k] -= hh * w[ri + k];
+        }
+        d[i] = h;
+        const ru = (width + 1) * n;
+        const rw = width * n;
+        for (let k = 0; k < i; k++) {
+          const u = w[ri + k];
+          columns[k * ld + width] = u;
+          columns[k * ld + width + 1] = y[k];
+          rows[ru + k] = u;
+          rows[rw + k] = y[k];
+        }
+      }
+      // Rows 0..m−1 (the lower triangle, by blocks of rows) −= panelColumns · panelRows.
+      const m = top - count + 1;
+      for (let r0 = 0; r0 < m; r0 += REDUCTION_UPDATE_ROWS) {
+        const r1 = Math.min(m, r0 + REDUCTION_UPDATE_ROWS);
+        gemmNNUpdate(r1 - r0, r1, 2 * count, -1, columns, r0 * ld, ld, rows, 0, n, w, r0 * n, n);
+      }
+      top -= count;
+    }
+    for (let i = 0; i < n; i++) w.fill(0, i * n + i + 1, i * n + n);
   }
 
   /** tred2's second half: accumulates the reflections of `reduce` into W = Vᵀ; d, e become the tridiagonal matrix. */
