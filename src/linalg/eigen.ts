@@ -69,7 +69,7 @@ export class SymmetricEigen {
 
   /**
    * Allocates the workspace for matrices of order up to maxN (divide and conquer allocates its own on
-   * first use); W, which the QL iteration rotates, in `space` when given (its SIMD kernels then run).
+   * first use); in `space` when given, so that the kernels over it run as WebAssembly.
    */
   constructor(maxN: number, space?: Workspace) {
     if (!Number.isInteger(maxN) || maxN < 0) {
@@ -84,18 +84,19 @@ export class SymmetricEigen {
     this.order = new Int32Array(maxN);
     const large = maxN >= DIVIDE_AND_CONQUER_MIN_ORDER;
     const nb = BACK_TRANSFORM_BLOCK;
-    this.tridiagonal = large ? new TridiagonalEigen(maxN) : null;
-    this.reflectorRows = new Float64Array(large ? nb * maxN : 0);
-    this.reflectorColumns = new Float64Array(large ? maxN * nb : 0);
-    this.blockFactor = new Float64Array(large ? nb * nb : 0);
-    this.blockProducts = new Float64Array(large ? nb * maxN : 0);
+    this.tridiagonal = large ? new TridiagonalEigen(maxN, space) : null;
+    /** An array of `length` doubles in `space` when given, or an empty one when not `needed`. */
+    const array = (needed: boolean, length: number) => (needed ? space?.float64(length) ?? new Float64Array(length) : new Float64Array(0));
+    this.reflectorRows = array(large, nb * maxN);
+    this.reflectorColumns = array(large, maxN * nb);
+    this.blockFactor = array(large, nb * nb);
+    this.blockProducts = array(large, nb * maxN);
     const blocked = maxN >= BLOCKED_REDUCTION_MIN_ORDER;
-    const panel = (length: number) => (blocked ? space?.float64(length) ?? new Float64Array(length) : new Float64Array(0));
-    this.panelColumns = panel(maxN * 2 * REDUCTION_BLOCK);
-    this.panelRows = panel(2 * REDUCTION_BLOCK * maxN);
-    this.panelProduct = panel(maxN);
-    this.panelScratch = panel(maxN);
-    this.panelCoefficients = panel(2 * REDUCTION_BLOCK);
+    this.panelColumns = array(blocked, maxN * 2 * REDUCTION_BLOCK);
+    this.panelRows = array(blocked, 2 * REDUCTION_BLOCK * maxN);
+    this.panelProduct = array(blocked, maxN);
+    this.panelScratch = array(blocked, maxN);
+    this.panelCoefficients = array(blocked, 2 * REDUCTION_BLOCK);
   }
 
   /** Bytes of workspace this solver holds. */

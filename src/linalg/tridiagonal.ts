@@ -18,6 +18,7 @@
  */
 import { ArrowheadEigen } from './arrowhead.js';
 import { gemmNN } from './blas.js';
+import type { Workspace } from './simd.js';
 
 export class TridiagonalEigen {
   readonly maxN: number;
@@ -46,8 +47,11 @@ export class TridiagonalEigen {
   private order = 0;
   private diagonal: Float64Array = new Float64Array(0);
   private offDiagonal: Float64Array = new Float64Array(0);
+  /** Where `decompose`'s product buffers live (their matrix products then run as WebAssembly). */
+  private readonly space: Workspace | undefined;
 
-  constructor(maxN: number) {
+  /** Workspace for orders up to maxN; `decompose`'s two maxN² buffers, allocated on first use, in `space` when given. */
+  constructor(maxN: number, space?: Workspace) {
     if (!Number.isInteger(maxN) || maxN < 0) throw new Error(`TridiagonalEigen: maxN must be a non-negative integer, got ${maxN}`);
     this.maxN = maxN;
     this.arrowhead = new ArrowheadEigen(maxN);
@@ -60,6 +64,7 @@ export class TridiagonalEigen {
     this.scratchA = new Float64Array(maxN);
     this.scratchB = new Float64Array(maxN);
     this.treeOffset = new Int32Array(maxN);
+    this.space = space;
   }
 
   /** Bytes of workspace held (the factored tree and the product buffers once allocated). */
@@ -76,8 +81,9 @@ export class TridiagonalEigen {
     if (vectors.length < n * n) throw new Error(`TridiagonalEigen: output arrays too short for order ${n}`);
     if (n === 0) return;
     if (this.product.length < this.maxN * this.maxN) {
-      this.arrowVectors = new Float64Array(this.maxN * this.maxN);
-      this.product = new Float64Array(this.maxN * this.maxN);
+      const size = this.maxN * this.maxN;
+      this.arrowVectors = this.space?.float64(size) ?? new Float64Array(size);
+      this.product = this.space?.float64(size) ?? new Float64Array(size);
     }
     this.factored = false;
     this.blocks = vectors;
