@@ -486,36 +486,59 @@ function zeroKernel() {
 }
 
 /**
- * y = A x for A symmetric m×m from its lower triangle (blas.ts `symvLower`): row r's dot with x in the
- * two lanes of one vector (even and odd columns, the TypeScript's s0 and s1) and its axpy into y[0..r)
- * in the same sweep, then y[r] = (s0 + s1) + A[r][r]·x[r].
+ * y = A x for A symmetric m×m from its lower triangle (blas.ts `symvLower`): rows r, r+1 per sweep,
+ * each row's dot with x in the two lanes of one vector (even and odd columns, the TypeScript's two
+ * accumulators) and both rows' axpys into y[0..r) in the same sweep; then the diagonal entries and
+ * row r+1's entry in column r as scalars, in the TypeScript's order.
  */
 function symvLowerKernel() {
   const fadd = (a, b) => `(f64.add ${a} ${b})`;
   const fmul = (a, b) => `(f64.mul ${a} ${b})`;
+  const element = (row, index) => `(f64.load ${add(get(row), `(i32.shl ${index} (i32.const 3))`)})`;
+  const at = (array, index) => add(get(array), `(i32.shl ${index} (i32.const 3))`);
+  const yAt = (index) => at('y', index);
+  const lanes = (v) => fadd(`(f64x2.extract_lane 0 ${get(v)})`, `(f64x2.extract_lane 1 ${get(v)})`);
+  const r1 = add(get('r'), '(i32.const 1)');
   return `
   (func (export "symvLower") (param $m i32) (param $a i32) (param $lda i32) (param $x i32) (param $y i32)
-    ${locals('i32', ['r', 'o', 'oEnd', 'ra', 'ldaBytes'])} ${locals('f64', ['xr', 'a0', 's0'])} ${locals('v128', ['xrv', 's', 'av'])}
+    ${locals('i32', ['r', 'o', 'oEnd', 'ra', 'rb', 'ldaBytes'])} ${locals('f64', ['x0', 'x1', 'b'])}
+    ${locals('v128', ['x0v', 'x1v', 's0', 's1', 'av', 'bv', 'xv'])}
     ${set('ldaBytes', bytes('lda'))}
-    ${whileLoop('rows', `(i32.ge_s ${get('r')} ${get('m')})`, [
+    ${whileLoop('pairs', `(i32.ge_s ${r1} ${get('m')})`, [
       set('ra', add(get('a'), `(i32.mul ${get('r')} ${get('ldaBytes')})`)),
-      set('xr', `(f64.load ${add(get('x'), `(i32.shl ${get('r')} (i32.const 3))`)})`),
-      set('xrv', `(f64x2.splat ${get('xr')})`),
-      set('s', '(v128.const f64x2 0 0)'),
-      ...loop('o', `(i32.shl (i32.and ${get('r')} (i32.const -2)) (i32.const 3))`, 16, [
+      set('rb', add(get('ra'), get('ldaBytes'))),
+      set('x0', `(f64.load ${at('x', get('r'))})`),
+      set('x1', `(f64.load offset=8 ${at('x', get('r'))})`),
+      set('x0v', `(f64x2.splat ${get('x0')})`),
+      set('x1v', `(f64x2.splat ${get('x1')})`),
+      set('s0', '(v128.const f64x2 0 0)'),
+      set('s1', '(v128.const f64x2 0 0)'),
+      ...loop('o', `(i32.shl ${get('r')} (i32.const 3))`, 16, [
         set('av', `(v128.load ${add(get('ra'), get('o'))})`),
-        set('s', vadd(get('s'), vmul(get('av'), `(v128.load ${add(get('x'), get('o'))})`))),
-        `(v128.store ${add(get('y'), get('o'))} ${vadd(`(v128.load ${add(get('y'), get('o'))})`, vmul(get('xrv'), get('av')))})`,
-      ], 'symv_pairs'),
-      set('s0', `(f64x2.extract_lane 0 ${get('s')})`),
-      `(if (i32.and ${get('r')} (i32.const 1)) (then`,
-      `  ${set('o', `(i32.shl (i32.sub ${get('r')} (i32.const 1)) (i32.const 3))`)}`,
-      `  ${set('a0', `(f64.load ${add(get('ra'), get('o'))})`)}`,
-      `  ${set('s0', fadd(get('s0'), fmul(get('a0'), `(f64.load ${add(get('x'), get('o'))})`)))}`,
-      `  (f64.store ${add(get('y'), get('o'))} ${fadd(`(f64.load ${add(get('y'), get('o'))})`, fmul(get('xr'), get('a0')))})))`,
-      `(f64.store ${add(get('y'), `(i32.shl ${get('r')} (i32.const 3))`)} ${fadd(fadd(get('s0'), `(f64x2.extract_lane 1 ${get('s')})`), fmul(`(f64.load ${add(get('ra'), `(i32.shl ${get('r')} (i32.const 3))`)})`, get('xr')))})`,
-      set('r', add(get('r'), '(i32.const 1)')),
+        set('bv', `(v128.load ${add(get('rb'), get('o'))})`),
+        set('xv', `(v128.load ${add(get('x'), get('o'))})`),
+        set('s0', vadd(get('s0'), vmul(get('av'), get('xv')))),
+        set('s1', vadd(get('s1'), vmul(get('bv'), get('xv')))),
+        `(v128.store ${add(get('y'), get('o'))} ${vadd(`(v128.load ${add(get('y'), get('o'))})`, vadd(vmul(get('x0v'), get('av')), vmul(get('x1v'), get('bv'))))})`,
+      ], 'symv_pair'),
+      set('b', element('rb', get('r'))),
+      `(f64.store ${yAt(get('r'))} ${fadd(lanes('s0'), fmul(element('ra', get('r')), get('x0')))})`,
+      set('s1', `(f64x2.replace_lane 0 ${get('s1')} ${fadd(`(f64x2.extract_lane 0 ${get('s1')})`, fmul(get('b'), `(f64.load ${at('x', get('r'))})`))})`),
+      `(f64.store ${yAt(get('r'))} ${fadd(`(f64.load ${yAt(get('r'))})`, fmul(get('x1'), get('b')))})`,
+      `(f64.store ${yAt(r1)} ${fadd(lanes('s1'), fmul(element('rb', r1), get('x1')))})`,
+      set('r', add(get('r'), '(i32.const 2)')),
     ]).join('\n    ')}
+    (if (i32.lt_s ${get('r')} ${get('m')}) (then
+      ${set('ra', add(get('a'), `(i32.mul ${get('r')} ${get('ldaBytes')})`))}
+      ${set('x0', `(f64.load ${at('x', get('r'))})`)}
+      ${set('x0v', `(f64x2.splat ${get('x0')})`)}
+      ${set('s0', '(v128.const f64x2 0 0)')}
+      ${loop('o', `(i32.shl ${get('r')} (i32.const 3))`, 16, [
+        set('av', `(v128.load ${add(get('ra'), get('o'))})`),
+        set('s0', vadd(get('s0'), vmul(get('av'), `(v128.load ${add(get('x'), get('o'))})`))),
+        `(v128.store ${add(get('y'), get('o'))} ${vadd(`(v128.load ${add(get('y'), get('o'))})`, vmul(get('x0v'), get('av')))})`,
+      ], 'symv_last').join('\n      ')}
+      (f64.store ${yAt(get('r'))} ${fadd(lanes('s0'), fmul(element('ra', get('r')), get('x0')))})))
   )`;
 }
 

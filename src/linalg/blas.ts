@@ -637,9 +637,10 @@ export function gram(
 
 /**
  * y[yOff..+m) = A·x for A symmetric m×m given by its lower triangle (row r: columns 0..r; the upper
- * triangle is not read), as LAPACK's dsymv with UPLO = 'L' in row-major order. One pass per row: the
- * row's dot with x (two accumulators, even and odd columns) and its axpy into y[0..r), which is the
- * column below the diagonal; y[r] is assigned when row r is reached, before the later rows add to it.
+ * triangle is not read), as LAPACK's dsymv with UPLO = 'L' in row-major order. One sweep per pair of
+ * rows (r, r+1), r even: their dots with x (two accumulators each, even and odd columns) and their
+ * axpys into y[0..r), the columns below the diagonal; y[r] and y[r+1] are assigned when their rows are
+ * reached, before later rows add to them.
  */
 export function symvLower(
   m: number,
@@ -656,25 +657,47 @@ export function symvLower(
     home.kernels.symvLower(m, home.input(a, aOff, extent(m, m, lda)), lda, home.input(x, xOff, m), home.address(y, yOff));
     return;
   }
-  for (let r = 0; r < m; r++) {
-    const ra = aOff + r * lda;
-    const xr = x[xOff + r];
-    let s0 = 0;
-    let s1 = 0;
-    let k = 0;
-    for (; k + 1 < r; k += 2) {
-      const a0 = a[ra + k];
-      const a1 = a[ra + k + 1];
-      s0 += a0 * x[xOff + k];
-      s1 += a1 * x[xOff + k + 1];
-      y[yOff + k] += xr * a0;
-      y[yOff + k + 1] += xr * a1;
+  let r = 0;
+  for (; r < m; r += 2) {
+    const r0 = aOff + r * lda;
+    const x0 = x[xOff + r];
+    let s00 = 0;
+    let s01 = 0;
+    if (r + 1 === m) {
+      for (let k = 0; k < r; k += 2) {
+        const a0 = a[r0 + k];
+        const a1 = a[r0 + k + 1];
+        s00 += a0 * x[xOff + k];
+        s01 += a1 * x[xOff + k + 1];
+        y[yOff + k] += x0 * a0;
+        y[yOff + k + 1] += x0 * a1;
+      }
+      y[yOff + r] = s00 + s01 + a[r0 + r] * x0;
+      break;
     }
-    if (k < r) {
-      const a0 = a[ra + k];
-      s0 += a0 * x[xOff + k];
-      y[yOff + k] += xr * a0;
+    const r1 = r0 + lda;
+    const x1 = x[xOff + r + 1];
+    let s10 = 0;
+    let s11 = 0;
+    for (let k = 0; k < r; k += 2) {
+      const a0 = a[r0 + k];
+      const a1 = a[r0 + k + 1];
+      const b0 = a[r1 + k];
+      const b1 = a[r1 + k + 1];
+      const xk0 = x[xOff + k];
+      const xk1 = x[xOff + k + 1];
+      s00 += a0 * xk0;
+      s01 += a1 * xk1;
+      s10 += b0 * xk0;
+      s11 += b1 * xk1;
+      y[yOff + k] += x0 * a0 + x1 * b0;
+      y[yOff + k + 1] += x0 * a1 + x1 * b1;
     }
-    y[yOff + r] = s0 + s1 + a[ra + r] * xr;
+    // Row r's diagonal, then row r+1's entry in column r and its diagonal.
+    const b = a[r1 + r];
+    y[yOff + r] = s00 + s01 + a[r0 + r] * x0;
+    s10 += b * x[xOff + r];
+    y[yOff + r] += x1 * b;
+    y[yOff + r + 1] = s10 + s11 + a[r1 + r + 1] * x1;
   }
 }
