@@ -113,7 +113,7 @@ export class OfulMLogB implements Policy {
     this.smallVector2 = new Float64Array(K);
     this.lowRank = space.float64(K * n);
     this.refreshWork = space.float64(n * n + n);
-    this.projection = new ExactBallProjection(n);
+    this.projection = new ExactBallProjection(n, space);
     this.curvatureOfAction = (index, out) => this.actionCurvature(index, out);
   }
 
