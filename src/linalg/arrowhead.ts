@@ -50,6 +50,11 @@ export class ArrowheadEigen {
   private readonly unsortedValue: Float64Array;
   private readonly source: Int32Array;
   private readonly sorted: Int32Array;
+  /** The output columns that hold a root's vector, and that root's offset, pole and squared norm (then 1/norm). */
+  private readonly rootColumn: Int32Array;
+  private readonly columnOffset: Float64Array;
+  private readonly columnPole: Float64Array;
+  private readonly columnNormSq: Float64Array;
   /** Sizes found by `deflate`. */
   private activeCount = 0;
   private deflatedCount = 0;
@@ -91,6 +96,10 @@ export class ArrowheadEigen {
     this.unsortedValue = new Float64Array(maxN);
     this.source = new Int32Array(maxN);
     this.sorted = new Int32Array(maxN);
+    this.rootColumn = new Int32Array(maxN);
+    this.columnOffset = new Float64Array(maxN);
+    this.columnPole = new Float64Array(maxN);
+    this.columnNormSq = new Float64Array(maxN);
   }
 
   /**
@@ -341,31 +350,44 @@ export class ArrowheadEigen {
       sorted[j + 1] = i;
     }
     const last = n - 1;
+    const rootColumn = this.rootColumn;
+    const columnOffset = this.columnOffset;
+    const columnPole = this.columnPole;
+    const normSq = this.columnNormSq;
+    let roots = 0;
     for (let col = 0; col < n; col++) {
       const entry = sorted[col];
       values[col] = unsorted[entry];
       const src = source[entry];
       if (src < 0) {
         vectors[vOff + this.deflatedSlot[-1 - src] * n + col] = 1;
-        continue;
-      }
-      if (active === 0) {
+      } else if (active === 0) {
         vectors[vOff + last * n + col] = 1;
-        continue;
+      } else {
+        rootColumn[roots] = col;
+        columnOffset[roots] = this.rootOffset[src];
+        columnPole[roots] = ad[this.rootOrigin[src]];
+        normSq[roots++] = 1;
       }
-      // (ẑ_i/(λ_j − δ_i) …, 1), normalised.
-      const offset = this.rootOffset[src];
-      const pole = ad[this.rootOrigin[src]];
-      let normSq = 1;
-      for (let i = 0; i < active; i++) {
-        const v = this.correctedBorder[i] / (offset - (ad[i] - pole));
-        vectors[vOff + this.activeSlot[i] * n + col] = v;
-        normSq += v * v;
-      }
-      vectors[vOff + last * n + col] = 1;
-      const inv = 1 / Math.sqrt(normSq);
-      for (let i = 0; i < active; i++) vectors[vOff + this.activeSlot[i] * n + col] *= inv;
-      vectors[vOff + last * n + col] = inv;
     }
+    if (roots === 0) return;
+    // Root j's vector (ẑ_i/(λ_j − δ_i) …, 1), normalised; written a row at a time (row-major memory),
+    // each column's squared norm summed over i in order.
+    for (let i = 0; i < active; i++) {
+      const row = vOff + this.activeSlot[i] * n;
+      const zi = this.correctedBorder[i];
+      const di = ad[i];
+      for (let q = 0; q < roots; q++) {
+        const v = zi / (columnOffset[q] - (di - columnPole[q]));
+        vectors[row + rootColumn[q]] = v;
+        normSq[q] += v * v;
+      }
+    }
+    for (let q = 0; q < roots; q++) normSq[q] = 1 / Math.sqrt(normSq[q]);
+    for (let i = 0; i < active; i++) {
+      const row = vOff + this.activeSlot[i] * n;
+      for (let q = 0; q < roots; q++) vectors[row + rootColumn[q]] *= normSq[q];
+    }
+    for (let q = 0; q < roots; q++) vectors[vOff + last * n + rootColumn[q]] = normSq[q];
   }
 }
