@@ -57,9 +57,10 @@ export class SymmetricEigen {
   private readonly blockFactor: Float64Array;
   private readonly blockProducts: Float64Array;
   /**
-   * The blocked reduction's panel: reflector p's vector u_p and its update vector w_p as columns 2p and
-   * 2p+1 of panelColumns (maxN × 2·REDUCTION_BLOCK) and as rows 2p+1 and 2p of panelRows (2·REDUCTION_BLOCK ×
-   * maxN, ld = n), so that panelColumns·panelRows = Σ_p u_p w_pᵀ + w_p u_pᵀ; and its vectors of length maxN.
+   * The blocked reduction's panel: reflector p's vector u_p and its update vector w_p as rows 2p+1 and
+   * 2p of panelRows (2·REDUCTION_BLOCK × maxN, ld = n), and for the trailing update as columns 2p and
+   * 2p+1 of panelColumns (maxN × 2·REDUCTION_BLOCK), so that panelColumns·panelRows = Σ_p u_p w_pᵀ +
+   * w_p u_pᵀ; and its vectors (length maxN) and coefficients (2·REDUCTION_BLOCK).
    */
   private readonly panelColumns: Float64Array;
   private readonly panelRows: Float64Array;
@@ -405,9 +406,11 @@ export class SymmetricEigen {
         const i = top - j;
         const ri = i * n;
         const width = 2 * j;
-        // Row i of the current matrix, through the diagonal: A's minus the panel's Σ_p u_p[i] w_p + w_p[i] u_p.
+        // Row i of the current matrix, through the diagonal: A's minus Σ_p u_p[i]·w_p + w_p[i]·u_p, the
+        // panel's rows (w_p, u_p) weighted by their partners' entries in column i.
         if (j > 0) {
-          gemvT(width, i + 1, rows, 0, n, columns, i * ld, scratch, 0);
+          for (let q = 0; q < width; q++) t[q] = rows[(q ^ 1) * n + i];
+          gemvT(width, i + 1, rows, 0, n, t, 0, scratch, 0);
           for (let k = 0; k <= i; k++) w[ri + k] -= scratch[k];
         }
         let scale = 0;
@@ -431,11 +434,17 @@ export class SymmetricEigen {
           e[i] = scale * g;
           h -= f * g;
           w[ri + i - 1] = f - g;
-          // y = (A − panel)·u / h, then w = y − (yᵀu / 2h)·u (into y).
+          // y = (A − panel)·u / h, then w = y − (yᵀu / 2h)·u (into y). The panel's part is
+          // Σ_p u_p (w_pᵀu) + w_p (u_pᵀu): the rows' dots with u, swapped in pairs, weight the rows.
           symvLower(i, w, 0, n, w, ri, y, 0);
           if (j > 0) {
             gemv(width, i, rows, 0, n, w, ri, t, 0);
-            gemv(i, width, columns, 0, ld, t, 0, scratch, 0);
+            for (let q = 0; q < width; q += 2) {
+              const swap = t[q];
+              t[q] = t[q + 1];
+              t[q + 1] = swap;
+            }
+            gemvT(width, i, rows, 0, n, t, 0, scratch, 0);
             for (let k = 0; k < i; k++) y[k] -= scratch[k];
           }
           let ff = 0;
@@ -450,18 +459,20 @@ export class SymmetricEigen {
         const ru = (width + 1) * n;
         const rw = width * n;
         for (let k = 0; k < i; k++) {
-          const u = w[ri + k];
-          columns[k * ld + width] = u;
-          columns[k * ld + width + 1] = y[k];
-          rows[ru + k] = u;
+          rows[ru + k] = w[ri + k];
           rows[rw + k] = y[k];
         }
       }
-      // Rows 0..m−1 (the lower triangle, by blocks of rows) −= panelColumns · panelRows.
+      // Rows 0..m−1 (the lower triangle, by blocks of rows) −= panelColumns · panelRows, with u_p and
+      // w_p as columns 2p and 2p+1 of panelColumns.
       const m = top - count + 1;
+      const width = 2 * count;
+      for (let k = 0; k < m; k++) {
+        for (let q = 0; q < width; q++) columns[k * ld + q] = rows[(q ^ 1) * n + k];
+      }
       for (let r0 = 0; r0 < m; r0 += REDUCTION_UPDATE_ROWS) {
         const r1 = Math.min(m, r0 + REDUCTION_UPDATE_ROWS);
-        gemmNNUpdate(r1 - r0, r1, 2 * count, -1, columns, r0 * ld, ld, rows, 0, n, w, r0 * n, n);
+        gemmNNUpdate(r1 - r0, r1, width, -1, columns, r0 * ld, ld, rows, 0, n, w, r0 * n, n);
       }
       top -= count;
     }
