@@ -21,6 +21,14 @@ const GEMM_NT_KC = 1024;
  */
 const GEMM_NN_JC = 1024;
 
+/**
+ * Rows of B (terms of each sum) per call of the WebAssembly gemmNNUpdate: a 128×1024 panel is 1 MiB, an
+ * L2 here. Without it a product with a long k (the back-transformation's Vᵀ·Z, 32×1600×1600) streams
+ * all of B from L3 for every row of C: 3.1–3.9 → 6.5 GFLOP/s at that shape (under load); no
+ * difference measurable at order 785, where B fits in L3 either way.
+ */
+const GEMM_NN_KC = 128;
+
 /** Σ x[xOff+i]·y[yOff+i] over i < n (4-way unrolled, separate accumulators). */
 export function dot(n: number, x: Float64Array, xOff: number, y: Float64Array, yOff: number): number {
   const home = inputHome(x, y, n);
@@ -484,10 +492,13 @@ export function gemmNNUpdate(
     const pa = home.input(a, aOff, extent(m, k, lda));
     const pb = home.input(b, bOff, extent(k, n, ldb));
     const pc = home.address(c, cOff);
-    // Column panels of GEMM_NN_JC, so that B's panel stays in cache while every row of C sweeps it;
-    // each element still gets its whole sum in one call, in the same order.
+    // Panels of GEMM_NN_KC rows × GEMM_NN_JC columns of B, so that B's panel stays in cache while every
+    // row of C sweeps it. KC is a multiple of the kernel's 4 terms per step, so every element gets the
+    // same sum in the same order as in one call.
     for (let j0 = 0; j0 < n; j0 += GEMM_NN_JC) {
-      home.kernels.gemmNNUpdate(m, Math.min(GEMM_NN_JC, n - j0), k, alpha, pa, lda, pb + 8 * j0, ldb, pc + 8 * j0, ldc);
+      for (let p0 = 0; p0 < k; p0 += GEMM_NN_KC) {
+        home.kernels.gemmNNUpdate(m, Math.min(GEMM_NN_JC, n - j0), Math.min(GEMM_NN_KC, k - p0), alpha, pa + 8 * p0, lda, pb + 8 * (p0 * ldb + j0), ldb, pc + 8 * j0, ldc);
+      }
     }
     return;
   }
