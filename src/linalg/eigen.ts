@@ -13,7 +13,7 @@
  * W = Vᵀ, so each Householder update, each accumulation step and each Givens rotation of the QL sweep
  * runs along a row of W (contiguous memory). W is transposed into the caller's `vectors` at the end.
  */
-import { gemmNN, gemmNNUpdate, gemv, gemvT, symvLower } from './blas.js';
+import { gemmNN, gemmNNUpdate, gemmNT, gemv, gemvT, symvLower } from './blas.js';
 import { homeOf, kernelHome, type Workspace } from './simd.js';
 import { TridiagonalEigen } from './tridiagonal.js';
 
@@ -56,6 +56,9 @@ export class SymmetricEigen {
   /** The triangular factor T of the block's compact WY form, and Y = T·(reflector rows)·Z. */
   private readonly blockFactor: Float64Array;
   private readonly blockProducts: Float64Array;
+  /** The block's reflectors' dot products (count × count) and T·(reflector rows) (count × maxN). */
+  private readonly blockGram: Float64Array;
+  private readonly blockWeighted: Float64Array;
   /**
    * The blocked reduction's panel: reflector p's vector u_p and its update vector w_p as rows 2p+1 and
    * 2p of panelRows (2·REDUCTION_BLOCK × maxN, ld = n), and for the trailing update as columns 2p and
@@ -92,6 +95,8 @@ export class SymmetricEigen {
     this.reflectorColumns = array(large, maxN * nb);
     this.blockFactor = array(large, nb * nb);
     this.blockProducts = array(large, nb * maxN);
+    this.blockGram = array(large, nb * nb);
+    this.blockWeighted = array(large, nb * maxN);
     const blocked = maxN >= BLOCKED_REDUCTION_MIN_ORDER;
     this.panelColumns = array(blocked, maxN * 2 * REDUCTION_BLOCK);
     this.panelRows = array(blocked, 2 * REDUCTION_BLOCK * maxN);
@@ -110,6 +115,8 @@ export class SymmetricEigen {
       this.reflectorColumns.byteLength +
       this.blockFactor.byteLength +
       this.blockProducts.byteLength +
+      this.blockGram.byteLength +
+      this.blockWeighted.byteLength +
       this.panelColumns.byteLength +
       this.panelRows.byteLength +
       this.panelProduct.byteLength +
@@ -634,7 +641,7 @@ export class SymmetricEigen {
    * Z ← P_{last−1}···P_first·Z on rows 0..last−2 of Z (= vectors, n×n) in compact WY form: with
    * H_q = P_{last−1−q} (q = 0..count−1) and v_q its vector, H_0···H_{count−1} = I − V T Vᵀ where T is
    * upper triangular, T_qq = τ_q = 1/h, T_{0:q,q} = −τ_q T_{0:q,0:q} V_{:,0:q}ᵀ v_q (LAPACK dlarft).
-   * Then Z ← Z − V (T (Vᵀ Z)): two matrix products.
+   * Then Z ← Z − V ((T Vᵀ) Z): matrix products but for T's recurrence.
    */
   private applyReflections(n: number, first: number, last: number, z: Float64Array): void {
     const w = this.w;
@@ -643,6 +650,8 @@ export class SymmetricEigen {
     const vRows = this.reflectorRows; // count × rows (ld = rows)
     const vColumns = this.reflectorColumns; // rows × count (ld = count)
     const t = this.blockFactor; // count × count (ld = count)
+    const gram = this.blockGram; // count × count (ld = count)
+    const tv = this.blockWeighted; // count × rows (ld = rows)
     const y = this.blockProducts; // count × n (ld = n)
     for (let q = 0; q < count; q++) {
       const i = last - 1 - q;
@@ -651,35 +660,24 @@ export class SymmetricEigen {
       // u_i lives in row i of W before the diagonal; a zero h (nothing to reflect) is an identity.
       for (let k = 0; k < rows; k++) vRows[rv + k] = h !== 0 && k < i ? w[i * n + k] : 0;
       for (let k = 0; k < rows; k++) vColumns[k * count + q] = vRows[rv + k];
+    }
+    // Vᵀv_q for every pair at once (the reflectors' rows against each other).
+    gemmNT(count, count, rows, vRows, 0, rows, vRows, 0, rows, gram, 0, count);
+    for (let q = 0; q < count; q++) {
+      const h = this.d[last - 1 - q];
       const tau = h !== 0 ? 1 / h : 0;
-      // T_{0:q,q} = −τ T_{0:q,0:q} (V_{:,0:q}ᵀ v_q); the dots first, into column q of T.
+      // T_{0:q,q} = −τ T_{0:q,0:q} (V_{:,0:q}ᵀ v_q).
       for (let p = 0; p < q; p++) {
         let s = 0;
-        const rp = p * rows;
-        for (let k = 0; k < i; k++) s += vRows[rp + k] * vRows[rv + k];
-        t[p * count + q] = s;
-      }
-      for (let p = 0; p < q; p++) {
-        let s = 0;
-        for (let r = p; r < q; r++) s += t[p * count + r] * t[r * count + q];
+        for (let r = p; r < q; r++) s += t[p * count + r] * gram[r * count + q];
         t[p * count + q] = -tau * s;
       }
       t[q * count + q] = tau;
       for (let p = q + 1; p < count; p++) t[p * count + q] = 0;
     }
-    // Y = Vᵀ Z, Y ← T Y (upper triangular, in place row by row), Z −= V Y.
-    gemmNN(count, n, rows, vRows, 0, rows, z, 0, n, y, 0, n);
-    for (let q = 0; q < count; q++) {
-      const rq = q * n;
-      const tqq = t[q * count + q];
-      for (let j = 0; j < n; j++) y[rq + j] *= tqq;
-      for (let p = q + 1; p < count; p++) {
-        const tqp = t[q * count + p];
-        if (tqp === 0) continue;
-        const rp = p * n;
-        for (let j = 0; j < n; j++) y[rq + j] += tqp * y[rp + j];
-      }
-    }
+    // T Vᵀ, Y = (T Vᵀ) Z, Z −= V Y.
+    gemmNN(count, rows, count, t, 0, count, vRows, 0, rows, tv, 0, rows);
+    gemmNN(count, n, rows, tv, 0, rows, z, 0, n, y, 0, n);
     gemmNNUpdate(rows, n, count, -1, vColumns, 0, count, y, 0, n, z, 0, n);
   }
 
