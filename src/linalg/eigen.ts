@@ -1,5 +1,6 @@
 /**
- * Full eigendecomposition of a real symmetric matrix: Householder tridiagonalisation, then
+ * Full eigendecomposition of a real symmetric matrix: Householder tridiagonalisation (tred2's loop,
+ * or from order BLOCKED_REDUCTION_MIN_ORDER on LAPACK's blocked dsytrd/dlatrd), then
  * - below order DIVIDE_AND_CONQUER_MIN_ORDER: the implicit QL iteration with Wilkinson shifts — the
  *   EISPACK tred2/tql2 pair as transcribed in JAMA, rewritten for row-major storage;
  * - from that order on: divide and conquer on the tridiagonal matrix (`TridiagonalEigen`, arrowhead
@@ -22,7 +23,7 @@ const EPS = 2 ** -52;
 export const DIVIDE_AND_CONQUER_MIN_ORDER = 96;
 /** Householder reflections applied together in the divide-and-conquer path's back-transformation. */
 const BACK_TRANSFORM_BLOCK = 32;
-/** Smallest order reduced by the blocked Householder reduction (LAPACK dsytrd/dlatrd); below it tred2's loop. */
+/** Smallest order reduced by the blocked Householder reduction (LAPACK dsytrd/dlatrd); below it tred2's loop. At 128 the blocked one already takes 0.6 ms against 1.0 (wasm, loaded machine). */
 export const BLOCKED_REDUCTION_MIN_ORDER = 128;
 /** Reflections per panel of the blocked reduction (dsytrd's nb). */
 const REDUCTION_BLOCK = 32;
