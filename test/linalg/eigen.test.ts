@@ -265,6 +265,26 @@ describe('SymmetricEigen: hard matrices', () => {
       checkDecomposition(A, decompose(A));
     }
   });
+
+  it('entries near the ends of the double range (1e-300, 1e300) through divide and conquer (n = 150)', () => {
+    // ‖A‖² over- or underflows there, so the checks run on B = A/scale: eigenpairs of A are B's scaled.
+    const n = 150;
+    const B = randomSymmetric(n, rand);
+    const normB = frobenius(B);
+    for (const scale of [1e-300, 1e300]) {
+      const { values, vectors } = decompose(B.map((row) => row.map((x) => x * scale)));
+      let residual = 0;
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j < n; j++) {
+          let s = 0;
+          for (let k = 0; k < n; k++) s += B[i][k] * vectors[k * n + j];
+          residual += (s - vectors[i * n + j] * (values[j] / scale)) ** 2;
+        }
+      }
+      expect(Math.sqrt(residual)).toBeLessThanOrEqual(C * n * EPS * normB);
+      for (let j = 1; j < n; j++) expect(values[j]).toBeLessThanOrEqual(values[j - 1]);
+    }
+  });
 });
 
 /** The reduction's internals, for comparing the blocked reduction with tred2's loop on one matrix. */
