@@ -130,7 +130,8 @@ export class TridiagonalEigen {
     // would overflow or underflow there, so T is solved as T/σ and the eigenvalues scaled back.
     let largest = 0;
     for (let i = 0; i < n; i++) largest = Math.max(largest, Math.abs(diagonal[i]), i > 0 ? Math.abs(offDiagonal[i]) : 0);
-    this.scale = largest > 0 && Number.isFinite(largest) ? 2 ** Math.round(Math.log2(largest)) : 1;
+    // 2^±1022 at most, so that both σ and 1/σ are normal numbers.
+    this.scale = largest > 0 && Number.isFinite(largest) ? 2 ** Math.min(1022, Math.max(-1022, Math.round(Math.log2(largest)))) : 1;
     const inverse = 1 / this.scale;
     for (let i = 0; i < n; i++) {
       this.diagonal[i] = diagonal[i] * inverse;
