@@ -171,6 +171,43 @@ export function gemmNT(
   cOff: number,
   ldc: number,
 ): void {
+  gemmNTInto(m, n, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, false);
+}
+
+/** C (m×n) += A (m×k) · Bᵀ for B n×k: `gemmNT` adding to C, each element's sum formed as there, then added. */
+export function gemmNTUpdate(
+  m: number,
+  n: number,
+  k: number,
+  a: Float64Array,
+  aOff: number,
+  lda: number,
+  b: Float64Array,
+  bOff: number,
+  ldb: number,
+  c: Float64Array,
+  cOff: number,
+  ldc: number,
+): void {
+  gemmNTInto(m, n, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, true);
+}
+
+/** `gemmNT` (accumulate false) or `gemmNTUpdate` (true): the k panels, as WebAssembly or TypeScript. */
+function gemmNTInto(
+  m: number,
+  n: number,
+  k: number,
+  a: Float64Array,
+  aOff: number,
+  lda: number,
+  b: Float64Array,
+  bOff: number,
+  ldb: number,
+  c: Float64Array,
+  cOff: number,
+  ldc: number,
+  accumulate: boolean,
+): void {
   const home = kernelHome(c, m * n * k);
   if (home !== null) {
     const pa = home.input(a, aOff, extent(m, k, lda));
@@ -178,18 +215,18 @@ export function gemmNT(
     const pc = home.address(c, cOff);
     let p0 = 0;
     do {
-      home.kernels.gemmNTPanel(m, n, Math.min(k, p0 + GEMM_NT_KC) - p0, pa + 8 * p0, lda, pb + 8 * p0, ldb, pc, ldc, p0 > 0 ? 1 : 0);
+      home.kernels.gemmNTPanel(m, n, Math.min(k, p0 + GEMM_NT_KC) - p0, pa + 8 * p0, lda, pb + 8 * p0, ldb, pc, ldc, accumulate || p0 > 0 ? 1 : 0);
       p0 += GEMM_NT_KC;
     } while (p0 < k);
     return;
   }
   if (k <= GEMM_NT_KC) {
-    gemmNTPanel(m, n, 0, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, false);
+    gemmNTPanel(m, n, 0, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, accumulate);
     return;
   }
   for (let p0 = 0; p0 < k; p0 += GEMM_NT_KC) {
     const p1 = Math.min(k, p0 + GEMM_NT_KC);
-    gemmNTPanel(m, n, p0, p1, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, p0 > 0);
+    gemmNTPanel(m, n, p0, p1, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, accumulate || p0 > 0);
   }
 }
 

@@ -14,7 +14,7 @@
  * W = Vᵀ, so each Householder update, each accumulation step and each Givens rotation of the QL sweep
  * runs along a row of W (contiguous memory). W is transposed into the caller's `vectors` at the end.
  */
-import { gemmNN, gemmNNUpdate, gemmNT, gemv, gemvT, symvLower } from './blas.js';
+import { gemmNN, gemmNNUpdate, gemmNT, gemmNTUpdate, gemv, gemvT, symvLower } from './blas.js';
 import { homeOf, kernelHome, type Workspace } from './simd.js';
 import { TridiagonalEigen } from './tridiagonal.js';
 
@@ -63,10 +63,12 @@ export class SymmetricEigen {
   /**
    * The blocked reduction's panel: reflector p's vector u_p and its update vector w_p as rows 2p+1 and
    * 2p of panelRows (2·REDUCTION_BLOCK × maxN, ld = n), and for the trailing update as columns 2p and
-   * 2p+1 of panelColumns (maxN × 2·REDUCTION_BLOCK), so that panelColumns·panelRows = Σ_p u_p w_pᵀ +
-   * w_p u_pᵀ; and its vectors (length maxN) and coefficients (2·REDUCTION_BLOCK).
+   * 2p+1 of panelColumns (maxN × 2·REDUCTION_BLOCK), beside −w_p and −u_p in panelPartners, so that
+   * panelPartners·panelColumnsᵀ = −Σ_p u_p w_pᵀ + w_p u_pᵀ; and its vectors (length maxN) and
+   * coefficients (2·REDUCTION_BLOCK).
    */
   private readonly panelColumns: Float64Array;
+  private readonly panelPartners: Float64Array;
   private readonly panelRows: Float64Array;
   private readonly panelProduct: Float64Array;
   private readonly panelScratch: Float64Array;
@@ -100,6 +102,7 @@ export class SymmetricEigen {
     this.blockWeighted = array(large, nb * maxN);
     const blocked = maxN >= BLOCKED_REDUCTION_MIN_ORDER;
     this.panelColumns = array(blocked, maxN * 2 * REDUCTION_BLOCK);
+    this.panelPartners = array(blocked, maxN * 2 * REDUCTION_BLOCK);
     this.panelRows = array(blocked, 2 * REDUCTION_BLOCK * maxN);
     this.panelProduct = array(blocked, maxN);
     this.panelScratch = array(blocked, maxN);
@@ -119,6 +122,7 @@ export class SymmetricEigen {
       this.blockGram.byteLength +
       this.blockWeighted.byteLength +
       this.panelColumns.byteLength +
+      this.panelPartners.byteLength +
       this.panelRows.byteLength +
       this.panelProduct.byteLength +
       this.panelScratch.byteLength +
@@ -404,6 +408,7 @@ export class SymmetricEigen {
     const e = this.e;
     const ld = 2 * REDUCTION_BLOCK;
     const columns = this.panelColumns;
+    const partners = this.panelPartners;
     const rows = this.panelRows;
     const y = this.panelProduct;
     const scratch = this.panelScratch;
@@ -471,16 +476,19 @@ export class SymmetricEigen {
           rows[rw + k] = y[k];
         }
       }
-      // Rows 0..m−1 (the lower triangle, by blocks of rows) −= panelColumns · panelRows, with u_p and
-      // w_p as columns 2p and 2p+1 of panelColumns.
+      // Rows 0..m−1 (the lower triangle, by blocks of rows) −= Σ_p u_p w_pᵀ + w_p u_pᵀ, as
+      // panelPartners · panelColumnsᵀ with (u_p, w_p) in panelColumns and (−w_p, −u_p) in panelPartners.
       const m = top - count + 1;
       const width = 2 * count;
       for (let k = 0; k < m; k++) {
-        for (let q = 0; q < width; q++) columns[k * ld + q] = rows[(q ^ 1) * n + k];
+        for (let q = 0; q < width; q++) {
+          columns[k * ld + q] = rows[(q ^ 1) * n + k];
+          partners[k * ld + q] = -rows[q * n + k];
+        }
       }
       for (let r0 = 0; r0 < m; r0 += REDUCTION_UPDATE_ROWS) {
         const r1 = Math.min(m, r0 + REDUCTION_UPDATE_ROWS);
-        gemmNNUpdate(r1 - r0, r1, width, -1, columns, r0 * ld, ld, rows, 0, n, w, r0 * n, n);
+        gemmNTUpdate(r1 - r0, r1, width, partners, r0 * ld, ld, columns, 0, ld, w, r0 * n, n);
       }
       top -= count;
     }

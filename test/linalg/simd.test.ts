@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { axpy, dot, gemmNN, gemmNNUpdate, gemmNT, gemv, gemvT, ger, symvLower } from '../../src/linalg/blas.js';
+import { axpy, dot, gemmNN, gemmNNUpdate, gemmNT, gemmNTUpdate, gemv, gemvT, ger, symvLower } from '../../src/linalg/blas.js';
 import { SymmetricEigen } from '../../src/linalg/eigen.js';
 import { Home, Workspace, backend, homeOf, wasmAvailable, withBackend } from '../../src/linalg/simd.js';
 import { mulberry32 } from './fixtures.js';
@@ -235,6 +235,33 @@ describe('simd: every kernel gives the TypeScript kernel’s bits', () => {
             scale += Math.abs(term);
           }
           expect(Math.abs(y[2 + i]! - s), `symvLower m=${m} row ${i}`).toBeLessThanOrEqual(4 * m * 2 ** -52 * scale);
+        }
+      }
+    }
+  });
+
+  it('gemmNTUpdate: C += A Bᵀ over every tile shape and across k panels (against a dense sum too)', () => {
+    for (const [m, n, k] of [[0, 3, 4], [1, 1, 0], [4, 4, 9], [5, 7, 64], [9, 6, 3], [3, 5, 2100]] as const) {
+      const lda = k + 1;
+      const ldb = k + 2;
+      const ldc = n + 3;
+      const r = bothBackends([m * lda + 1, n * ldb + 2, m * ldc + 1], ([a, b, c]) => gemmNTUpdate(m, n, k, a!, 1, lda, b!, 2, ldb, c!, 1, ldc), [m % 2 === 1, false, false], random);
+      expect(bits(r.home[2]!), `gemmNTUpdate ${m}×${n}×${k}`).toEqual(bits(r.plain[2]!));
+      const a = Float64Array.from(values(random, m * lda + 1));
+      const b = Float64Array.from(values(random, n * ldb + 2));
+      const c = Float64Array.from(values(random, m * ldc + 1));
+      const c0 = c.slice();
+      gemmNTUpdate(m, n, k, a, 1, lda, b, 2, ldb, c, 1, ldc);
+      for (let i = 0; i < m; i++) {
+        for (let j = 0; j < n; j++) {
+          let s = c0[1 + i * ldc + j]!;
+          let scale = Math.abs(s);
+          for (let p = 0; p < k; p++) {
+            const term = a[1 + i * lda + p]! * b[2 + j * ldb + p]!;
+            s += term;
+            scale += Math.abs(term);
+          }
+          expect(Math.abs(c[1 + i * ldc + j]! - s), `gemmNTUpdate ${m}×${n}×${k} (${i}, ${j})`).toBeLessThanOrEqual(2 * (k + 1) * 2 ** -52 * scale);
         }
       }
     }
