@@ -23,6 +23,8 @@ const EPS = 2 ** -52;
 /** Rounding-level tolerance of the deflation, in units of ε·‖A‖ (dlaed2 uses 8). */
 const DEFLATION_FACTOR = 8;
 const MAX_ITERATIONS = 200;
+/** Bound on the rounding error of the secular function, in units of ε·(|τ| + |σ − α| + Σ|z_i²/(λ − δ_i)|) (dlaed4 uses 8). */
+const ROUNDING_FACTOR = 8;
 
 /** Reusable workspace for arrowhead eigendecompositions of order ≤ maxN. */
 export class ArrowheadEigen {
@@ -50,6 +52,11 @@ export class ArrowheadEigen {
   private readonly unsortedValue: Float64Array;
   private readonly source: Int32Array;
   private readonly sorted: Int32Array;
+  /** The output columns that hold a root's vector, and that root's offset, pole and squared norm (then 1/norm). */
+  private readonly rootColumn: Int32Array;
+  private readonly columnOffset: Float64Array;
+  private readonly columnPole: Float64Array;
+  private readonly columnNormSq: Float64Array;
   /** Sizes found by `deflate`. */
   private activeCount = 0;
   private deflatedCount = 0;
@@ -63,12 +70,14 @@ export class ArrowheadEigen {
   private tolerance = 0;
   private corner = 0;
   private borderNorm = 0;
-  /** The Newton iteration's point τ, bracket (lo, hi), and g, g′ at τ. */
+  /** The Newton iteration's start, point τ, bracket (lo, hi), and g, g′ at τ with a bound on g's rounding error. */
+  private start = 0;
   private tau = 0;
   private lo = 0;
   private hi = 0;
   private g = 0;
   private dg = 0;
+  private gError = 0;
 
   constructor(maxN: number) {
     if (!Number.isInteger(maxN) || maxN < 0) {
@@ -91,6 +100,10 @@ export class ArrowheadEigen {
     this.unsortedValue = new Float64Array(maxN);
     this.source = new Int32Array(maxN);
     this.sorted = new Int32Array(maxN);
+    this.rootColumn = new Int32Array(maxN);
+    this.columnOffset = new Float64Array(maxN);
+    this.columnPole = new Float64Array(maxN);
+    this.columnNormSq = new Float64Array(maxN);
   }
 
   /**
@@ -224,14 +237,18 @@ export class ArrowheadEigen {
     const sigma = ad[origin];
     let sum = 0;
     let dsum = 0;
+    let magnitude = 0;
     for (let i = 0; i < active; i++) {
       const inv = 1 / (tau - (ad[i] - sigma));
       const t = az[i] * inv;
-      sum += az[i] * t;
+      const term = az[i] * t;
+      sum += term;
       dsum += t * t;
+      magnitude += Math.abs(term);
     }
     this.g = tau + (sigma - this.corner) - sum;
     this.dg = 1 + dsum;
+    this.gError = ROUNDING_FACTOR * EPS * (Math.abs(tau) + Math.abs(sigma - this.corner) + magnitude);
   }
 
   /** Step 2: the active + 1 roots, in descending order, each relative to its nearer pole. */
@@ -250,10 +267,12 @@ export class ArrowheadEigen {
         origin = 0;
         this.lo = 0;
         this.hi = Math.max(ad[0], corner) + borderNorm - ad[0];
+        this.start = 0.5 * (this.lo + this.hi);
       } else if (j === active) {
         origin = active - 1;
         this.lo = Math.min(ad[active - 1], corner) - borderNorm - ad[active - 1];
         this.hi = 0;
+        this.start = 0.5 * (this.lo + this.hi);
       } else {
         // Between δ_j and δ_{j−1}: g is increasing, so the sign of g at the midpoint says which half holds the root.
         const half = 0.5 * (ad[j - 1] - ad[j]);
@@ -268,6 +287,7 @@ export class ArrowheadEigen {
           this.lo = -half;
           this.hi = 0;
         }
+        this.twoPoleGuess(origin, origin === j ? j - 1 : j, origin === j ? half : -half);
       }
       this.rootOrigin[j] = origin;
       this.newtonOnH(active, origin);
@@ -275,16 +295,40 @@ export class ArrowheadEigen {
     }
   }
 
-  /** this.tau ← the root τ ∈ (lo, hi) of g(δ_origin + τ), by Newton on h(τ) = τ·g with bisection when a step leaves the bracket. */
+  /**
+   * this.start ← where Newton starts for a root between the poles δ_origin and δ_other, given g = this.g
+   * at the bracket's midpoint τm (relative to δ_origin): the root in (lo, hi) of the model
+   * c − z_o²/τ − z_q²/(τ − Δ), Δ = δ_other − δ_origin, with the rest of g (its linear term and the other
+   * poles) frozen at τm into c (the initial guess of LAPACK's dlaed4); the midpoint if it has none.
+   */
+  private twoPoleGuess(origin: number, other: number, midpoint: number): void {
+    const ad = this.activeDiagonal;
+    const zo = this.activeBorder[origin] ** 2;
+    const zq = this.activeBorder[other] ** 2;
+    const delta = ad[other] - ad[origin];
+    const c = this.g + zo / midpoint + zq / (midpoint - delta);
+    // c τ² − (cΔ + z_o² + z_q²) τ + z_o² Δ = 0, its roots in the form that avoids cancellation.
+    const b = c * delta + zo + zq;
+    const root = Math.sqrt(b * b - 4 * c * zo * delta);
+    const q = b >= 0 ? b + root : b - root;
+    const first = q / (2 * c);
+    const second = (2 * zo * delta) / q;
+    this.start = midpoint;
+    if (first > this.lo && first < this.hi) this.start = first;
+    else if (second > this.lo && second < this.hi) this.start = second;
+  }
+
+  /** this.tau ← the root τ ∈ (lo, hi) of g(δ_origin + τ), by Newton on h(τ) = τ·g from this.start with bisection when a step leaves the bracket. */
   private newtonOnH(active: number, origin: number): void {
     let lo = this.lo;
     let hi = this.hi;
-    let tau = 0.5 * (lo + hi);
+    let tau = this.start;
     for (let iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
       this.tau = tau;
       this.secular(active, origin);
       const g = this.g;
-      if (g === 0) return;
+      // g is zero to within its rounding error: τ is the root as well as g can tell (dlaed4's test).
+      if (Math.abs(g) <= this.gError) return;
       if (g < 0) lo = tau;
       else hi = tau;
       const h = tau * g;
@@ -341,31 +385,44 @@ export class ArrowheadEigen {
       sorted[j + 1] = i;
     }
     const last = n - 1;
+    const rootColumn = this.rootColumn;
+    const columnOffset = this.columnOffset;
+    const columnPole = this.columnPole;
+    const normSq = this.columnNormSq;
+    let roots = 0;
     for (let col = 0; col < n; col++) {
       const entry = sorted[col];
       values[col] = unsorted[entry];
       const src = source[entry];
       if (src < 0) {
         vectors[vOff + this.deflatedSlot[-1 - src] * n + col] = 1;
-        continue;
-      }
-      if (active === 0) {
+      } else if (active === 0) {
         vectors[vOff + last * n + col] = 1;
-        continue;
+      } else {
+        rootColumn[roots] = col;
+        columnOffset[roots] = this.rootOffset[src];
+        columnPole[roots] = ad[this.rootOrigin[src]];
+        normSq[roots++] = 1;
       }
-      // (ẑ_i/(λ_j − δ_i) …, 1), normalised.
-      const offset = this.rootOffset[src];
-      const pole = ad[this.rootOrigin[src]];
-      let normSq = 1;
-      for (let i = 0; i < active; i++) {
-        const v = this.correctedBorder[i] / (offset - (ad[i] - pole));
-        vectors[vOff + this.activeSlot[i] * n + col] = v;
-        normSq += v * v;
-      }
-      vectors[vOff + last * n + col] = 1;
-      const inv = 1 / Math.sqrt(normSq);
-      for (let i = 0; i < active; i++) vectors[vOff + this.activeSlot[i] * n + col] *= inv;
-      vectors[vOff + last * n + col] = inv;
     }
+    if (roots === 0) return;
+    // Root j's vector (ẑ_i/(λ_j − δ_i) …, 1), normalised; written a row at a time (row-major memory),
+    // each column's squared norm summed over i in order.
+    for (let i = 0; i < active; i++) {
+      const row = vOff + this.activeSlot[i] * n;
+      const zi = this.correctedBorder[i];
+      const di = ad[i];
+      for (let q = 0; q < roots; q++) {
+        const v = zi / (columnOffset[q] - (di - columnPole[q]));
+        vectors[row + rootColumn[q]] = v;
+        normSq[q] += v * v;
+      }
+    }
+    for (let q = 0; q < roots; q++) normSq[q] = 1 / Math.sqrt(normSq[q]);
+    for (let i = 0; i < active; i++) {
+      const row = vOff + this.activeSlot[i] * n;
+      for (let q = 0; q < roots; q++) vectors[row + rootColumn[q]] *= normSq[q];
+    }
+    for (let q = 0; q < roots; q++) vectors[vOff + last * n + rootColumn[q]] = normSq[q];
   }
 }

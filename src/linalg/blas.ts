@@ -21,6 +21,14 @@ const GEMM_NT_KC = 1024;
  */
 const GEMM_NN_JC = 1024;
 
+/**
+ * Rows of B (terms of each sum) per call of the WebAssembly gemmNNUpdate: a 128×1024 panel is 1 MiB, an
+ * L2 here. Without it a product with a long k (the back-transformation's Vᵀ·Z, 32×1600×1600) streams
+ * all of B from L3 for every row of C: 3.1–3.9 → 6.5 GFLOP/s at that shape (under load); no
+ * difference measurable at order 785, where B fits in L3 either way.
+ */
+const GEMM_NN_KC = 128;
+
 /** Σ x[xOff+i]·y[yOff+i] over i < n (4-way unrolled, separate accumulators). */
 export function dot(n: number, x: Float64Array, xOff: number, y: Float64Array, yOff: number): number {
   const home = inputHome(x, y, n);
@@ -163,6 +171,43 @@ export function gemmNT(
   cOff: number,
   ldc: number,
 ): void {
+  gemmNTInto(m, n, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, false);
+}
+
+/** C (m×n) += A (m×k) · Bᵀ for B n×k: `gemmNT` adding to C, each element's sum formed as there, then added. */
+export function gemmNTUpdate(
+  m: number,
+  n: number,
+  k: number,
+  a: Float64Array,
+  aOff: number,
+  lda: number,
+  b: Float64Array,
+  bOff: number,
+  ldb: number,
+  c: Float64Array,
+  cOff: number,
+  ldc: number,
+): void {
+  gemmNTInto(m, n, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, true);
+}
+
+/** `gemmNT` (accumulate false) or `gemmNTUpdate` (true): the k panels, as WebAssembly or TypeScript. */
+function gemmNTInto(
+  m: number,
+  n: number,
+  k: number,
+  a: Float64Array,
+  aOff: number,
+  lda: number,
+  b: Float64Array,
+  bOff: number,
+  ldb: number,
+  c: Float64Array,
+  cOff: number,
+  ldc: number,
+  accumulate: boolean,
+): void {
   const home = kernelHome(c, m * n * k);
   if (home !== null) {
     const pa = home.input(a, aOff, extent(m, k, lda));
@@ -170,18 +215,18 @@ export function gemmNT(
     const pc = home.address(c, cOff);
     let p0 = 0;
     do {
-      home.kernels.gemmNTPanel(m, n, Math.min(k, p0 + GEMM_NT_KC) - p0, pa + 8 * p0, lda, pb + 8 * p0, ldb, pc, ldc, p0 > 0 ? 1 : 0);
+      home.kernels.gemmNTPanel(m, n, Math.min(k, p0 + GEMM_NT_KC) - p0, pa + 8 * p0, lda, pb + 8 * p0, ldb, pc, ldc, accumulate || p0 > 0 ? 1 : 0);
       p0 += GEMM_NT_KC;
     } while (p0 < k);
     return;
   }
   if (k <= GEMM_NT_KC) {
-    gemmNTPanel(m, n, 0, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, false);
+    gemmNTPanel(m, n, 0, k, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, accumulate);
     return;
   }
   for (let p0 = 0; p0 < k; p0 += GEMM_NT_KC) {
     const p1 = Math.min(k, p0 + GEMM_NT_KC);
-    gemmNTPanel(m, n, p0, p1, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, p0 > 0);
+    gemmNTPanel(m, n, p0, p1, a, aOff, lda, b, bOff, ldb, c, cOff, ldc, accumulate || p0 > 0);
   }
 }
 
@@ -484,10 +529,13 @@ export function gemmNNUpdate(
     const pa = home.input(a, aOff, extent(m, k, lda));
     const pb = home.input(b, bOff, extent(k, n, ldb));
     const pc = home.address(c, cOff);
-    // Column panels of GEMM_NN_JC, so that B's panel stays in cache while every row of C sweeps it;
-    // each element still gets its whole sum in one call, in the same order.
+    // Panels of GEMM_NN_KC rows × GEMM_NN_JC columns of B, so that B's panel stays in cache while every
+    // row of C sweeps it. KC is a multiple of the kernel's 4 terms per step, so every element gets the
+    // same sum in the same order as in one call.
     for (let j0 = 0; j0 < n; j0 += GEMM_NN_JC) {
-      home.kernels.gemmNNUpdate(m, Math.min(GEMM_NN_JC, n - j0), k, alpha, pa, lda, pb + 8 * j0, ldb, pc + 8 * j0, ldc);
+      for (let p0 = 0; p0 < k; p0 += GEMM_NN_KC) {
+        home.kernels.gemmNNUpdate(m, Math.min(GEMM_NN_JC, n - j0), Math.min(GEMM_NN_KC, k - p0), alpha, pa + 8 * p0, lda, pb + 8 * (p0 * ldb + j0), ldb, pc + 8 * j0, ldc);
+      }
     }
     return;
   }
@@ -632,5 +680,72 @@ export function gram(
   }
   for (let i = 0; i < cols; i++) {
     for (let j = 0; j < i; j++) c[cOff + j * ldc + i] = c[cOff + i * ldc + j];
+  }
+}
+
+/**
+ * y[yOff..+m) = A·x for A symmetric m×m given by its lower triangle (row r: columns 0..r; the upper
+ * triangle is not read), as LAPACK's dsymv with UPLO = 'L' in row-major order. One sweep per pair of
+ * rows (r, r+1), r even: their dots with x (two accumulators each, even and odd columns) and their
+ * axpys into y[0..r), the columns below the diagonal; y[r] and y[r+1] are assigned when their rows are
+ * reached, before later rows add to them.
+ */
+export function symvLower(
+  m: number,
+  a: Float64Array,
+  aOff: number,
+  lda: number,
+  x: Float64Array,
+  xOff: number,
+  y: Float64Array,
+  yOff: number,
+): void {
+  const home = kernelHome(y, (m * m) / 2);
+  if (home !== null) {
+    home.kernels.symvLower(m, home.input(a, aOff, extent(m, m, lda)), lda, home.input(x, xOff, m), home.address(y, yOff));
+    return;
+  }
+  let r = 0;
+  for (; r < m; r += 2) {
+    const r0 = aOff + r * lda;
+    const x0 = x[xOff + r];
+    let s00 = 0;
+    let s01 = 0;
+    if (r + 1 === m) {
+      for (let k = 0; k < r; k += 2) {
+        const a0 = a[r0 + k];
+        const a1 = a[r0 + k + 1];
+        s00 += a0 * x[xOff + k];
+        s01 += a1 * x[xOff + k + 1];
+        y[yOff + k] += x0 * a0;
+        y[yOff + k + 1] += x0 * a1;
+      }
+      y[yOff + r] = s00 + s01 + a[r0 + r] * x0;
+      break;
+    }
+    const r1 = r0 + lda;
+    const x1 = x[xOff + r + 1];
+    let s10 = 0;
+    let s11 = 0;
+    for (let k = 0; k < r; k += 2) {
+      const a0 = a[r0 + k];
+      const a1 = a[r0 + k + 1];
+      const b0 = a[r1 + k];
+      const b1 = a[r1 + k + 1];
+      const xk0 = x[xOff + k];
+      const xk1 = x[xOff + k + 1];
+      s00 += a0 * xk0;
+      s01 += a1 * xk1;
+      s10 += b0 * xk0;
+      s11 += b1 * xk1;
+      y[yOff + k] += x0 * a0 + x1 * b0;
+      y[yOff + k + 1] += x0 * a1 + x1 * b1;
+    }
+    // Row r's diagonal, then row r+1's entry in column r and its diagonal.
+    const b = a[r1 + r];
+    y[yOff + r] = s00 + s01 + a[r0 + r] * x0;
+    s10 += b * x[xOff + r];
+    y[yOff + r] += x1 * b;
+    y[yOff + r + 1] = s10 + s11 + a[r1 + r + 1] * x1;
   }
 }

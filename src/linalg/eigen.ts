@@ -1,5 +1,6 @@
 /**
- * Full eigendecomposition of a real symmetric matrix: Householder tridiagonalisation, then
+ * Full eigendecomposition of a real symmetric matrix: Householder tridiagonalisation (tred2's loop,
+ * or from order BLOCKED_REDUCTION_MIN_ORDER on LAPACK's blocked dsytrd/dlatrd), then
  * - below order DIVIDE_AND_CONQUER_MIN_ORDER: the implicit QL iteration with Wilkinson shifts — the
  *   EISPACK tred2/tql2 pair as transcribed in JAMA, rewritten for row-major storage;
  * - from that order on: divide and conquer on the tridiagonal matrix (`TridiagonalEigen`, arrowhead
@@ -13,7 +14,7 @@
  * W = Vᵀ, so each Householder update, each accumulation step and each Givens rotation of the QL sweep
  * runs along a row of W (contiguous memory). W is transposed into the caller's `vectors` at the end.
  */
-import { gemmNN, gemmNNUpdate, gemv, gemvT } from './blas.js';
+import { gemmNN, gemmNNUpdate, gemmNT, gemmNTUpdate, gemv, gemvT, symvLower } from './blas.js';
 import { homeOf, kernelHome, type Workspace } from './simd.js';
 import { TridiagonalEigen } from './tridiagonal.js';
 
@@ -22,6 +23,12 @@ const EPS = 2 ** -52;
 export const DIVIDE_AND_CONQUER_MIN_ORDER = 96;
 /** Householder reflections applied together in the divide-and-conquer path's back-transformation. */
 const BACK_TRANSFORM_BLOCK = 32;
+/** Smallest order reduced by the blocked Householder reduction (LAPACK dsytrd/dlatrd); below it tred2's loop. At 128 the blocked one already takes 0.6 ms against 1.0 (wasm, loaded machine). */
+export const BLOCKED_REDUCTION_MIN_ORDER = 128;
+/** Reflections per panel of the blocked reduction (dsytrd's nb). */
+const REDUCTION_BLOCK = 32;
+/** Rows of the trailing matrix per product in the blocked reduction's rank-2k update (only the lower triangle is needed). */
+const REDUCTION_UPDATE_ROWS = 64;
 
 /** Reusable workspace for the eigendecomposition of symmetric matrices of order ≤ maxN. */
 export class SymmetricEigen {
@@ -50,10 +57,26 @@ export class SymmetricEigen {
   /** The triangular factor T of the block's compact WY form, and Y = T·(reflector rows)·Z. */
   private readonly blockFactor: Float64Array;
   private readonly blockProducts: Float64Array;
+  /** The block's reflectors' dot products (count × count) and T·(reflector rows) (count × maxN). */
+  private readonly blockGram: Float64Array;
+  private readonly blockWeighted: Float64Array;
+  /**
+   * The blocked reduction's panel: reflector p's vector u_p and its update vector w_p as rows 2p+1 and
+   * 2p of panelRows (2·REDUCTION_BLOCK × maxN, ld = n), and for the trailing update as columns 2p and
+   * 2p+1 of panelColumns (maxN × 2·REDUCTION_BLOCK), beside −w_p and −u_p in panelPartners, so that
+   * panelPartners·panelColumnsᵀ = −Σ_p u_p w_pᵀ + w_p u_pᵀ; and its vectors (length maxN) and
+   * coefficients (2·REDUCTION_BLOCK).
+   */
+  private readonly panelColumns: Float64Array;
+  private readonly panelPartners: Float64Array;
+  private readonly panelRows: Float64Array;
+  private readonly panelProduct: Float64Array;
+  private readonly panelScratch: Float64Array;
+  private readonly panelCoefficients: Float64Array;
 
   /**
    * Allocates the workspace for matrices of order up to maxN (divide and conquer allocates its own on
-   * first use); W, which the QL iteration rotates, in `space` when given (its SIMD kernels then run).
+   * first use); in `space` when given, so that the kernels over it run as WebAssembly.
    */
   constructor(maxN: number, space?: Workspace) {
     if (!Number.isInteger(maxN) || maxN < 0) {
@@ -68,11 +91,22 @@ export class SymmetricEigen {
     this.order = new Int32Array(maxN);
     const large = maxN >= DIVIDE_AND_CONQUER_MIN_ORDER;
     const nb = BACK_TRANSFORM_BLOCK;
-    this.tridiagonal = large ? new TridiagonalEigen(maxN) : null;
-    this.reflectorRows = new Float64Array(large ? nb * maxN : 0);
-    this.reflectorColumns = new Float64Array(large ? maxN * nb : 0);
-    this.blockFactor = new Float64Array(large ? nb * nb : 0);
-    this.blockProducts = new Float64Array(large ? nb * maxN : 0);
+    this.tridiagonal = large ? new TridiagonalEigen(maxN, space) : null;
+    /** An array of `length` doubles in `space` when given, or an empty one when not `needed`. */
+    const array = (needed: boolean, length: number) => (needed ? space?.float64(length) ?? new Float64Array(length) : new Float64Array(0));
+    this.reflectorRows = array(large, nb * maxN);
+    this.reflectorColumns = array(large, maxN * nb);
+    this.blockFactor = array(large, nb * nb);
+    this.blockProducts = array(large, nb * maxN);
+    this.blockGram = array(large, nb * nb);
+    this.blockWeighted = array(large, nb * maxN);
+    const blocked = maxN >= BLOCKED_REDUCTION_MIN_ORDER;
+    this.panelColumns = array(blocked, maxN * 2 * REDUCTION_BLOCK);
+    this.panelPartners = array(blocked, maxN * 2 * REDUCTION_BLOCK);
+    this.panelRows = array(blocked, 2 * REDUCTION_BLOCK * maxN);
+    this.panelProduct = array(blocked, maxN);
+    this.panelScratch = array(blocked, maxN);
+    this.panelCoefficients = array(blocked, 2 * REDUCTION_BLOCK);
   }
 
   /** Bytes of workspace this solver holds. */
@@ -85,6 +119,14 @@ export class SymmetricEigen {
       this.reflectorColumns.byteLength +
       this.blockFactor.byteLength +
       this.blockProducts.byteLength +
+      this.blockGram.byteLength +
+      this.blockWeighted.byteLength +
+      this.panelColumns.byteLength +
+      this.panelPartners.byteLength +
+      this.panelRows.byteLength +
+      this.panelProduct.byteLength +
+      this.panelScratch.byteLength +
+      this.panelCoefficients.byteLength +
       this.factors.byteLength
     );
   }
@@ -243,6 +285,12 @@ export class SymmetricEigen {
    * d[i]; the tridiagonal matrix's diagonal on W's diagonal and its subdiagonal in e[1..n).
    */
   private reduce(n: number): void {
+    if (n >= BLOCKED_REDUCTION_MIN_ORDER && this.panelColumns.length > 0) this.reduceBlocked(n);
+    else this.reduceUnblocked(n);
+  }
+
+  /** `reduce` one reflection at a time, as tred2 (below BLOCKED_REDUCTION_MIN_ORDER). */
+  private reduceUnblocked(n: number): void {
     const w = this.w;
     const d = this.d;
     const e = this.e;
@@ -343,6 +391,108 @@ export class SymmetricEigen {
       }
       d[i] = h;
     }
+  }
+
+  /**
+   * `reduce` in panels of REDUCTION_BLOCK reflections (LAPACK dsytrd/dlatrd, UPLO = 'U' in column-major
+   * terms; Golub & Van Loan §5.1.7 for the WY idea): within a panel the trailing matrix is
+   * A − Σ_p (u_p w_pᵀ + w_p u_pᵀ) with A as at the panel's start, so each step takes its row from A and
+   * the panel, builds the reflector as tred2 does (scaled, P = I − u uᵀ/h), and its update vector
+   * w = y − (yᵀu/2h)·u with y = (A − panel)·u/h, the level-2 part (symvLower on A's lower triangle). The
+   * panel then reaches the rest of the matrix in one rank-2k update, a matrix product. Same output
+   * layout as `reduce`; only the lower triangle is kept up to date, and the upper is zeroed at the end.
+   */
+  private reduceBlocked(n: number): void {
+    const w = this.w;
+    const d = this.d;
+    const e = this.e;
+    const ld = 2 * REDUCTION_BLOCK;
+    const columns = this.panelColumns;
+    const partners = this.panelPartners;
+    const rows = this.panelRows;
+    const y = this.panelProduct;
+    const scratch = this.panelScratch;
+    const t = this.panelCoefficients;
+    for (let top = n - 1; top > 0; ) {
+      const count = Math.min(REDUCTION_BLOCK, top);
+      for (let j = 0; j < count; j++) {
+        const i = top - j;
+        const ri = i * n;
+        const width = 2 * j;
+        // Row i of the current matrix, through the diagonal: A's minus Σ_p u_p[i]·w_p + w_p[i]·u_p, the
+        // panel's rows (w_p, u_p) weighted by their partners' entries in column i.
+        if (j > 0) {
+          for (let q = 0; q < width; q++) t[q] = rows[(q ^ 1) * n + i];
+          gemvT(width, i + 1, rows, 0, n, t, 0, scratch, 0);
+          for (let k = 0; k <= i; k++) w[ri + k] -= scratch[k];
+        }
+        let scale = 0;
+        for (let k = 0; k < i; k++) scale += Math.abs(w[ri + k]);
+        let h = 0;
+        if (scale === 0) {
+          e[i] = w[ri + i - 1];
+          for (let k = 0; k < i; k++) {
+            w[ri + k] = 0;
+            y[k] = 0;
+          }
+        } else {
+          for (let k = 0; k < i; k++) {
+            const x = w[ri + k] / scale;
+            w[ri + k] = x;
+            h += x * x;
+          }
+          const f = w[ri + i - 1];
+          let g = Math.sqrt(h);
+          if (f > 0) g = -g;
+          e[i] = scale * g;
+          h -= f * g;
+          w[ri + i - 1] = f - g;
+          // y = (A − panel)·u / h, then w = y − (yᵀu / 2h)·u (into y). The panel's part is
+          // Σ_p u_p (w_pᵀu) + w_p (u_pᵀu): the rows' dots with u, swapped in pairs, weight the rows.
+          symvLower(i, w, 0, n, w, ri, y, 0);
+          if (j > 0) {
+            gemv(width, i, rows, 0, n, w, ri, t, 0);
+            for (let q = 0; q < width; q += 2) {
+              const swap = t[q];
+              t[q] = t[q + 1];
+              t[q + 1] = swap;
+            }
+            gemvT(width, i, rows, 0, n, t, 0, scratch, 0);
+            for (let k = 0; k < i; k++) y[k] -= scratch[k];
+          }
+          let ff = 0;
+          for (let k = 0; k < i; k++) {
+            y[k] /= h;
+            ff += y[k] * w[ri + k];
+          }
+          const hh = ff / (h + h);
+          for (let k = 0; k < i; k++) y[k] -= hh * w[ri + k];
+        }
+        d[i] = h;
+        const ru = (width + 1) * n;
+        const rw = width * n;
+        for (let k = 0; k < i; k++) {
+          rows[ru + k] = w[ri + k];
+          rows[rw + k] = y[k];
+        }
+      }
+      // Rows 0..m−1 (the lower triangle, by blocks of rows) −= Σ_p u_p w_pᵀ + w_p u_pᵀ, as
+      // panelPartners · panelColumnsᵀ with (u_p, w_p) in panelColumns and (−w_p, −u_p) in panelPartners.
+      const m = top - count + 1;
+      const width = 2 * count;
+      for (let k = 0; k < m; k++) {
+        for (let q = 0; q < width; q++) {
+          columns[k * ld + q] = rows[(q ^ 1) * n + k];
+          partners[k * ld + q] = -rows[q * n + k];
+        }
+      }
+      for (let r0 = 0; r0 < m; r0 += REDUCTION_UPDATE_ROWS) {
+        const r1 = Math.min(m, r0 + REDUCTION_UPDATE_ROWS);
+        gemmNTUpdate(r1 - r0, r1, width, partners, r0 * ld, ld, columns, 0, ld, w, r0 * n, n);
+      }
+      top -= count;
+    }
+    for (let i = 0; i < n; i++) w.fill(0, i * n + i + 1, i * n + n);
   }
 
   /** tred2's second half: accumulates the reflections of `reduce` into W = Vᵀ; d, e become the tridiagonal matrix. */
@@ -500,7 +650,7 @@ export class SymmetricEigen {
    * Z ← P_{last−1}···P_first·Z on rows 0..last−2 of Z (= vectors, n×n) in compact WY form: with
    * H_q = P_{last−1−q} (q = 0..count−1) and v_q its vector, H_0···H_{count−1} = I − V T Vᵀ where T is
    * upper triangular, T_qq = τ_q = 1/h, T_{0:q,q} = −τ_q T_{0:q,0:q} V_{:,0:q}ᵀ v_q (LAPACK dlarft).
-   * Then Z ← Z − V (T (Vᵀ Z)): two matrix products.
+   * Then Z ← Z − V ((T Vᵀ) Z): matrix products but for T's recurrence.
    */
   private applyReflections(n: number, first: number, last: number, z: Float64Array): void {
     const w = this.w;
@@ -509,6 +659,8 @@ export class SymmetricEigen {
     const vRows = this.reflectorRows; // count × rows (ld = rows)
     const vColumns = this.reflectorColumns; // rows × count (ld = count)
     const t = this.blockFactor; // count × count (ld = count)
+    const gram = this.blockGram; // count × count (ld = count)
+    const tv = this.blockWeighted; // count × rows (ld = rows)
     const y = this.blockProducts; // count × n (ld = n)
     for (let q = 0; q < count; q++) {
       const i = last - 1 - q;
@@ -517,35 +669,24 @@ export class SymmetricEigen {
       // u_i lives in row i of W before the diagonal; a zero h (nothing to reflect) is an identity.
       for (let k = 0; k < rows; k++) vRows[rv + k] = h !== 0 && k < i ? w[i * n + k] : 0;
       for (let k = 0; k < rows; k++) vColumns[k * count + q] = vRows[rv + k];
+    }
+    // Vᵀv_q for every pair at once (the reflectors' rows against each other).
+    gemmNT(count, count, rows, vRows, 0, rows, vRows, 0, rows, gram, 0, count);
+    for (let q = 0; q < count; q++) {
+      const h = this.d[last - 1 - q];
       const tau = h !== 0 ? 1 / h : 0;
-      // T_{0:q,q} = −τ T_{0:q,0:q} (V_{:,0:q}ᵀ v_q); the dots first, into column q of T.
+      // T_{0:q,q} = −τ T_{0:q,0:q} (V_{:,0:q}ᵀ v_q).
       for (let p = 0; p < q; p++) {
         let s = 0;
-        const rp = p * rows;
-        for (let k = 0; k < i; k++) s += vRows[rp + k] * vRows[rv + k];
-        t[p * count + q] = s;
-      }
-      for (let p = 0; p < q; p++) {
-        let s = 0;
-        for (let r = p; r < q; r++) s += t[p * count + r] * t[r * count + q];
+        for (let r = p; r < q; r++) s += t[p * count + r] * gram[r * count + q];
         t[p * count + q] = -tau * s;
       }
       t[q * count + q] = tau;
       for (let p = q + 1; p < count; p++) t[p * count + q] = 0;
     }
-    // Y = Vᵀ Z, Y ← T Y (upper triangular, in place row by row), Z −= V Y.
-    gemmNN(count, n, rows, vRows, 0, rows, z, 0, n, y, 0, n);
-    for (let q = 0; q < count; q++) {
-      const rq = q * n;
-      const tqq = t[q * count + q];
-      for (let j = 0; j < n; j++) y[rq + j] *= tqq;
-      for (let p = q + 1; p < count; p++) {
-        const tqp = t[q * count + p];
-        if (tqp === 0) continue;
-        const rp = p * n;
-        for (let j = 0; j < n; j++) y[rq + j] += tqp * y[rp + j];
-      }
-    }
+    // T Vᵀ, Y = (T Vᵀ) Z, Z −= V Y.
+    gemmNN(count, rows, count, t, 0, count, vRows, 0, rows, tv, 0, rows);
+    gemmNN(count, n, rows, tv, 0, rows, z, 0, n, y, 0, n);
     gemmNNUpdate(rows, n, count, -1, vColumns, 0, count, y, 0, n, z, 0, n);
   }
 

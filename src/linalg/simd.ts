@@ -51,6 +51,7 @@ interface Kernels {
   rotateRows(n: number, w: number, l: number, m: number, rc: number, rs: number): void;
   accumulate(n: number, w: number, d: number, e: number): void;
   zero(m: number, n: number, c: number, ldc: number): void;
+  symvLower(m: number, a: number, lda: number, x: number, y: number): void;
 }
 
 const PAGE_BYTES = 65536;

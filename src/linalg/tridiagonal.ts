@@ -18,6 +18,7 @@
  */
 import { ArrowheadEigen } from './arrowhead.js';
 import { gemmNN } from './blas.js';
+import type { Workspace } from './simd.js';
 
 export class TridiagonalEigen {
   readonly maxN: number;
@@ -44,10 +45,15 @@ export class TridiagonalEigen {
   private treeUsed = 0;
   private factored = false;
   private order = 0;
-  private diagonal: Float64Array = new Float64Array(0);
-  private offDiagonal: Float64Array = new Float64Array(0);
+  /** T/σ with σ a power of two near max |T_ij| (exact; LAPACK's dstedc scales alike), and σ. */
+  private readonly diagonal: Float64Array;
+  private readonly offDiagonal: Float64Array;
+  private scale = 1;
+  /** Where `decompose`'s product buffers live (their matrix products then run as WebAssembly). */
+  private readonly space: Workspace | undefined;
 
-  constructor(maxN: number) {
+  /** Workspace for orders up to maxN; `decompose`'s two maxN² buffers, allocated on first use, in `space` when given. */
+  constructor(maxN: number, space?: Workspace) {
     if (!Number.isInteger(maxN) || maxN < 0) throw new Error(`TridiagonalEigen: maxN must be a non-negative integer, got ${maxN}`);
     this.maxN = maxN;
     this.arrowhead = new ArrowheadEigen(maxN);
@@ -60,11 +66,14 @@ export class TridiagonalEigen {
     this.scratchA = new Float64Array(maxN);
     this.scratchB = new Float64Array(maxN);
     this.treeOffset = new Int32Array(maxN);
+    this.diagonal = new Float64Array(maxN);
+    this.offDiagonal = new Float64Array(maxN);
+    this.space = space;
   }
 
   /** Bytes of workspace held (the factored tree and the product buffers once allocated). */
   get byteLength(): number {
-    return 9 * 8 * this.maxN + this.arrowVectors.byteLength + this.product.byteLength + this.tree.byteLength;
+    return 11 * 8 * this.maxN + this.arrowVectors.byteLength + this.product.byteLength + this.tree.byteLength;
   }
 
   /**
@@ -76,13 +85,14 @@ export class TridiagonalEigen {
     if (vectors.length < n * n) throw new Error(`TridiagonalEigen: output arrays too short for order ${n}`);
     if (n === 0) return;
     if (this.product.length < this.maxN * this.maxN) {
-      this.arrowVectors = new Float64Array(this.maxN * this.maxN);
-      this.product = new Float64Array(this.maxN * this.maxN);
+      const size = this.maxN * this.maxN;
+      this.arrowVectors = this.space?.float64(size) ?? new Float64Array(size);
+      this.product = this.space?.float64(size) ?? new Float64Array(size);
     }
     this.factored = false;
     this.blocks = vectors;
     this.solve(0, n);
-    for (let i = 0; i < n; i++) values[i] = this.blockValues[i];
+    for (let i = 0; i < n; i++) values[i] = this.blockValues[i] * this.scale;
   }
 
   /**
@@ -97,7 +107,7 @@ export class TridiagonalEigen {
     this.factored = true;
     this.treeUsed = 0;
     this.solve(0, n);
-    for (let i = 0; i < n; i++) values[i] = this.blockValues[i];
+    for (let i = 0; i < n; i++) values[i] = this.blockValues[i] * this.scale;
   }
 
   /** x[0..n) ← Zᵀx for the last `decomposeFactored` (coordinates in the order of its eigenvalues). */
@@ -116,8 +126,17 @@ export class TridiagonalEigen {
     if (!Number.isInteger(n) || n < 0 || n > this.maxN) throw new Error(`TridiagonalEigen: order must be an integer in 0..${this.maxN}, got ${n}`);
     if (values.length < n) throw new Error(`TridiagonalEigen: output arrays too short for order ${n}`);
     this.order = n;
-    this.diagonal = diagonal;
-    this.offDiagonal = offDiagonal;
+    // Merges square T's entries (the arrowhead's ‖z‖²): entries near the ends of the double range
+    // would overflow or underflow there, so T is solved as T/σ and the eigenvalues scaled back.
+    let largest = 0;
+    for (let i = 0; i < n; i++) largest = Math.max(largest, Math.abs(diagonal[i]), i > 0 ? Math.abs(offDiagonal[i]) : 0);
+    // 2^±1022 at most, so that both σ and 1/σ are normal numbers.
+    this.scale = largest > 0 && Number.isFinite(largest) ? 2 ** Math.min(1022, Math.max(-1022, Math.round(Math.log2(largest)))) : 1;
+    const inverse = 1 / this.scale;
+    for (let i = 0; i < n; i++) {
+      this.diagonal[i] = diagonal[i] * inverse;
+      this.offDiagonal[i] = i > 0 ? offDiagonal[i] * inverse : 0;
+    }
   }
 
   /** Solves the block [lo, hi): eigenvalues into blockValues[lo..hi) (descending), eigenvectors as the mode keeps them. */

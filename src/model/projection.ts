@@ -133,17 +133,20 @@ export function secularRoot(count: number, a: Float64Array, b: Float64Array, tar
  */
 export class ExactBallProjection {
   private readonly n: number;
+  /** Where the eigensolver keeps its arrays (its kernels then run as WebAssembly), when given. */
+  private readonly space: Workspace | undefined;
   private work: { matrix: Float64Array; values: Float64Array; eigen: SymmetricEigen; coordinates: Float64Array; a: Float64Array } | null = null;
   private nu = NaN;
 
-  constructor(n: number) {
+  constructor(n: number, space?: Workspace) {
     this.n = n;
+    this.space = space;
   }
 
   /** The n×n buffer the caller fills with M before `project` (which overwrites it). */
   matrix(): Float64Array {
     const n = this.n;
-    this.work ??= { matrix: new Float64Array(n * n), values: new Float64Array(n), eigen: new SymmetricEigen(n), coordinates: new Float64Array(n), a: new Float64Array(n) };
+    this.work ??= { matrix: new Float64Array(n * n), values: new Float64Array(n), eigen: new SymmetricEigen(n, this.space), coordinates: new Float64Array(n), a: new Float64Array(n) };
     return this.work.matrix;
   }
 

@@ -47,7 +47,7 @@ export class DesignMatrix {
     this.column = space.float64(d);
     this.refreshInterval = refreshInterval;
     this.refreshWork = space.float64(d * d + d);
-    this.projection = new ExactBallProjection(d);
+    this.projection = new ExactBallProjection(d, space);
   }
 
   /** ‖x‖²_{M⁻¹} (and M⁻¹x, kept for a following `addOuter` of the same x). */

@@ -116,7 +116,7 @@ export class OfulMLogB implements Policy {
     this.refreshWork = space.float64(n * n + n);
     // H̃ ⪰ λI bounds the trust-region multiplier from below.
     this.projection =
-      this.solver === 'textbook' ? new ExactBallProjection(n) : new TrustRegionProjection(n, { space, floor: spec.regularization });
+      this.solver === 'textbook' ? new ExactBallProjection(n, space) : new TrustRegionProjection(n, { space, floor: spec.regularization });
     this.curvatureOfAction = (index, out) => this.actionCurvature(index, out);
   }
 

@@ -6,7 +6,8 @@
  */
 import { EigenvalueDecomposition } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
-import { DIVIDE_AND_CONQUER_MIN_ORDER, SymmetricEigen } from '../../src/linalg/eigen.js';
+import { BLOCKED_REDUCTION_MIN_ORDER, DIVIDE_AND_CONQUER_MIN_ORDER, SymmetricEigen } from '../../src/linalg/eigen.js';
+import { Workspace } from '../../src/linalg/simd.js';
 import { TridiagonalEigen } from '../../src/linalg/tridiagonal.js';
 import { EPS, frobenius, mulberry32, randomDense, randomOrthogonal, randomSymmetric, toMatrix, withSpectrum } from './fixtures.js';
 
@@ -147,11 +148,12 @@ describe(`SymmetricEigen by divide and conquer (n ≥ ${DIVIDE_AND_CONQUER_MIN_O
 describe('SymmetricEigen.decomposeFactored: V kept as reflections × tridiagonal eigenvectors', () => {
   const rand = mulberry32(123);
 
-  for (const n of [5, DIVIDE_AND_CONQUER_MIN_ORDER - 1, N, 2 * N + 1]) {
+  for (const n of [5, DIVIDE_AND_CONQUER_MIN_ORDER - 1, N, BLOCKED_REDUCTION_MIN_ORDER, 161, 2 * N + 1]) {
     it(`n = ${n}: the same eigenvalues as decompose, and V·c, Vᵀx as with the explicit V`, () => {
       const A = randomSymmetric(n, rand);
       const { values, vectors } = decompose(A);
-      const solver = new SymmetricEigen(2 * N + 1);
+      // Odd orders with the solver's arrays in a workspace (WebAssembly kernels).
+      const solver = new SymmetricEigen(2 * N + 1, n % 2 === 1 ? new Workspace(1024, 'wasm') : undefined);
       const factoredValues = new Float64Array(n);
       solver.decomposeFactored(n, Float64Array.from(A.flat()), 0, n, factoredValues);
       const normA = frobenius(A);

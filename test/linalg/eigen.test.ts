@@ -1,6 +1,8 @@
 import { EigenvalueDecomposition } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
+import { BLOCKED_REDUCTION_MIN_ORDER } from '../../src/linalg/eigen.js';
 import { SymmetricEigen } from '../../src/linalg/index.js';
+import { Workspace } from '../../src/linalg/simd.js';
 import {
   EPS,
   embed,
@@ -262,5 +264,155 @@ describe('SymmetricEigen: hard matrices', () => {
       const A = randomSymmetric(8, rand).map((row) => row.map((x) => x * scale));
       checkDecomposition(A, decompose(A));
     }
+  });
+
+  it('entries near the ends of the double range (1e-300, 1e300) through divide and conquer (n = 150)', () => {
+    // ‖A‖² over- or underflows there, so the checks run on B = A/scale: eigenpairs of A are B's scaled.
+    const n = 150;
+    const B = randomSymmetric(n, rand);
+    const normB = frobenius(B);
+    for (const scale of [1e-300, 1e300]) {
+      const { values, vectors } = decompose(B.map((row) => row.map((x) => x * scale)));
+      let residual = 0;
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j < n; j++) {
+          let s = 0;
+          for (let k = 0; k < n; k++) s += B[i][k] * vectors[k * n + j];
+          residual += (s - vectors[i * n + j] * (values[j] / scale)) ** 2;
+        }
+      }
+      expect(Math.sqrt(residual)).toBeLessThanOrEqual(C * n * EPS * normB);
+      for (let j = 1; j < n; j++) expect(values[j]).toBeLessThanOrEqual(values[j - 1]);
+    }
+  });
+});
+
+/** The reduction's internals, for comparing the blocked reduction with tred2's loop on one matrix. */
+interface ReductionInternals {
+  w: Float64Array;
+  d: Float64Array;
+  e: Float64Array;
+  load(n: number, a: Float64Array, aOff: number, lda: number): void;
+  reduceUnblocked(n: number): void;
+  reduceBlocked(n: number): void;
+  reflect(n: number, i: number, x: Float64Array): void;
+}
+
+/** T (diagonal, T[i][i−1] for i ≥ 1) after one of the two reductions of A (n×n, ld = n). */
+function reduceWith(solver: SymmetricEigen, blocked: boolean, n: number, a: Float64Array): { diagonal: number[]; offDiagonal: number[] } {
+  const s = solver as unknown as ReductionInternals;
+  s.load(n, a, 0, n);
+  if (blocked) s.reduceBlocked(n);
+  else s.reduceUnblocked(n);
+  return { diagonal: Array.from({ length: n }, (_, i) => s.w[i * n + i]!), offDiagonal: Array.from({ length: n }, (_, i) => (i === 0 ? 0 : s.e[i]!)) };
+}
+
+describe('SymmetricEigen: blocked Householder reduction (dsytrd/dlatrd)', () => {
+  const rand = mulberry32(20261205);
+  // Panels of 32 reflectors from row n−1 up: orders at the switch, and whose last panel is full, one
+  // reflector long, or one short.
+  const ORDERS = [BLOCKED_REDUCTION_MIN_ORDER - 1, BLOCKED_REDUCTION_MIN_ORDER, BLOCKED_REDUCTION_MIN_ORDER + 1, 160, 161, 162, 193];
+
+  for (const n of ORDERS.slice(1)) {
+    it(`n = ${n}: A = Q T Qᵀ with Q orthogonal (backward stable), both backends the same bits`, () => {
+      const A = randomSymmetric(n, rand);
+      const a = Float64Array.from(A.flat());
+      const normA = frobenius(A);
+      const results = [new SymmetricEigen(n), new SymmetricEigen(n, new Workspace(1024, 'wasm'))].map((solver) => {
+        const { diagonal, offDiagonal } = reduceWith(solver, true, n, a);
+        // Q's columns: Q e_k = P_{n−1}···P_1 e_k.
+        const q = Array.from({ length: n }, (_, k) => {
+          const x = new Float64Array(n);
+          x[k] = 1;
+          for (let i = 1; i < n; i++) (solver as unknown as ReductionInternals).reflect(n, i, x);
+          return x;
+        });
+        return { diagonal, offDiagonal, q };
+      });
+      expect(results[1]!.diagonal).toEqual(results[0]!.diagonal);
+      expect(results[1]!.offDiagonal).toEqual(results[0]!.offDiagonal);
+      const { diagonal, offDiagonal, q } = results[0]!;
+      // ‖A − Q T Qᵀ‖_F and ‖QᵀQ − I‖_F (q[k] is column k of Q).
+      let residual = 0;
+      let orthogonality = 0;
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j < n; j++) {
+          let qtq = 0;
+          let qtqt = 0;
+          for (let k = 0; k < n; k++) {
+            qtq += q[i]![k]! * q[j]![k]!;
+            // (Q T Qᵀ)_ij = Σ_k Q_ik (T Qᵀ)_kj, T tridiagonal.
+            let tq = diagonal[k]! * q[k]![j]!;
+            if (k > 0) tq += offDiagonal[k]! * q[k - 1]![j]!;
+            if (k + 1 < n) tq += offDiagonal[k + 1]! * q[k + 1]![j]!;
+            qtqt += q[k]![i]! * tq;
+          }
+          residual += (A[i]![j]! - qtqt) ** 2;
+          orthogonality += (qtq - (i === j ? 1 : 0)) ** 2;
+        }
+      }
+      expect(Math.sqrt(residual)).toBeLessThanOrEqual(C * n * EPS * normA);
+      expect(Math.sqrt(orthogonality)).toBeLessThanOrEqual(C * n * EPS);
+      // The reduction's last column is e_n: row n−1 of Q is e_{n−1}ᵀ.
+      for (let k = 0; k < n; k++) expect(q[k]![n - 1]).toBe(k === n - 1 ? 1 : 0);
+    });
+  }
+
+  for (const n of ORDERS.slice(1)) {
+    it(`n = ${n}: the same T as tred2's loop, as far as T is determined by A`, () => {
+      // Both reductions fix Q's last column to e_n, so T is unique up to the off-diagonal's signs
+      // (implicit Q theorem); but T is a forward-unstable function of A (Paige: like Lanczos, its
+      // entries amplify rounding once Ritz values converge). So the bound is c·n·eps·‖A‖ or, where A's
+      // reduction is sensitive, a few times how far tred2's own T moves when A moves by eps·‖A‖.
+      const A = randomSymmetric(n, rand);
+      const a = Float64Array.from(A.flat());
+      const normA = frobenius(A);
+      const perturbed = Float64Array.from(a);
+      for (let i = 0; i < n; i++) {
+        for (let j = 0; j <= i; j++) {
+          const delta = (2 * rand() - 1) * EPS;
+          perturbed[i * n + j]! += delta;
+          if (j < i) perturbed[j * n + i]! += delta;
+        }
+      }
+      const solver = new SymmetricEigen(n, new Workspace(1024, 'wasm'));
+      const unblocked = reduceWith(solver, false, n, a);
+      const moved = reduceWith(solver, false, n, perturbed);
+      const blocked = reduceWith(solver, true, n, a);
+      let sensitivity = 0;
+      let difference = 0;
+      for (let i = 0; i < n; i++) {
+        sensitivity = Math.max(sensitivity, Math.abs(moved.diagonal[i]! - unblocked.diagonal[i]!), Math.abs(Math.abs(moved.offDiagonal[i]!) - Math.abs(unblocked.offDiagonal[i]!)));
+        difference = Math.max(difference, Math.abs(blocked.diagonal[i]! - unblocked.diagonal[i]!), Math.abs(Math.abs(blocked.offDiagonal[i]!) - Math.abs(unblocked.offDiagonal[i]!)));
+      }
+      expect(difference).toBeLessThanOrEqual(Math.max(C * n * EPS * normA, 4 * sensitivity));
+      // The first two panels (rows n−1 .. n−64), before rounding has been amplified, to c·n·eps·‖A‖ entry by entry.
+      for (let i = n - 64; i < n; i++) {
+        expect(Math.abs(blocked.diagonal[i]! - unblocked.diagonal[i]!)).toBeLessThanOrEqual(C * n * EPS * normA);
+        expect(Math.abs(Math.abs(blocked.offDiagonal[i]!) - Math.abs(unblocked.offDiagonal[i]!))).toBeLessThanOrEqual(C * n * EPS * normA);
+      }
+    });
+  }
+
+  for (const n of ORDERS) {
+    it(`n = ${n}: eigenpairs (residual, orthogonality, eigenvalues), and both backends the same bits`, () => {
+      const A = randomSymmetric(n, rand);
+      const plain = decompose(A);
+      checkDecomposition(A, plain);
+      const simd = decompose(A, new SymmetricEigen(n, new Workspace(1024, 'wasm')));
+      expect(simd.values).toEqual(plain.values);
+      expect(simd.vectors).toEqual(plain.vectors);
+    });
+  }
+
+  it('rows with nothing to reflect: the first step, and one inside a panel (a reducible matrix)', () => {
+    const n = 150;
+    const A = randomSymmetric(n, rand);
+    for (let j = 0; j < n - 1; j++) A[n - 1]![j] = A[j]![n - 1] = 0;
+    checkDecomposition(A, decompose(A));
+    // Block diagonal: the second block's reflectors keep rows 0..59 out, so row 60 (panel step 25)
+    // reaches its turn with zeros before the diagonal.
+    const B = A.map((row, i) => row.map((x, j) => ((i < 60) === (j < 60) ? x : 0)));
+    checkDecomposition(B, decompose(B));
   });
 });

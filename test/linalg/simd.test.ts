@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { axpy, dot, gemmNN, gemmNNUpdate, gemmNT, gemv, gemvT, ger } from '../../src/linalg/blas.js';
+import { axpy, dot, gemmNN, gemmNNUpdate, gemmNT, gemmNTUpdate, gemv, gemvT, ger, symvLower } from '../../src/linalg/blas.js';
 import { SymmetricEigen } from '../../src/linalg/eigen.js';
 import { Home, Workspace, backend, homeOf, wasmAvailable, withBackend } from '../../src/linalg/simd.js';
 import { mulberry32 } from './fixtures.js';
@@ -194,8 +194,8 @@ describe('simd: every kernel gives the TypeScript kernel’s bits', () => {
     }
   });
 
-  it('gemmNNUpdate over more columns than one panel (1024): each column panel gives the same bits', () => {
-    for (const [m, n, k] of [[3, 2500, 6], [5, 1025, 9], [1, 3000, 4]] as const) {
+  it('gemmNNUpdate over more columns (1024) or terms (128) than one panel: every panel gives the same bits', () => {
+    for (const [m, n, k] of [[3, 2500, 6], [5, 1025, 9], [1, 3000, 4], [5, 1030, 301], [2, 7, 129]] as const) {
       const r = bothBackends([m * k, k * (n + 1), m * (n + 2)], ([a, b, c]) => gemmNNUpdate(m, n, k, 1.25, a!, 0, k, b!, 0, n + 1, c!, 0, n + 2), [false, false, false], random);
       expect(bits(r.home[2]!), `gemmNNUpdate ${m}×${n}×${k}`).toEqual(bits(r.plain[2]!));
     }
@@ -215,5 +215,55 @@ describe('simd: every kernel gives the TypeScript kernel’s bits', () => {
     gemmNT(4, 4, 10, a, 0, 10, b, 0, 10, c, 0, 4);
     expect(bits(c)).toEqual(bits(plainC));
     expect(bits(a)).toEqual(before);
+  });
+
+  it('symvLower (lower triangle only) with offsets and leading dimensions, the input staged or not', () => {
+    for (const m of [...SIZES, 12, 31, 64, 65]) {
+      const lda = m + 2;
+      const size = Math.max(1, m * lda + 3);
+      for (const foreign of [false, true]) {
+        const r = bothBackends([size, m + 1, m + 2], ([a, x, y]) => symvLower(m, a!, 3, lda, x!, 1, y!, 2), [foreign, !foreign, false], random);
+        expect(bits(r.home[2]!), `symvLower m=${m}`).toEqual(bits(r.plain[2]!));
+        // Against the dense product with the lower triangle mirrored (the upper one holds other numbers).
+        const [a, x, y] = r.plain as [Float64Array, Float64Array, Float64Array];
+        for (let i = 0; i < m; i++) {
+          let s = 0;
+          let scale = 0;
+          for (let k = 0; k < m; k++) {
+            const term = (k <= i ? a[3 + i * lda + k]! : a[3 + k * lda + i]!) * x[1 + k]!;
+            s += term;
+            scale += Math.abs(term);
+          }
+          expect(Math.abs(y[2 + i]! - s), `symvLower m=${m} row ${i}`).toBeLessThanOrEqual(4 * m * 2 ** -52 * scale);
+        }
+      }
+    }
+  });
+
+  it('gemmNTUpdate: C += A Bᵀ over every tile shape and across k panels (against a dense sum too)', () => {
+    for (const [m, n, k] of [[0, 3, 4], [1, 1, 0], [4, 4, 9], [5, 7, 64], [9, 6, 3], [3, 5, 2100]] as const) {
+      const lda = k + 1;
+      const ldb = k + 2;
+      const ldc = n + 3;
+      const r = bothBackends([m * lda + 1, n * ldb + 2, m * ldc + 1], ([a, b, c]) => gemmNTUpdate(m, n, k, a!, 1, lda, b!, 2, ldb, c!, 1, ldc), [m % 2 === 1, false, false], random);
+      expect(bits(r.home[2]!), `gemmNTUpdate ${m}×${n}×${k}`).toEqual(bits(r.plain[2]!));
+      const a = Float64Array.from(values(random, m * lda + 1));
+      const b = Float64Array.from(values(random, n * ldb + 2));
+      const c = Float64Array.from(values(random, m * ldc + 1));
+      const c0 = c.slice();
+      gemmNTUpdate(m, n, k, a, 1, lda, b, 2, ldb, c, 1, ldc);
+      for (let i = 0; i < m; i++) {
+        for (let j = 0; j < n; j++) {
+          let s = c0[1 + i * ldc + j]!;
+          let scale = Math.abs(s);
+          for (let p = 0; p < k; p++) {
+            const term = a[1 + i * lda + p]! * b[2 + j * ldb + p]!;
+            s += term;
+            scale += Math.abs(term);
+          }
+          expect(Math.abs(c[1 + i * ldc + j]! - s), `gemmNTUpdate ${m}×${n}×${k} (${i}, ${j})`).toBeLessThanOrEqual(2 * (k + 1) * 2 ** -52 * scale);
+        }
+      }
+    }
   });
 });
