@@ -31,7 +31,7 @@ describe('sizing: configs refused before any work', () => {
   it('d = 100,000 with K = 64: refused with the number and the fix (it was accepted and failed later)', async () => {
     const text = config(k64, '[EOFD-MLogB, Random]', '{S: 5, m: auto}');
     const { refusal } = sizeRun(resolved(text), 1, { bytes: 64 * GB, source: 'available memory' });
-    expect(refusal).toMatch(/^big: EOFD-MLogB needs about \d+\.\d GB a unit, 1 at once: .* more than the 64\.0 GB of available memory; use a smaller d \(now 100000\), or a smaller m or a lighter policy$/);
+    expect(refusal).toMatch(/^big: EOFD-MLogB needs about \d+\.\d GB a unit, with the other units of its trial \(lock-step\): .* more than the 64\.0 GB of available memory; use a smaller d \(now 100000\), or a smaller m or a lighter policy$/);
     const out = tempDir('eofd-sizing-');
     await expect(runExperiments(parseConfigs(text, 'big.yaml'), { out, jobs: 1 })).rejects.toThrow(/EOFD-MLogB needs about/);
     expect(fs.readdirSync(path.join(out)).filter((f) => !f.startsWith('.'))).toEqual([]);
