@@ -10,7 +10,8 @@
  * 4, 5. report-tuned, report-paper-choice: `buildReport`/`writeReport` of each → `<out>/report-<run>/`.
  *
  * `<out>/reproduce.json` (written atomically at each stage's start and end) records the command and, per
- * stage, its outputs, start and end, wall time and exit status. A stage is finished when its outputs
+ * stage, its outputs, start and end, exit status, each attempt (a run of it cut short and resumed is
+ * two) and its wall time summed over them. A stage is finished when its outputs
  * are complete (a grid: `isGridFinished`; a run: every summary.csv; a report: its report.json); with
  * `resume` a finished stage is skipped unless an earlier stage ran again, and the others are resumed.
  *
@@ -65,12 +66,28 @@ export interface StageRecord {
   /** ISO times of its last run (null: not run yet). */
   started: string | null;
   ended: string | null;
-  /** Wall time of its last run in seconds. */
+  /** Wall time in seconds summed over its attempts (null: not run yet). */
   seconds: number | null;
-  /** 0 done, 1 failed, 130 interrupted; null while pending or running. */
+  /** Every run of the stage, oldest first (the last one's `ended` null while it runs). */
+  attempts: StageAttempt[];
+  /** 0 done, 1 failed, 130 interrupted (143 terminated by SIGTERM); null while pending or running. */
   exit_code: number | null;
   /** Whether the last invocation found it finished and skipped it. */
   skipped: boolean;
+}
+
+/** One run of a stage: from its start to where it ended (done, failed, interrupted). */
+export interface StageAttempt {
+  started: string;
+  ended: string | null;
+  seconds: number | null;
+  status: StageStatus;
+}
+
+/** The wall time of a stage's attempts, summed (null: none ended). */
+export function attemptSeconds(attempts: readonly StageAttempt[]): number | null {
+  const ended = attempts.filter((a) => a.seconds !== null);
+  return ended.length === 0 ? null : ended.reduce((sum, a) => sum + (a.seconds as number), 0);
 }
 
 export interface ReproduceRecord {
@@ -130,6 +147,11 @@ export function withPaperChoice(config: ExperimentConfig): ExperimentConfig {
   return withPolicyParams(config, chosen, `the paper's (l, e) = (${PAPER_CHOICE.l}, ${PAPER_CHOICE.e})`);
 }
 
+/** The exit code a stop by `signal` gives: 143 for SIGTERM (cli/session.ts aborts with the signal's name), else 130. */
+function stopCode(signal: AbortSignal | undefined): number {
+  return signal?.reason === 'SIGTERM' ? 143 : 130;
+}
+
 function emptyRun(): RunResult {
   return { experiments: [], interrupted: false, unitsRun: 0, unitsSkipped: 0, unitsFailed: 0, jobs: 1 };
 }
@@ -148,7 +170,13 @@ function addRun(total: RunResult, run: RunResult): RunResult {
 function readRecord(file: string): ReproduceRecord | null {
   try {
     const record = JSON.parse(fs.readFileSync(file, 'utf8')) as ReproduceRecord;
-    return record.format === REPRODUCE_FORMAT && Array.isArray(record.stages) ? record : null;
+    if (record.format !== REPRODUCE_FORMAT || !Array.isArray(record.stages)) return null;
+    // A record written before attempts were kept: its last run is its one known attempt.
+    for (const stage of record.stages) {
+      if (Array.isArray(stage.attempts)) continue;
+      stage.attempts = stage.started === null ? [] : [{ started: stage.started, ended: stage.ended, seconds: stage.seconds, status: stage.status }];
+    }
+    return record;
   } catch {
     return null;
   }
@@ -257,10 +285,16 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
     stages: stages.map((stage) => {
       const earlier = options.force === true ? undefined : previous?.stages.find((s) => s.name === stage.name);
       return earlier === undefined
-        ? { name: stage.name, what: stage.what, outputs: stage.outputs, status: 'pending', started: null, ended: null, seconds: null, exit_code: null, skipped: false }
+        ? { name: stage.name, what: stage.what, outputs: stage.outputs, status: 'pending', started: null, ended: null, seconds: null, attempts: [], exit_code: null, skipped: false }
         : { ...earlier, what: stage.what, outputs: stage.outputs, skipped: false };
     }),
   };
+  // An attempt the last invocation left running (killed, or stopped at once by a second signal) ended
+  // by the time of its record's last write: its time is unknown, and counted as none.
+  for (const entry of record.stages) {
+    for (const attempt of entry.attempts) if (attempt.ended === null) attempt.status = attempt.status === 'running' ? 'interrupted' : attempt.status;
+    if (entry.status === 'running') entry.status = 'interrupted';
+  }
   const save = (): void => writeJsonAtomic(recordFile, record);
   save();
 
@@ -273,9 +307,10 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
   for (const [i, stage] of stages.entries()) {
     const entry = record.stages[i] as StageRecord;
     const prefix = `[${i + 1}/${stages.length}] ${stage.name}`;
-    const earlier = { ...entry };
+    const earlier = { ...entry, attempts: [...entry.attempts] };
     const started = Date.now();
-    Object.assign(entry, { status: 'running', started: new Date(started).toISOString(), ended: null, seconds: null, exit_code: null, skipped: false });
+    const attempt: StageAttempt = { started: new Date(started).toISOString(), ended: null, seconds: null, status: 'running' };
+    Object.assign(entry, { status: 'running', started: attempt.started, ended: null, exit_code: null, skipped: false, attempts: [...entry.attempts, attempt] });
     save();
     log(`${prefix}: ${stage.what} → ${stage.outputs.join(', ')}`);
     let run: RunResult | null = null;
@@ -296,16 +331,20 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
     }
     const status: StageStatus = run?.interrupted === true ? 'interrupted' : complete ? 'done' : 'failed';
     const ended = Date.now();
-    Object.assign(entry, { status, ended: new Date(ended).toISOString(), seconds: (ended - started) / 1000, exit_code: status === 'done' ? 0 : status === 'interrupted' ? 130 : 1 });
-    // The stages after one that did not finish build on it: none of them is done any more.
+    Object.assign(attempt, { ended: new Date(ended).toISOString(), seconds: (ended - started) / 1000, status });
+    const exitCode = status === 'done' ? 0 : status === 'interrupted' ? stopCode(options.signal) : 1;
+    Object.assign(entry, { status, ended: attempt.ended, seconds: attemptSeconds(entry.attempts), exit_code: exitCode });
+    // The stages after one that did not finish build on it: none of them is done any more (their
+    // attempts stay: time spent).
     if (status !== 'done') {
-      for (const later of record.stages.slice(i + 1)) Object.assign(later, { status: 'pending', started: null, ended: null, seconds: null, exit_code: null, skipped: false });
+      for (const later of record.stages.slice(i + 1)) Object.assign(later, { status: 'pending', started: null, ended: null, exit_code: null, skipped: false });
     }
     record.exit_code = status === 'done' ? null : (entry.exit_code as number);
     record.ended = status === 'done' ? null : entry.ended;
     save();
     if (thrown !== null) throw thrown;
-    log(`${prefix}: ${status} in ${(entry.seconds as number).toFixed(1)} s`);
+    const attempts = entry.attempts.length > 1 ? ` (${(entry.seconds as number).toFixed(1)} s over ${entry.attempts.length} attempts)` : '';
+    log(`${prefix}: ${status} in ${(attempt.seconds as number).toFixed(1)} s${attempts}`);
     if (status !== 'done') {
       stopped = true;
       break;
@@ -334,12 +373,13 @@ async function runShard(stages: readonly Stage[], shard: Shard, out: string, res
   return { dir: out, run, stages: [], complete: !run.interrupted && run.unitsFailed === 0, shard: { stage: stage.name, dir: stage.dir, seconds } };
 }
 
-/** The stage table `eofd reproduce` prints at the end: name, status, wall time. */
+/** The stage table `eofd reproduce` prints at the end: name, status, wall time (summed over attempts). */
 export function stageTable(stages: readonly StageRecord[]): string {
   const width = Math.max(...stages.map((s) => s.name.length));
   const lines = stages.map((s) => {
     const time = s.seconds === null ? '—' : `${s.seconds.toFixed(1)} s`;
-    return `  ${s.name.padEnd(width)}  ${s.status.padEnd(11)} ${time.padStart(10)}${s.skipped ? '  (finished earlier, skipped)' : ''}`;
+    const attempts = s.attempts.length > 1 ? `  (${s.attempts.length} attempts)` : '';
+    return `  ${s.name.padEnd(width)}  ${s.status.padEnd(11)} ${time.padStart(10)}${attempts}${s.skipped ? '  (finished earlier, skipped)' : ''}`;
   });
   const seconds = stages.reduce((sum, s) => sum + (s.seconds ?? 0), 0);
   return `${lines.join('\n')}\n  ${'total'.padEnd(width)}  ${''.padEnd(11)} ${`${seconds.toFixed(1)} s`.padStart(10)}\n`;

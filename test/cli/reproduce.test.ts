@@ -154,6 +154,44 @@ describe('eofd reproduce: stages, resume, SIGKILL', () => {
   });
 });
 
+describe('eofd reproduce: stopped by a signal with its output piped', () => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('%s after the reader of its output went away (`| tee`, then Ctrl-C): exit %i, reproduce.json says so; resumed, the stage time sums both attempts', async (signal, code) => {
+    const out = path.join(dir, `piped-${signal}`);
+    const child = spawnCli(['reproduce', config, ...SMALL, '--out', out], dir);
+    const running = (): boolean => {
+      try {
+        return record(out).stages.find((s) => s.name === 'tuned')?.status === 'running';
+      } catch {
+        return false;
+      }
+    };
+    await waitFor(() => running() || child.exitCode !== null);
+    // tee stopped by the same Ctrl-C: every later write to stdout or stderr fails (EPIPE).
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    child.kill(signal);
+    expect(await exitOf(child)).toEqual({ code, signal: null });
+    const stopped = record(out);
+    expect(stopped.exit_code).toBe(code);
+    expect(stopped.ended).not.toBeNull();
+    expect(stopped.stages.map((s) => s.status)).toEqual(['done', 'interrupted', 'pending', 'pending', 'pending']);
+    const tuned = stopped.stages[1]!;
+    expect(tuned.exit_code).toBe(code);
+    expect(tuned.attempts.map((a) => a.status)).toEqual(['interrupted']);
+    const first = tuned.attempts[0]!.seconds as number;
+    expect(tuned.seconds).toBe(first);
+
+    const resumed = await runCli(['reproduce', config, ...SMALL, '--out', out, '--resume', '--quiet']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const after = record(out).stages[1]!;
+    expect(after.attempts.map((a) => a.status)).toEqual(['interrupted', 'done']);
+    expect(after.seconds).toBeCloseTo(first + (after.attempts[1]!.seconds as number), 9);
+  });
+});
+
 describe('eofd reproduce --shard', () => {
   it("runs one stage's share at a time; the merged shards give the one-machine grid, trials and reports", async () => {
     const out = path.join(dir, 'sharded');
