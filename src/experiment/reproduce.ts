@@ -27,6 +27,7 @@ import path from 'node:path';
 import { RunError } from '../base/errors.js';
 import type { ExperimentConfig } from '../config/schema.js';
 import { buildReport, writeReport } from '../report/index.js';
+import type { Report } from '../report/report.js';
 import { BEST_FILE, gridDir, shardFolder, SUMMARY_FILE } from '../results/layout.js';
 import { writeJsonAtomic } from '../results/write.js';
 import { applyBestFiles, gridAxes, isGridFinished, runGrid, withPolicyParams, type TunedValues } from './grid.js';
@@ -132,6 +133,8 @@ export interface ReproduceResult {
   complete: boolean;
   /** Set when a shard ran. */
   shard?: ShardStage;
+  /** The reports this invocation wrote (its claims are what `eofd reproduce` prints at its end), in stage order. */
+  reports: { stage: StageName; dir: string; report: Report }[];
 }
 
 /** `config` with the paper's (l, e) = (0.75, 0.75) as the own params of every label that reads l or e. */
@@ -218,8 +221,11 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
     warned = true;
     return runExperiments(configsOf(), { ...timed, out: into(dir, shard), shard, resume, force: options.force, split: 'report' });
   };
-  const reportStage = (runDir: string, reportDir: string) => async (): Promise<null> => {
-    writeReport(buildReport([runDir], { out: reportDir }), reportDir);
+  const reports: ReproduceResult['reports'] = [];
+  const reportStage = (stage: StageName, runDir: string, reportDir: string) => async (): Promise<null> => {
+    const report = buildReport([runDir], { out: reportDir });
+    writeReport(report, reportDir);
+    reports.push({ stage, dir: reportDir, report });
     return null;
   };
   const stages: Stage[] = [
@@ -261,7 +267,7 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
       outputs: [folders.reportTuned],
       dir: null,
       finished: () => fs.existsSync(path.join(folders.reportTuned, 'report.json')),
-      run: reportStage(folders.tuned, folders.reportTuned),
+      run: reportStage('report-tuned', folders.tuned, folders.reportTuned),
     },
     {
       name: 'report-paper-choice',
@@ -269,7 +275,7 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
       outputs: [folders.reportPaperChoice],
       dir: null,
       finished: () => fs.existsSync(path.join(folders.reportPaperChoice, 'report.json')),
-      run: reportStage(folders.paperChoice, folders.reportPaperChoice),
+      run: reportStage('report-paper-choice', folders.paperChoice, folders.reportPaperChoice),
     },
   ];
 
@@ -355,7 +361,7 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
     record.exit_code = 0;
     save();
   }
-  return { dir: out, run: total, stages: record.stages, complete: !stopped };
+  return { dir: out, run: total, stages: record.stages, complete: !stopped, reports };
 }
 
 /** A shard's share of the first run stage not finished in `out` (see the module comment). */
@@ -363,14 +369,14 @@ async function runShard(stages: readonly Stage[], shard: Shard, out: string, res
   const stage = stages.find((s) => s.dir !== null && !s.finished());
   if (stage?.dir == null) {
     log(`every run stage is finished in ${out}; the reports are not sharded: run eofd reproduce --resume without a shard`);
-    return { dir: out, run: emptyRun(), stages: [], complete: true, shard: { stage: null, dir: null, seconds: 0 } };
+    return { dir: out, run: emptyRun(), stages: [], complete: true, shard: { stage: null, dir: null, seconds: 0 }, reports: [] };
   }
   const started = Date.now();
   log(`shard ${shard.index}/${shard.count} of stage ${stage.name}: ${stage.what} → ${shardFolder(stage.dir, shard)}`);
   const run = (await stage.run(resume, shard)) as RunResult;
   const seconds = (Date.now() - started) / 1000;
   log(`shard ${shard.index}/${shard.count} of stage ${stage.name}: ${run.interrupted ? 'interrupted' : run.unitsFailed > 0 ? 'failed' : 'done'} in ${seconds.toFixed(1)} s`);
-  return { dir: out, run, stages: [], complete: !run.interrupted && run.unitsFailed === 0, shard: { stage: stage.name, dir: stage.dir, seconds } };
+  return { dir: out, run, stages: [], complete: !run.interrupted && run.unitsFailed === 0, shard: { stage: stage.name, dir: stage.dir, seconds }, reports: [] };
 }
 
 /** The stage table `eofd reproduce` prints at the end: name, status, wall time (summed over attempts). */

@@ -7,7 +7,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPRODUCE_FILE, STAGE_NAMES, type ReproduceRecord } from '../../src/experiment/reproduce.js';
+import { claimsText } from '../../src/cli/commands/reproduce.js';
+import { REPRODUCE_FILE, STAGE_NAMES, type ReproduceRecord, type ReproduceResult } from '../../src/experiment/reproduce.js';
+import { buildReport, displayWidth } from '../../src/report/index.js';
 import { exitOf, runCli, spawnCli, tempDir, tinyConfig, trialCsvs, waitFor, withoutTimings, writeFile } from '../experiment/fixtures.js';
 
 const GRID = ['--over', 'params.l=0,0.75', '--over', 'params.e=0.75'];
@@ -77,6 +79,22 @@ describe('eofd reproduce: stages, resume, SIGKILL', () => {
       expect(timing.runs.map((r: { jobs: number }) => r.jobs), run).toEqual([1]);
     }
     expect(child.output.stderr).toMatch(/wall time per stage/);
+    // The claims of both reports end the output, on stdout (a pipe here: complete lines).
+    expect(child.output.stdout).toMatch(/^\nat the paper's \(l, e\) = \(0\.75, 0\.75\) \(.*report-paper-choice\/report\.html\)\n[\s\S]*verdict[\s\S]*\nat the grid's choice \(.*report-tuned\/report\.html\)\n[\s\S]*verdict/);
+    expect(child.output.stdout.match(/synthetic, K ≥ 2/g)?.length).toBe(2);
+  });
+
+  it('the claims tables fit a terminal of 60 columns, as eofd report fits them', () => {
+    const reports = (['report-paper-choice', 'report-tuned'] as const).map((stage) => {
+      const run = stage === 'report-tuned' ? 'tuned' : 'paper-choice';
+      return { stage, dir: path.join(full(), stage), report: buildReport([path.join(full(), run)]) };
+    });
+    const result = { dir: full(), reports } as unknown as ReproduceResult;
+    const wide = claimsText(result, { write: () => true, isTTY: false }, {});
+    const narrow = claimsText(result, { write: () => true, isTTY: true, columns: 60 }, { NO_COLOR: '1' });
+    expect(Math.max(...wide.split('\n').map(displayWidth))).toBeGreaterThan(60);
+    expect(Math.max(...narrow.split('\n').map(displayWidth))).toBeLessThanOrEqual(60);
+    expect(narrow).toMatch(/verdict/);
   });
 
   it('without --resume or --force an existing reproduction is refused (exit 2)', async () => {

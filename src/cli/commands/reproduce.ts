@@ -9,7 +9,8 @@ import os from 'node:os';
 import { Option, type Command } from 'commander';
 import type { ExperimentConfig } from '../../config/schema.js';
 import { DEFAULT_GRID, gridAxes, resolveGridAxes } from '../../experiment/grid.js';
-import { REPRODUCE_FILE, reproduce, reproduceFolders, stageTable, type ReproduceResult } from '../../experiment/reproduce.js';
+import { PAPER_CHOICE, REPRODUCE_FILE, reproduce, reproduceFolders, stageTable, type ReproduceResult, type StageName } from '../../experiment/reproduce.js';
+import { renderTerminal, shouldColour, terminalWidth } from '../../report/index.js';
 import type { SweepAxis } from '../../experiment/sweep.js';
 import { hinter } from '../hint.js';
 import { EXIT, processIo, type CliIo } from '../io.js';
@@ -35,6 +36,27 @@ const EXAMPLES = [
 
 function examplesText(): string {
   return `Examples:\n${EXAMPLES.map(([command, what]) => `  # ${what}\n  $ ${command}`).join('\n')}\n`;
+}
+
+/** What each report's claims are judged at, in the order they are printed. */
+const CLAIM_RUNS: readonly { stage: StageName; title: string }[] = [
+  { stage: 'report-paper-choice', title: `at the paper's (l, e) = (${PAPER_CHOICE.l}, ${PAPER_CHOICE.e})` },
+  { stage: 'report-tuned', title: "at the grid's choice" },
+];
+
+/**
+ * The claims tables of the reports `result` wrote, as `eofd report` prints them (fitted to the
+ * terminal `stdout` writes to; complete on a pipe); '' when no experiment is in one of the paper's settings.
+ */
+export function claimsText(result: ReproduceResult, stdout: CliIo['stdout'], env: NodeJS.ProcessEnv): string {
+  const parts: string[] = [];
+  for (const { stage, title } of CLAIM_RUNS) {
+    const written = result.reports.find((r) => r.stage === stage);
+    if (written === undefined || written.report.claims.length === 0) continue;
+    const report = { ...written.report, title: `${title} (${written.dir}/report.html)`, experiments: [] };
+    parts.push(renderTerminal(report, { colour: shouldColour(stdout, env), width: terminalWidth(stdout) }));
+  }
+  return parts.length === 0 ? '' : `\n${parts.join('\n\n')}\n`;
 }
 
 /** The command line as reproduce.json records it. */
@@ -102,6 +124,7 @@ export async function reproduceCommand(configFiles: readonly string[], options: 
         const folders = reproduceFolders(result.dir);
         io.stderr.write(`\neofd reproduce: wall time per stage (${result.dir}/${REPRODUCE_FILE}):\n${stageTable(result.stages)}`);
         if (result.complete) io.stderr.write(`eofd reproduce: reports: ${folders.reportTuned}/report.html, ${folders.reportPaperChoice}/report.html\n`);
+        io.stdout.write(claimsText(result, io.stdout, io.env));
       }
       if (!result.complete) {
         const stage = result.stages.find((s) => s.status === 'failed');
