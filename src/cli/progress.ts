@@ -256,6 +256,8 @@ export class Tally {
   /** Seconds each finished lane took, by durationKey. */
   readonly durations = new Map<string, number[]>();
   started: number | null = null;
+  /** Seconds of the work after this run (RunEvents.onLaterWork), kept across plans; null: unknown; undefined: none announced. */
+  later: number | null | undefined = undefined;
 
   plan(plan: RunPlan): void {
     const pending = plan.experiments.flatMap((e) => e.pending);
@@ -379,9 +381,13 @@ export class Tally {
     return seconds > 0 && rounds > 0 ? rounds / seconds : null;
   }
 
+  /** The run's ETA; with later work, the whole command's, then the run's: `25m10s (this stage 3m05s)`. */
   eta(now: number): string {
     const seconds = this.remainingRunSeconds(now);
-    return seconds === null ? '–' : formatDuration(seconds);
+    if (seconds === null) return '–';
+    if (this.later === undefined || this.later === 0) return formatDuration(seconds);
+    if (this.later === null) return `${formatDuration(seconds)} + later stages`;
+    return `${formatDuration(seconds + this.later)} (this stage ${formatDuration(seconds)})`;
   }
 
   elapsed(now: number): string {
@@ -406,6 +412,9 @@ export function createProgress(mode: ProgressMode, stream: ProgressStream, lines
     onUnitFailed: (unit, message) => {
       tally.finish(unit, true, performance.now());
       write(failureLine(message));
+    },
+    onLaterWork: (seconds) => {
+      tally.later = seconds;
     },
   };
   if (mode === 'lines') {
@@ -538,6 +547,9 @@ function liveReporter(stream: ProgressStream): ProgressReporter {
     onUnitFailed: (unit, message) => {
       tally.finish(unit, true, performance.now());
       log(failureLine(message));
+    },
+    onLaterWork: (seconds) => {
+      tally.later = seconds;
     },
   };
   return {

@@ -32,7 +32,9 @@ import { BEST_FILE, gridDir, shardFolder, SUMMARY_FILE } from '../results/layout
 import { writeJsonAtomic } from '../results/write.js';
 import { applyBestFiles, gridAxes, isGridFinished, runGrid, withPolicyParams, type TunedValues } from './grid.js';
 import type { Shard } from './plan.js';
+import { measuringRates, RoundRates, timedRunSeconds } from './eta.js';
 import { runExperiments, type RunOptions, type RunResult } from './runner.js';
+import { resolveExperiment, type ResolvedExperiment } from './setup.js';
 import { axisReaders, type SweepAxis } from './sweep.js';
 
 export const REPRODUCE_FILE = 'reproduce.json';
@@ -43,6 +45,8 @@ export const PAPER_CHOICE = { l: 0.75, e: 0.75 } as const;
 
 export const STAGE_NAMES = ['tune', 'tuned', 'paper-choice', 'report-tuned', 'report-paper-choice'] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
+/** The stages that run the reported trials, timed (lock-step): the same units at two (l, e). */
+const TIMED_STAGES = ['tuned', 'paper-choice'] as const satisfies readonly StageName[];
 
 /** The folders of a reproduction under `out`. */
 export function reproduceFolders(out: string): { tune: string; tuned: string; paperChoice: string; reportTuned: string; reportPaperChoice: string } {
@@ -214,12 +218,36 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
   const summaries = (dir: string): boolean => configs.every((config) => fs.existsSync(path.join(dir, config.name, SUMMARY_FILE)));
   const timed = { ...runOptions, jobs: 1 }; // one unit at a time: the per-round times are the policy's alone
 
+  // The round rates each stage measures, for an ETA of the stages after the running one (eta.ts).
+  let current = -1;
+  let resolved: ResolvedExperiment[] | null | undefined;
+  const estimateOf = (): ResolvedExperiment[] | null => {
+    if (resolved === undefined) {
+      try {
+        resolved = configs.map((config) => resolveExperiment(config, { configFile: options.configFile, mnistDataRoot: options.mnistDataRoot }));
+      } catch {
+        resolved = null; // the stages report the problem
+      }
+    }
+    return resolved;
+  };
+  /** Seconds of the timed stages after the running one: 0 when none, null while a rate is unknown. */
+  const laterSeconds = (): number | null => {
+    const later = TIMED_STAGES.filter((name) => STAGE_NAMES.indexOf(name) > current);
+    if (later.length === 0) return 0;
+    const experiments = estimateOf();
+    const one = experiments === null ? null : timedRunSeconds(experiments, rates);
+    return one === null ? null : one * later.length;
+  };
+  const rates = new RoundRates(() => runOptions.events?.onLaterWork?.(laterSeconds()));
+
   let warned = false;
   const into = (dir: string, shard?: Shard): string => (shard === undefined ? dir : shardFolder(dir, shard));
   const runStage = (dir: string, configsOf: () => ExperimentConfig[]) => async (resume: boolean, shard?: Shard) => {
     if (!warned) beforeTimed?.();
     warned = true;
-    return runExperiments(configsOf(), { ...timed, out: into(dir, shard), shard, resume, force: options.force, split: 'report' });
+    const events = measuringRates(rates, runOptions.events);
+    return runExperiments(configsOf(), { ...timed, events, out: into(dir, shard), shard, resume, force: options.force, split: 'report' });
   };
   const reports: ReproduceResult['reports'] = [];
   const reportStage = (stage: StageName, runDir: string, reportDir: string) => async (): Promise<null> => {
@@ -238,7 +266,8 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
       run: async (resume, shard) => {
         let total = emptyRun();
         for (const config of configs) {
-          const result = await runGrid(config, { ...runOptions, out: into(folders.tune, shard), shard, axes, resume, force: options.force });
+          const events = measuringRates(rates, runOptions.events, () => config.name);
+          const result = await runGrid(config, { ...runOptions, events, out: into(folders.tune, shard), shard, axes, resume, force: options.force });
           total = addRun(total, result.run);
           if (result.run.interrupted || (shard === undefined && result.best === null)) break;
         }
@@ -313,12 +342,21 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
   for (const [i, stage] of stages.entries()) {
     const entry = record.stages[i] as StageRecord;
     const prefix = `[${i + 1}/${stages.length}] ${stage.name}`;
+    current = i;
+    const later = laterSeconds();
+    runOptions.events?.onLaterWork?.(later);
     const earlier = { ...entry, attempts: [...entry.attempts] };
     const started = Date.now();
     const attempt: StageAttempt = { started: new Date(started).toISOString(), ended: null, seconds: null, status: 'running' };
     Object.assign(entry, { status: 'running', started: attempt.started, ended: null, exit_code: null, skipped: false, attempts: [...entry.attempts, attempt] });
     save();
     log(`${prefix}: ${stage.what} → ${stage.outputs.join(', ')}`);
+    if ((TIMED_STAGES as readonly StageName[]).includes(stage.name)) {
+      const experiments = estimateOf();
+      const own = experiments === null ? null : timedRunSeconds(experiments, rates);
+      const minutes = (seconds: number): string => `${(seconds / 60).toFixed(1)} min`;
+      if (own !== null) log(`${prefix}: about ${minutes(own)} at the round rates measured so far${later === null || later === 0 ? '' : `, then ${minutes(later)} for the stage after it`}`);
+    }
     let run: RunResult | null = null;
     let thrown: unknown = null;
     try {

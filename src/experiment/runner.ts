@@ -61,6 +61,11 @@ export interface RunEvents {
   onUnitDone?(unit: UnitRef, summary: TrialSummary): void;
   /** `message` is one line: `<experiment>: <policy>, trial <i>, round <t>: <cause>`. */
   onUnitFailed?(unit: UnitRef, message: string, stack?: string): void;
+  /**
+   * Not sent by the runner: a command that runs more after this run (a reproduction's later stages)
+   * says how many seconds that will take (null: not known yet), for an ETA of the whole command.
+   */
+  onLaterWork?(seconds: number | null): void;
 }
 
 export interface RunOptions {

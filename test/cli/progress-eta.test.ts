@@ -57,4 +57,17 @@ describe('ETA of a lock-step run', () => {
     play(tally, 0, 0, 50);
     expect(tally.remainingRunSeconds(500)).toBeCloseTo(4.5, 9);
   });
+
+  it('with later work announced (a reproduction\'s later stages), the ETA is the whole command\'s, then the stage\'s', () => {
+    const tally = new Tally();
+    tally.plan(plan(true));
+    play(tally, 0, 0, 50);
+    expect(tally.eta(500)).toBe('2s');
+    tally.later = 600;
+    expect(tally.eta(500)).toBe('10m02s (this stage 2s)');
+    tally.later = null;
+    expect(tally.eta(500)).toBe('2s + later stages');
+    tally.plan(plan(true));
+    expect(tally.later).toBeNull(); // kept across plans
+  });
 });
