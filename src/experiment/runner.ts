@@ -5,7 +5,7 @@
  *    existing `<out>/<name>` is refused unless `resume` or `force`.
  * 2. Plan (plan.ts): the units in the fixed order, this shard's share, the finished ones skipped.
  * 3. Run (pool.ts): in-process for `jobs = 1`, trial by trial, the policies of a trial in lock-step
- *    (trial.ts), so their per-round times are taken side by side; else on worker threads, unit by
+ *    (trial.ts: in turns of a few rounds), so their per-round times are taken side by side; else on worker threads, unit by
  *    unit, longest first. A failing unit is reported and the rest go on.
  * 4. An experiment whose units are all finished gets its summary.csv.
  */
@@ -27,6 +27,7 @@ import { defaultWorkerScript, runInProcess, runPool, type TaskHandlers } from '.
 import type { SeedSplit } from './seeds.js';
 import { resolveExperiment, type ResolvedExperiment } from './setup.js';
 import { checkRunSize } from './sizing.js';
+import { LOCK_STEP_ROUNDS } from './trial.js';
 import type { TrialTask, UnitTask } from './unit.js';
 
 export type { UnitRef } from './plan.js';
@@ -126,7 +127,9 @@ export interface RunResult {
 }
 
 /** The manifest's `timing.runs[].pairing` of an in-process run (see trial.ts). */
-export const LOCK_STEP = 'lock-step: the policies of a trial play round by round in one thread, round t started by the ((t - 1) mod k)-th of its k policies';
+export const LOCK_STEP =
+  `lock-step in one thread: each policy of a trial plays block b (${LOCK_STEP_ROUNDS} rounds) before any plays block b + 1; ` +
+  'the order reversed every other block and rotated by one every two';
 /** The manifest's `timing.runs[].pairing` of a run on worker threads. */
 export const UNIT_BY_UNIT = 'unit by unit on worker threads, longest first';
 

@@ -2,12 +2,16 @@
  * One trial of an experiment: fresh policies played against fresh copies of the trial's environment
  * for T rounds. The loop fits on a screen; the environment owns the truth and reports regret.
  *
- * Several policies of one trial play in lock-step (runTrialsInStep): round t of every policy, then
- * round t + 1. Rounds 2s − 1 and 2s play the k policies still playing in one order and then in reverse
- * (turnOrder), the order rotating by one every two rounds: any two policies swap places every second
- * round and each starts as often as the others, so a change of machine state (other work starting,
- * clock scaling) falls on both sides of every paired time ratio. Each policy has its own environment
- * copy, seeded by the trial alone, so its decisions and records are those it makes alone.
+ * Several policies of one trial play in lock-step (runTrialsInStep), in blocks of LOCK_STEP_ROUNDS
+ * rounds: every policy plays block b before any plays block b + 1. Blocks 2s − 1 and 2s run the k
+ * policies still playing in one order and then in reverse (turnOrder), the order rotating by one every
+ * two blocks: any two policies swap places every second block and each starts as often as the
+ * others, so a change of machine state (other work starting, clock scaling) falls on both sides of
+ * every paired time ratio within a few blocks. Blocks rather than single rounds: a policy whose round
+ * follows another's may find its state pushed out of a core's caches by the other's (OFUL-MLogB's H⁻¹
+ * alone is 8d² bytes, more than a 1 MiB L2 from d = 362), and a block pays such a switch once per
+ * LOCK_STEP_ROUNDS rounds instead of every round. Each policy has its own environment copy, seeded by
+ * the trial alone, so its decisions and records are those it makes alone.
  */
 import { EofdError } from '../base/errors.js';
 import type { Environment } from '../environments/environment.js';
@@ -114,52 +118,48 @@ class SidePlay {
   }
 }
 
-/** Round t's turn j of k players: rotation ⌊(t − 1)/2⌋ mod k, reversed on even rounds (see the module comment). */
-export function turnOrder(t: number, j: number, k: number): number {
-  const rotation = Math.floor((t - 1) / 2) % k;
-  const place = t % 2 === 1 ? j : k - 1 - j;
+/** Rounds a policy plays before the next policy of its trial takes its turn (see the module comment). */
+export const LOCK_STEP_ROUNDS = 16;
+
+/** Block b's turn j of k players: rotation ⌊(b − 1)/2⌋ mod k, reversed in even blocks (see the module comment). */
+export function turnOrder(b: number, j: number, k: number): number {
+  const rotation = Math.floor((b - 1) / 2) % k;
+  const place = b % 2 === 1 ? j : k - 1 - j;
   return (rotation + place) % k;
 }
 
 /**
- * Plays `horizon` rounds of every side in lock-step (see the module comment). `afterRound(t)` runs
- * once every side played round t, outside the timed sections; when it returns a promise the next
- * round waits for it (the caller yields to the event loop there, and stops the trial by rejecting it).
- * `onTurn(side, t)`, when given, is called as side number `side` starts round t.
+ * Plays `horizon` rounds of every side in lock-step, `block` rounds a turn (see the module comment).
+ * `between(t)` runs after every round of every side, outside the timed sections, with t the rounds
+ * every side has played; when it returns a promise the next round waits for it (the caller yields to
+ * the event loop there, and stops the trial by rejecting it). `onTurn(side, t)`, when given, is
+ * called as side number `side` starts round t.
  */
 export async function runTrialsInStep(
   sides: readonly TrialSide[],
   horizon: number,
   trial: number,
-  afterRound?: (t: number) => Promise<void> | void,
+  between?: (t: number) => Promise<void> | void,
   onTurn?: (side: number, t: number) => void,
+  block: number = LOCK_STEP_ROUNDS,
 ): Promise<SideOutcome[]> {
+  if (!Number.isInteger(block) || block < 1) throw new RangeError(`block must be an integer ≥ 1, got ${block}`);
   const plays = sides.map((side) => new SidePlay(side, horizon, trial));
   const playing = plays.map((_, i) => i);
-  for (let t = 1; t <= horizon && playing.length > 0; t++) {
+  for (let b = 1, first = 1; first <= horizon && playing.length > 0; b++, first += block) {
+    const last = Math.min(horizon, first + block - 1);
     const k = playing.length;
     for (let j = 0; j < k; j++) {
-      const i = playing[turnOrder(t, j, k)] as number;
-      onTurn?.(i, t);
-      (plays[i] as SidePlay).round(t);
+      const i = playing[turnOrder(b, j, k)] as number;
+      const play = plays[i] as SidePlay;
+      for (let t = first; t <= last && play.error === null; t++) {
+        onTurn?.(i, t);
+        play.round(t);
+        const pause = between?.(j === k - 1 ? t : first - 1);
+        if (pause !== undefined) await pause;
+      }
     }
     for (let j = playing.length - 1; j >= 0; j--) if ((plays[playing[j] as number] as SidePlay).error !== null) playing.splice(j, 1);
-    const pause = afterRound?.(t);
-    if (pause !== undefined) await pause;
   }
   return plays.map((play): SideOutcome => (play.error === null ? { summary: play.summary(), error: null } : { summary: null, error: play.error }));
-}
-
-/** One policy alone (runTrialsInStep with one side); throws its TrialError. */
-export async function runTrial(
-  environment: Environment,
-  policy: Policy,
-  horizon: number,
-  trial: number,
-  onRound: (record: RoundRecord) => void,
-  afterRound?: (t: number) => Promise<void> | void,
-): Promise<TrialSummary> {
-  const [outcome] = (await runTrialsInStep([{ environment, policy, onRound }], horizon, trial, afterRound)) as [SideOutcome];
-  if (outcome.error !== null) throw outcome.error;
-  return outcome.summary;
 }

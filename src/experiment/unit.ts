@@ -1,6 +1,7 @@
 /**
  * One unit of a run: (experiment, policy, trial) → `<policy>/trial-<i>.csv` and its summary file.
- * executeTrial runs the units of one trial together, in lock-step (trial.ts `runTrialsInStep`), each
+ * executeTrial runs the units of one trial together, in lock-step (trial.ts `runTrialsInStep`: turns of
+ * LOCK_STEP_ROUNDS rounds), each
  * still writing its own files: the in-process run (`--jobs 1`, `--timing`) runs every trial so, so that
  * the policies of a trial are timed side by side; a worker thread (worker.ts) runs one unit at a time.
  */
@@ -94,7 +95,7 @@ export async function executeTrial(task: TrialTask, handlers: TrialHandlers, sig
   }
   if (playing.length === 0) return;
   let last = performance.now();
-  const afterRound = (t: number): Promise<void> | void => {
+  const between = (t: number): Promise<void> | void => {
     const now = performance.now();
     if (now - last < PROGRESS_INTERVAL_MS) return;
     last = now;
@@ -112,7 +113,7 @@ export async function executeTrial(task: TrialTask, handlers: TrialHandlers, sig
       playing.map((p) => p.side),
       horizon,
       trial,
-      afterRound,
+      between,
       onTurn,
     );
   } catch (error) {

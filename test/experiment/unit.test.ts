@@ -1,7 +1,7 @@
 /**
- * The units of one trial in lock-step (unit.ts executeTrial, trial.ts runTrialsInStep): round t of
- * every policy before round t + 1, the policy that starts a round rotating, each policy's records the
- * bytes it writes alone, a failing policy leaving the others to finish.
+ * The units of one trial in lock-step (unit.ts executeTrial, trial.ts runTrialsInStep): block b of
+ * every policy before block b + 1, the order reversed every other block and rotating, each policy's
+ * records the bytes it writes alone, a failing policy leaving the others to finish.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import { trialGroups, type UnitRef } from '../../src/experiment/plan.js';
 import { createTrialEnvironment, policySpecFor, resolveExperiment, type ResolvedExperiment } from '../../src/experiment/setup.js';
-import { runTrialsInStep, TrialError, turnOrder, type TrialSide } from '../../src/experiment/trial.js';
+import { LOCK_STEP_ROUNDS, runTrialsInStep, TrialError, turnOrder, type TrialSide } from '../../src/experiment/trial.js';
 import { executeTrial, executeUnit, type TrialHandlers, type UnitResult, type UnitTask } from '../../src/experiment/unit.js';
 import { createPolicy } from '../../src/policies/registry.js';
 import { unitFiles } from '../../src/results/layout.js';
@@ -24,8 +24,8 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 const HORIZON = 30;
 const POLICIES = ['EOFD-MLogB', 'OFUL-MLogB', 'Random'];
 
-function experiment(): ResolvedExperiment {
-  return resolveExperiment(parseConfig(tinyConfig('lockstep', { horizon: HORIZON, trials: 2 }), 'lockstep.yaml'), { split: 'report' });
+function experiment(horizon = HORIZON): ResolvedExperiment {
+  return resolveExperiment(parseConfig(tinyConfig('lockstep', { horizon, trials: 2 }), 'lockstep.yaml'), { split: 'report' });
 }
 
 function tasks(resolved: ResolvedExperiment, dir: string, trial: number): UnitTask[] {
@@ -47,7 +47,7 @@ function recorder() {
 }
 
 describe('lock-step: bad arguments and edges', () => {
-  it('turnOrder: a permutation of the k players in every round, reversed on even rounds', () => {
+  it('turnOrder: a permutation of the k players in every block, reversed in even blocks', () => {
     for (const k of [1, 2, 3, 5]) {
       for (let t = 1; t <= 4 * k; t++) {
         const order = Array.from({ length: k }, (_, j) => turnOrder(t, j, k));
@@ -58,8 +58,10 @@ describe('lock-step: bad arguments and edges', () => {
     expect([1, 2, 3, 4].map((t) => turnOrder(t, 0, 2))).toEqual([0, 1, 1, 0]);
   });
 
-  it('no sides play no rounds; no units make no groups', async () => {
+  it('no sides play no rounds; no units make no groups; a block is a whole number of rounds ≥ 1', async () => {
     expect(await runTrialsInStep([], 5, 0)).toEqual([]);
+    await expect(runTrialsInStep([], 5, 0, undefined, undefined, 0)).rejects.toThrow(/block must be an integer ≥ 1, got 0/);
+    await expect(runTrialsInStep([], 5, 0, undefined, undefined, 1.5)).rejects.toThrow(RangeError);
     expect(trialGroups([])).toEqual([]);
   });
 });
@@ -74,33 +76,40 @@ describe('trialGroups', () => {
 });
 
 describe("a trial's units in lock-step", () => {
-  it('interleave in time: every round t of every policy before any round t + 1, any two swapping places every second round', async () => {
-    const resolved = experiment();
+  it('interleave in time, block by block: every block of every policy before the next block of any, any two swapping places every second block', async () => {
+    const resolved = experiment(6 * LOCK_STEP_ROUNDS);
+    const horizon = resolved.config.horizon;
     const dir = path.join(root, 'interleave');
     const { turns, results, failures, handlers } = recorder();
     await executeTrial({ experiment: resolved, dir, trial: 0, units: tasks(resolved, dir, 0) }, handlers);
     expect(failures.size).toBe(0);
     expect([...results.keys()].sort()).toEqual([...POLICIES].sort());
-    expect(turns).toHaveLength(POLICIES.length * HORIZON);
-    // The recorded times are in call order, and the call order is round-major.
+    expect(turns).toHaveLength(POLICIES.length * horizon);
+    // The recorded times are in call order.
     for (let i = 1; i < turns.length; i++) expect(turns[i]!.ns >= turns[i - 1]!.ns).toBe(true);
-    const rounds = Array.from({ length: HORIZON }, (_, i) => turns.slice(i * POLICIES.length, (i + 1) * POLICIES.length));
-    for (const [i, round] of rounds.entries()) {
-      expect(round.every((turn) => turn.t === i + 1)).toBe(true);
-      expect(new Set(round.map((turn) => turn.policy)).size).toBe(POLICIES.length);
-    }
-    // Every two policies: one plays first in round 2s − 1 and the other in round 2s.
+    const size = POLICIES.length * LOCK_STEP_ROUNDS;
+    const blocks = Array.from({ length: horizon / LOCK_STEP_ROUNDS }, (_, b) => turns.slice(b * size, (b + 1) * size));
+    const orders = blocks.map((block, b) => {
+      // Block b + 1 holds rounds b·B + 1 … (b + 1)·B of every policy, each policy's rounds in one run, in order.
+      const order = POLICIES.map((_, j) => block[j * LOCK_STEP_ROUNDS]!.policy);
+      expect(new Set(order).size).toBe(POLICIES.length);
+      for (const [j, policy] of order.entries()) {
+        const run = block.slice(j * LOCK_STEP_ROUNDS, (j + 1) * LOCK_STEP_ROUNDS);
+        expect(run.map((turn) => [turn.policy, turn.t])).toEqual(run.map((_, r) => [policy, b * LOCK_STEP_ROUNDS + r + 1]));
+      }
+      return order;
+    });
+    // Every two policies: one plays first in block 2s − 1 and the other in block 2s.
     for (const a of POLICIES) {
-      for (const b of POLICIES.filter((p) => p !== a)) {
-        for (let s = 0; s + 1 < HORIZON; s += 2) {
-          const before = (round: typeof turns) => round.findIndex((turn) => turn.policy === a) < round.findIndex((turn) => turn.policy === b);
-          expect(before(rounds[s]!)).toBe(!before(rounds[s + 1]!));
+      for (const c of POLICIES.filter((p) => p !== a)) {
+        for (let s = 0; s + 1 < orders.length; s += 2) {
+          const before = (order: string[]) => order.indexOf(a) < order.indexOf(c);
+          expect(before(orders[s]!)).toBe(!before(orders[s + 1]!));
         }
       }
     }
-    // Each policy starts as many rounds as the others over 2k rounds (30 = 5 × 6 rounds here).
-    const starts = POLICIES.map((p) => rounds.filter((round) => round[0]!.policy === p).length);
-    expect(starts).toEqual([10, 10, 10]);
+    // Each policy starts as many blocks as the others over 2k blocks.
+    expect(POLICIES.map((p) => orders.filter((order) => order[0] === p).length)).toEqual([2, 2, 2]);
   });
 
   it('each unit writes the bytes (timings aside) and the summary it writes alone', async () => {
