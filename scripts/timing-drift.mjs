@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 // Does a load that starts in the middle of a timed run move the paired time ratios? (issue 35, item 1)
 //
-//   node scripts/timing-drift.mjs [--d 400] [--horizon 2000] [--trials 8] [--hogs 1] [--out /tmp/timing-drift]
+//   node scripts/timing-drift.mjs [--d 400] [--horizon 2000] [--trials 8] [--hogs 1] [--out /tmp/timing-drift] [--bin bin/eofd.js]
 //
 // Runs `eofd run --timing` twice on the synthetic binary setting (EOFD-MLogB and OFUL-MLogB, the
 // paper's params): once undisturbed, then again with `--hogs` CPU-bound processes started when half of
 // the undisturbed run's wall time has passed (stopped when the run ends). Prints, for each run,
 // EOFD-MLogB's per-round time ratio to OFUL-MLogB (geometric mean of the per-trial ratios, 95%
 // Student-t interval on the log scale) and the loaded ratio over the quiet one; exits 1 when that moves
-// by more than a fifth. Run it on a machine with nothing else running (`uptime` is printed). Needs a
-// build (dist/).
+// by more than a fifth. Run it on a machine with nothing else running (`uptime` is printed). `--bin`
+// times another build's CLI (e.g. an older commit's) with this one's reader. Needs a build (dist/).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -29,6 +29,7 @@ const horizon = Number(option('horizon', 2000));
 const trials = Number(option('trials', 8));
 const hogs = Number(option('hogs', 1));
 const out = path.resolve(option('out', path.join(os.tmpdir(), 'timing-drift')));
+const bin = path.resolve(option('bin', path.join(root, 'bin', 'eofd.js')));
 const NAME = 'drift';
 
 fs.rmSync(out, { recursive: true, force: true });
@@ -54,7 +55,7 @@ const uptime = () => spawnSync('uptime', { encoding: 'utf8' }).stdout.trim();
 function timedRun(run, at, during) {
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const child = spawn(process.execPath, [path.join(root, 'bin', 'eofd.js'), 'run', config, '--timing', '--quiet', '--out', path.join(out, run)], { stdio: 'inherit' });
+    const child = spawn(process.execPath, [bin, 'run', config, '--timing', '--quiet', '--out', path.join(out, run)], { stdio: 'inherit' });
     const timer = at === null ? null : setTimeout(during, at);
     child.on('exit', (code) => {
       if (timer !== null) clearTimeout(timer);
