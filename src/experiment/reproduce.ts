@@ -5,7 +5,7 @@
  * 1. tune: the grid (grid.ts `runGrid`, default the paper's 49 (l, e) points) of every experiment on
  *    validation seeds → `<out>/tune/<name>-grid/best.json`;
  * 2. tuned: the reported trials with each label's chosen values (`applyBestFiles`, as `run --params`),
- *    one unit at a time (timing) → `<out>/tuned/<name>/`;
+ *    timed in this process, each trial's policies in lock-step → `<out>/tuned/<name>/`;
  * 3. paper-choice: the same trials at the paper's own (l, e) = (0.75, 0.75) → `<out>/paper-choice/<name>/`;
  * 4, 5. report-tuned, report-paper-choice: `buildReport`/`writeReport` of each → `<out>/report-<run>/`.
  *
@@ -216,7 +216,7 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
   for (const config of configs) axisReaders(config, axes); // a key no policy reads: refused before any work
   const bestFiles = configs.map((config) => path.join(gridDir(folders.tune, config.name), BEST_FILE));
   const summaries = (dir: string): boolean => configs.every((config) => fs.existsSync(path.join(dir, config.name, SUMMARY_FILE)));
-  const timed = { ...runOptions, jobs: 1 }; // one unit at a time: the per-round times are the policy's alone
+  const timed = { ...runOptions, jobs: 1 }; // in this process, each trial's policies in lock-step (trial.ts)
 
   // The round rates each stage measures, for an ETA of the stages after the running one (eta.ts).
   let current = -1;

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimsText } from '../../src/cli/commands/reproduce.js';
 import { REPRODUCE_FILE, STAGE_NAMES, type ReproduceRecord, type ReproduceResult } from '../../src/experiment/reproduce.js';
+import { LOCK_STEP } from '../../src/experiment/runner.js';
 import { buildReport, displayWidth } from '../../src/report/index.js';
 import { exitOf, runCli, spawnCli, tempDir, tinyConfig, trialCsvs, waitFor, withoutTimings, writeFile } from '../experiment/fixtures.js';
 
@@ -71,12 +72,12 @@ describe('eofd reproduce: stages, resume, SIGKILL', () => {
       expect(stage.seconds, stage.name).toBeGreaterThanOrEqual(0);
       expect(Date.parse(stage.ended as string)).toBeGreaterThanOrEqual(Date.parse(stage.started as string));
     }
-    // The paper's choice runs every learner at (l, e) = (0.75, 0.75); the run stages one unit at a time.
+    // The paper's choice runs every learner at (l, e) = (0.75, 0.75); the run stages in this process, in lock-step.
     const manifest = JSON.parse(fs.readFileSync(path.join(full(), 'paper-choice', 'tiny', 'manifest.json'), 'utf8'));
     for (const label of ['EOFD-MLogB', 'OFUL-MLogB']) expect(manifest.config.variants[label].params, label).toMatchObject({ l: 0.75, e: 0.75 });
     for (const run of ['tuned', 'paper-choice']) {
       const timing = JSON.parse(fs.readFileSync(path.join(full(), run, 'tiny', 'manifest.json'), 'utf8')).timing;
-      expect(timing.runs.map((r: { jobs: number }) => r.jobs), run).toEqual([1]);
+      expect(timing.runs.map((r: { jobs: number; pairing: string }) => [r.jobs, r.pairing]), run).toEqual([[1, LOCK_STEP]]);
     }
     expect(child.output.stderr).toMatch(/wall time per stage/);
     // The claims of both reports end the output, on stdout (a pipe here: complete lines).
