@@ -112,32 +112,47 @@ export function measuringRates(rates: RoundRates, events: RunEvents | undefined,
   };
 }
 
-/** c(e, label) from `rates`, or by a measured label of the same policy scaled by their operations a round; null when neither is known. */
-function labelRate(experiment: ResolvedExperiment, label: string, rates: RoundRates): number | null {
-  const name = experiment.config.name;
-  const measured = rates.rate(name, label);
-  if (measured !== null) return measured;
-  const policy = entryOf(experiment.config, label).policy;
+/** What a timed run's estimate needs of an experiment (kept instead of the resolved experiment and its data). */
+export interface RunShape {
+  experiment: string;
+  trials: number;
+  horizon: number;
+  /** Every label, its policy and its estimated operations a round (sizing.ts unitNeeds). */
+  labels: { label: string; policy: string; flops: number }[];
+}
+
+export function runShape(experiment: ResolvedExperiment): RunShape {
+  const { config } = experiment;
   const needs = unitNeeds(experiment);
-  const flops = (l: string): number => needs.find((n) => n.policy === l)?.flops ?? NaN;
-  for (const twin of policyLabels(experiment.config)) {
-    const rate = rates.rate(name, twin);
-    if (twin === label || rate === null || entryOf(experiment.config, twin).policy !== policy) continue;
-    const scale = flops(label) / flops(twin);
+  return {
+    experiment: config.name,
+    trials: config.trials,
+    horizon: config.horizon,
+    labels: policyLabels(config).map((label) => ({ label, policy: entryOf(config, label).policy, flops: needs.find((n) => n.policy === label)?.flops ?? NaN })),
+  };
+}
+
+/** c(e, label) from `rates`, or by a measured label of the same policy scaled by their operations a round; null when neither is known. */
+function labelRate(shape: RunShape, label: RunShape['labels'][number], rates: RoundRates): number | null {
+  const measured = rates.rate(shape.experiment, label.label);
+  if (measured !== null) return measured;
+  for (const twin of shape.labels) {
+    const rate = rates.rate(shape.experiment, twin.label);
+    if (twin.label === label.label || rate === null || twin.policy !== label.policy) continue;
+    const scale = label.flops / twin.flops;
     if (Number.isFinite(scale) && scale > 0) return rate * scale;
   }
   return null;
 }
 
-/** Seconds a timed (lock-step) run of `experiments` takes at `rates`, or null while some label's rate is unknown. */
-export function timedRunSeconds(experiments: readonly ResolvedExperiment[], rates: RoundRates): number | null {
+/** Seconds a timed (lock-step) run of `shapes` takes at `rates`, or null while some label's rate is unknown. */
+export function timedRunSeconds(shapes: readonly RunShape[], rates: RoundRates): number | null {
   let seconds = 0;
-  for (const experiment of experiments) {
-    const { trials, horizon } = experiment.config;
-    for (const label of policyLabels(experiment.config)) {
-      const c = labelRate(experiment, label, rates);
+  for (const shape of shapes) {
+    for (const label of shape.labels) {
+      const c = labelRate(shape, label, rates);
       if (c === null) return null;
-      seconds += trials * horizon * c;
+      seconds += shape.trials * shape.horizon * c;
     }
   }
   return seconds;

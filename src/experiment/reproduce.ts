@@ -32,9 +32,9 @@ import { BEST_FILE, gridDir, shardFolder, SUMMARY_FILE } from '../results/layout
 import { writeJsonAtomic } from '../results/write.js';
 import { applyBestFiles, gridAxes, isGridFinished, runGrid, withPolicyParams, type TunedValues } from './grid.js';
 import type { Shard } from './plan.js';
-import { measuringRates, RoundRates, timedRunSeconds } from './eta.js';
+import { measuringRates, RoundRates, runShape, timedRunSeconds, type RunShape } from './eta.js';
 import { runExperiments, type RunOptions, type RunResult } from './runner.js';
-import { resolveExperiment, type ResolvedExperiment } from './setup.js';
+import { resolveExperiment } from './setup.js';
 import { axisReaders, type SweepAxis } from './sweep.js';
 
 export const REPRODUCE_FILE = 'reproduce.json';
@@ -220,16 +220,16 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
 
   // The round rates each stage measures, for an ETA of the stages after the running one (eta.ts).
   let current = -1;
-  let resolved: ResolvedExperiment[] | null | undefined;
-  const estimateOf = (): ResolvedExperiment[] | null => {
-    if (resolved === undefined) {
+  let shapes: RunShape[] | null | undefined;
+  const estimateOf = (): RunShape[] | null => {
+    if (shapes === undefined) {
       try {
-        resolved = configs.map((config) => resolveExperiment(config, { configFile: options.configFile, mnistDataRoot: options.mnistDataRoot }));
+        shapes = configs.map((config) => runShape(resolveExperiment(config, { configFile: options.configFile, mnistDataRoot: options.mnistDataRoot })));
       } catch {
-        resolved = null; // the stages report the problem
+        shapes = null; // the stages report the problem
       }
     }
-    return resolved;
+    return shapes;
   };
   /** Seconds of the timed stages after the running one: 0 when none, null while a rate is unknown. */
   const laterSeconds = (): number | null => {
@@ -327,7 +327,7 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
   // An attempt the last invocation left running (killed, or stopped at once by a second signal) ended
   // by the time of its record's last write: its time is unknown, and counted as none.
   for (const entry of record.stages) {
-    for (const attempt of entry.attempts) if (attempt.ended === null) attempt.status = attempt.status === 'running' ? 'interrupted' : attempt.status;
+    for (const attempt of entry.attempts) if (attempt.ended === null) attempt.status = 'interrupted';
     if (entry.status === 'running') entry.status = 'interrupted';
   }
   const save = (): void => writeJsonAtomic(recordFile, record);

@@ -5,8 +5,8 @@
  *    existing `<out>/<name>` is refused unless `resume` or `force`.
  * 2. Plan (plan.ts): the units in the fixed order, this shard's share, the finished ones skipped.
  * 3. Run (pool.ts): in-process for `jobs = 1`, trial by trial, the policies of a trial in lock-step
- *    (trial.ts: in turns of a few rounds), so their per-round times are taken side by side; else on worker threads, unit by
- *    unit, longest first. A failing unit is reported and the rest go on.
+ *    (trial.ts: in turns of a few rounds), so their per-round times are taken side by side; else on
+ *    worker threads, unit by unit, longest first. A failing unit is reported and the rest go on.
  * 4. An experiment whose units are all finished gets its summary.csv.
  */
 import os from 'node:os';

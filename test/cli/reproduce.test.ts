@@ -167,6 +167,10 @@ describe('eofd reproduce: stages, resume, SIGKILL', () => {
       ['report-tuned', 'done', false],
       ['report-paper-choice', 'done', false],
     ]);
+    // The killed attempt has no end: it counts as interrupted, with no time.
+    const tuned = stages[1]!;
+    expect(tuned.attempts.map((a) => [a.status, a.seconds === null])).toEqual([['interrupted', true], ['done', false]]);
+    expect(tuned.seconds).toBe(tuned.attempts[1]!.seconds);
     const expected = trials(full());
     expect(expected.size).toBe(12); // 2 runs × 3 policies × 2 trials
     expect(trials(out)).toEqual(expected);

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
-import { measuringRates, RoundRates, timedRunSeconds } from '../../src/experiment/eta.js';
+import { measuringRates, RoundRates, runShape, timedRunSeconds } from '../../src/experiment/eta.js';
 import type { RunPlan, UnitRef } from '../../src/experiment/runner.js';
 import { resolveExperiment } from '../../src/experiment/setup.js';
 import { unitNeeds } from '../../src/experiment/sizing.js';
@@ -94,16 +94,18 @@ describe('a timed run from the rates', () => {
 
   it('trials × T × the sum of the labels’ rates; a cost twin scaled from its measured twin; unknown while a label is', () => {
     const experiment = resolveExperiment(parseConfig(text, 'e.yaml'));
+    const shape = runShape(experiment);
+    expect(shape).toMatchObject({ experiment: 'e', trials: 3, horizon: 100 });
     const rates = new RoundRates();
     rates.record('e', 'EOFD-MLogB', 0.001, true);
     rates.record('e', 'OFUL-MLogB', 0.002, true);
-    expect(timedRunSeconds([experiment], rates)).toBeNull(); // Random unknown
+    expect(timedRunSeconds([shape], rates)).toBeNull(); // Random unknown
     rates.record('e', 'Random', 0.0001, true);
     const flops = (label: string) => unitNeeds(experiment).find((n) => n.policy === label)!.flops;
     const textbook = 0.002 * (flops('OFUL-textbook') / flops('OFUL-MLogB'));
     expect(textbook).toBeGreaterThan(0.002);
-    expect(timedRunSeconds([experiment], rates)).toBeCloseTo(3 * 100 * (0.001 + 0.002 + textbook + 0.0001), 9);
+    expect(timedRunSeconds([shape], rates)).toBeCloseTo(3 * 100 * (0.001 + 0.002 + textbook + 0.0001), 9);
     rates.record('e', 'OFUL-textbook', 0.05, true);
-    expect(timedRunSeconds([experiment], rates)).toBeCloseTo(3 * 100 * (0.001 + 0.002 + 0.05 + 0.0001), 9);
+    expect(timedRunSeconds([shape], rates)).toBeCloseTo(3 * 100 * (0.001 + 0.002 + 0.05 + 0.0001), 9);
   });
 });
