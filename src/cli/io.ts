@@ -40,7 +40,30 @@ function guardStdout(): void {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') stdoutFailed(describeFsError(error));
   });
+  // Progress and messages are not the output: once stderr cannot be written (`eofd … 2>&1 | tee log`,
+  // then Ctrl-C, which stops tee too) the command goes on without them, and finishes its files.
+  process.stderr.on('error', () => {});
 }
+
+/** process.stderr, its writes never throwing (see guardStdout). */
+const stderr = {
+  get isTTY(): boolean {
+    return process.stderr.isTTY;
+  },
+  get columns(): number | undefined {
+    return process.stderr.columns;
+  },
+  get rows(): number | undefined {
+    return process.stderr.rows;
+  },
+  write(text: string): boolean {
+    try {
+      return process.stderr.destroyed ? false : process.stderr.write(text);
+    } catch {
+      return false;
+    }
+  },
+};
 
 /** The real streams (see guardStdout for what a failed write does). */
 export function processIo(): CliIo {
@@ -60,7 +83,7 @@ export function processIo(): CliIo {
       }
     },
   };
-  return { stdout, stderr: process.stderr, env: process.env };
+  return { stdout, stderr, env: process.env };
 }
 
 /** Exit codes of every command. */

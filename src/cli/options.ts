@@ -177,11 +177,12 @@ export function selectExperiments(configs: ExperimentConfig[], names: readonly s
 }
 
 /**
- * `--timing`: one unit at a time (per-round times are then the policy's alone, the only ones the
- * report judges time claims on), and a warning when other work loads the machine.
+ * `--timing`: in this process, each trial's policies in lock-step (per-round times are then the
+ * policy's alone and taken side by side, the only ones the report judges time claims on), and a
+ * warning when other work loads the machine.
  */
 export function timingCheck(options: { jobs?: number }, log: (line: string) => void): void {
-  if (options.jobs !== undefined && options.jobs !== 1) throw new RunError(`--timing runs one unit at a time; drop --jobs ${options.jobs}`, 2);
+  if (options.jobs !== undefined && options.jobs !== 1) throw new RunError(`--timing runs in this process, each trial's policies in lock-step; drop --jobs ${options.jobs}`, 2);
   const [load] = os.loadavg();
   const cores = os.availableParallelism();
   if ((load ?? 0) > cores) {

@@ -128,7 +128,7 @@ function planLines(plan: RunPlan): string[] {
     pending += e.pending.length;
     finished += e.finished.length;
   }
-  const where = plan.jobs === 1 ? 'in this process' : `on ${plan.jobs} worker threads`;
+  const where = plan.lockStep ? "in this process, each trial's policies in lock-step" : plan.jobs === 1 ? 'in this process' : `on ${plan.jobs} worker threads`;
   lines.push(`running ${pending} unit${pending === 1 ? '' : 's'} (policy × trial) ${where}${finished > 0 ? `, ${finished} skipped as finished` : ''}`);
   return lines;
 }
@@ -219,14 +219,28 @@ export function remainingSeconds(samples: readonly RoundSample[], horizon: numbe
   return (left * (c2 + slope * ((horizon + last.rounds) / 2 - t2))) / 1000;
 }
 
-/** Units of one experiment and policy take alike long (same T, same policy, other seeds). */
-const groupKey = (unit: UnitRef): string => `${unit.experiment}\u0000${unit.policy}`;
+/**
+ * The units that run together: a trial's units in a lock-step run (one thread plays them round by
+ * round), else each unit alone.
+ */
+const laneKey = (unit: UnitRef, lockStep: boolean): string => (lockStep ? `${unit.experiment}\u0000${unit.trial}` : unitKey(unit));
+
+/** Lanes of one experiment and the same policies take alike long (same T, same policies, other seeds). */
+const durationKey = (units: readonly UnitRef[]): string => [units[0]?.experiment ?? '', ...units.map((u) => u.policy).sort()].join('\u0000');
+
+/** A lane: its units, which of them are running, when it started and when its last unit ended. */
+interface Lane {
+  units: UnitRef[];
+  /** Units not finished (or failed) yet. */
+  open: number;
+  started: number | null;
+}
 
 /**
  * The counts of one run (one plan): units and rounds done, what is running, and from these the
  * rate and the ETA of the whole run (remainingRunSeconds).
  */
-class Tally {
+export class Tally {
   units = 0;
   unitsDone = 0;
   unitsFailed = 0;
@@ -235,12 +249,15 @@ class Tally {
   roundsDone = 0;
   /** Units run at once. */
   jobs = 1;
+  lockStep = false;
   readonly running = new Map<string, RunningUnit>();
-  /** Units not started yet. */
-  readonly waiting = new Map<string, UnitRef>();
-  /** Seconds each finished unit took, by groupKey. */
+  /** Lanes by laneKey. */
+  readonly lanes = new Map<string, Lane>();
+  /** Seconds each finished lane took, by durationKey. */
   readonly durations = new Map<string, number[]>();
   started: number | null = null;
+  /** Seconds of the work after this run (RunEvents.onLaterWork), kept across plans; null: unknown; undefined: none announced. */
+  later: number | null | undefined = undefined;
 
   plan(plan: RunPlan): void {
     const pending = plan.experiments.flatMap((e) => e.pending);
@@ -248,16 +265,35 @@ class Tally {
     this.rounds = pending.reduce((n, u) => n + u.horizon, 0);
     this.unitsDone = this.unitsFailed = this.roundsDone = 0;
     this.jobs = plan.jobs;
+    this.lockStep = plan.lockStep;
     this.running.clear();
-    this.waiting.clear();
-    for (const unit of pending) this.waiting.set(unitKey(unit), unit);
+    this.lanes.clear();
+    for (const unit of pending) {
+      const key = laneKey(unit, this.lockStep);
+      const lane = this.lanes.get(key) ?? { units: [], open: 0, started: null };
+      lane.units.push(unit);
+      lane.open++;
+      this.lanes.set(key, lane);
+    }
     this.durations.clear();
     this.started = null;
   }
 
+  private lane(unit: UnitRef): Lane {
+    const key = laneKey(unit, this.lockStep);
+    let lane = this.lanes.get(key);
+    if (lane === undefined) {
+      // A unit the plan did not announce (a test's events): a lane of its own.
+      lane = { units: [unit], open: 1, started: null };
+      this.lanes.set(key, lane);
+    }
+    return lane;
+  }
+
   start(unit: UnitRef, now: number): void {
     this.started ??= now;
-    this.waiting.delete(unitKey(unit));
+    const lane = this.lane(unit);
+    lane.started ??= now;
     this.running.set(unitKey(unit), { unit, rounds: 0, started: now, reports: new ReportLog() });
   }
 
@@ -270,50 +306,58 @@ class Tally {
   }
 
   finish(unit: UnitRef, failed: boolean, now: number): void {
-    const running = this.running.get(unitKey(unit));
     this.running.delete(unitKey(unit));
-    this.waiting.delete(unitKey(unit));
     this.roundsDone += unit.horizon;
     if (failed) this.unitsFailed++;
     else this.unitsDone++;
-    if (!failed && running !== undefined) {
-      const group = this.durations.get(groupKey(unit)) ?? [];
-      group.push((now - running.started) / 1000);
-      this.durations.set(groupKey(unit), group);
+    const lane = this.lane(unit);
+    lane.open--;
+    if (lane.open === 0 && !failed && lane.started !== null) {
+      const key = durationKey(lane.units);
+      this.durations.set(key, [...(this.durations.get(key) ?? []), (now - lane.started) / 1000]);
     }
   }
 
-  /** A running unit's seconds left (remainingSeconds). */
+  /** A running unit's seconds left (remainingSeconds); in lock-step, its whole trial's. */
   unitSeconds(r: RunningUnit): number | null {
     return remainingSeconds(r.reports.samples(), r.unit.horizon);
   }
 
   /**
-   * Seconds the run still needs. The work left, in seconds of one thread: each running unit its own
-   * estimate; each waiting unit the mean duration of its experiment and policy's finished units (and
-   * running ones, their elapsed time plus estimate); failing both, its rounds at the run's overall
-   * rate. Spread over the threads, and never less than the longest running unit. null with no rate yet.
+   * Seconds the run still needs. The work left, in seconds of one thread: each running lane (a unit,
+   * or a lock-step trial, whose units all report the trial's rounds and so each estimate its time) its
+   * units' longest estimate; each waiting lane the mean duration of the finished lanes of its
+   * experiment and policies (and of running ones, their elapsed time plus estimate); failing both, its
+   * rounds at the run's overall rate (rounds of every unit per second). Spread over the threads, and
+   * never less than the longest running lane. null with no rate yet.
    */
   remainingRunSeconds(now: number): number | null {
     const durations = new Map([...this.durations].map(([key, list]) => [key, [...list]]));
     let work = 0;
     let longest = 0;
     let unknownRounds = 0;
-    for (const r of this.running.values()) {
-      const left = this.unitSeconds(r);
-      if (left === null) {
-        unknownRounds += r.unit.horizon - r.rounds;
+    const waiting: Lane[] = [];
+    for (const lane of this.lanes.values()) {
+      if (lane.open === 0) continue;
+      if (lane.started === null) {
+        waiting.push(lane);
         continue;
       }
+      const running = lane.units.map((u) => this.running.get(unitKey(u))).filter((r): r is RunningUnit => r !== undefined);
+      const lefts = running.map((r) => this.unitSeconds(r));
+      if (running.length === 0 || lefts.some((left) => left === null)) {
+        unknownRounds += running.reduce((n, r) => n + r.unit.horizon - r.rounds, 0);
+        continue;
+      }
+      const left = Math.max(...(lefts as number[]));
       work += left;
       longest = Math.max(longest, left);
-      const group = durations.get(groupKey(r.unit)) ?? [];
-      group.push((now - r.started) / 1000 + left);
-      durations.set(groupKey(r.unit), group);
+      const key = durationKey(lane.units);
+      durations.set(key, [...(durations.get(key) ?? []), (now - lane.started) / 1000 + left]);
     }
-    for (const unit of this.waiting.values()) {
-      const group = durations.get(groupKey(unit));
-      if (group === undefined) unknownRounds += unit.horizon;
+    for (const lane of waiting) {
+      const group = durations.get(durationKey(lane.units));
+      if (group === undefined) unknownRounds += lane.units.reduce((n, u) => n + u.horizon, 0);
       else work += group.reduce((a, b) => a + b, 0) / group.length;
     }
     if (unknownRounds > 0) {
@@ -337,9 +381,13 @@ class Tally {
     return seconds > 0 && rounds > 0 ? rounds / seconds : null;
   }
 
+  /** The run's ETA; with later work, the whole command's, then the run's: `25m10s (this stage 3m05s)`. */
   eta(now: number): string {
     const seconds = this.remainingRunSeconds(now);
-    return seconds === null ? '–' : formatDuration(seconds);
+    if (seconds === null) return '–';
+    if (this.later === undefined || this.later === 0) return formatDuration(seconds);
+    if (this.later === null) return `${formatDuration(seconds)} + later stages`;
+    return `${formatDuration(seconds + this.later)} (this stage ${formatDuration(seconds)})`;
   }
 
   elapsed(now: number): string {
@@ -364,6 +412,9 @@ export function createProgress(mode: ProgressMode, stream: ProgressStream, lines
     onUnitFailed: (unit, message) => {
       tally.finish(unit, true, performance.now());
       write(failureLine(message));
+    },
+    onLaterWork: (seconds) => {
+      tally.later = seconds;
     },
   };
   if (mode === 'lines') {
@@ -496,6 +547,9 @@ function liveReporter(stream: ProgressStream): ProgressReporter {
     onUnitFailed: (unit, message) => {
       tally.finish(unit, true, performance.now());
       log(failureLine(message));
+    },
+    onLaterWork: (seconds) => {
+      tally.later = seconds;
     },
   };
   return {

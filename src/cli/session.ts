@@ -20,7 +20,8 @@ export class Session {
       }
       this.signalled = signal;
       log(`eofd ${command}: ${signal === 'SIGINT' ? 'interrupted' : 'terminated'}; stopping the running units…`);
-      this.controller.abort();
+      // The reason names the signal: a record of the stop can give the exit code (reproduce.json).
+      this.controller.abort(signal);
     };
     process.on('SIGINT', this.handler);
     process.on('SIGTERM', this.handler);

@@ -5,6 +5,9 @@
  * The units of one `runExperiments` call (one config file, or one grid's points) are numbered in a
  * fixed order that depends on the configs alone: experiments in file order (grid points l-major), then
  * each experiment's policies as listed, then trials 0, 1, …. Unit k runs on shard k mod n.
+ *
+ * In this thread (`--jobs 1`, `--timing`) the units of one trial run together, in lock-step
+ * (trialGroups); a pool of worker threads runs them one by one, longest first (runOrder).
  */
 import type { ExperimentConfig } from '../config/schema.js';
 
@@ -78,4 +81,20 @@ export interface OrderedUnit {
  */
 export function runOrder<T extends OrderedUnit>(units: readonly T[]): T[] {
   return [...units].sort((a, b) => b.rank - a.rank || b.cost - a.cost || a.order - b.order || a.unit.trial - b.unit.trial);
+}
+
+/**
+ * The units of each trial together, for lock-step (unit.ts `executeTrial`): trials in experiment order,
+ * then ascending; a trial's units in the order given (the config's policy order).
+ */
+export function trialGroups<T extends { unit: UnitRef; order: number }>(units: readonly T[]): T[][] {
+  const groups = new Map<string, T[]>();
+  const sorted = [...units].sort((a, b) => a.order - b.order || a.unit.trial - b.unit.trial);
+  for (const u of sorted) {
+    const key = `${u.order}\u0000${u.unit.trial}`;
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [u]);
+    else group.push(u);
+  }
+  return [...groups.values()];
 }

@@ -1,9 +1,10 @@
 /**
- * Running units: one after another in this thread (`jobs = 1`), or on a pool of worker threads
- * (worker.ts). Each unit writes its own files (unit.ts); the pool only hands out tasks and relays
- * progress. An aborted signal stops either within a round or two, and removes the partial files of
- * the units it cut short: in this thread the running unit looks at the signal between rounds (it
- * yields to the event loop every PROGRESS_INTERVAL_MS), workers are terminated.
+ * Running units: trial after trial in this thread (`jobs = 1`), the units of a trial in lock-step
+ * (unit.ts `executeTrial`), or one unit at a time on each of a pool of worker threads (worker.ts). Each
+ * unit writes its own files; the pool only hands out tasks and relays progress. An aborted signal stops
+ * either within a round or two, and removes the partial files of the units it cut short: in this thread
+ * the running trial looks at the signal between rounds (it yields to the event loop every
+ * PROGRESS_INTERVAL_MS), workers are terminated.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,7 +14,7 @@ import { RunError } from '../base/errors.js';
 import { unitFiles } from '../results/layout.js';
 import { readFinishedUnit } from '../results/read.js';
 import { clearUnit } from '../results/write.js';
-import { executeUnit, UnitStopped, type UnitResult, type UnitTask } from './unit.js';
+import { executeTrial, UnitStopped, type TrialTask, type UnitResult, type UnitTask } from './unit.js';
 import type { FromWorker, ToWorker } from './worker.js';
 
 /**
@@ -34,20 +35,34 @@ export interface TaskHandlers {
   failed(task: UnitTask, error: { name: string; message: string; stack?: string }): void;
 }
 
-/** Units one after another in this thread; the signal stops the running unit between rounds. Returns true if stopped early. */
-export async function runInProcess(tasks: readonly UnitTask[], handlers: TaskHandlers, signal: AbortSignal | undefined): Promise<boolean> {
-  for (let i = 0; i < tasks.length; i++) {
-    const task = tasks[i] as UnitTask;
+/** Trials one after another in this thread, each trial's units in lock-step; the signal stops the running trial between rounds. Returns true if stopped early. */
+export async function runInProcess(tasks: readonly TrialTask[], handlers: TaskHandlers, signal: AbortSignal | undefined): Promise<boolean> {
+  for (const task of tasks) {
     if (signal?.aborted) return true;
-    handlers.start(task);
+    for (const unit of task.units) handlers.start(unit);
+    const reported = new Set<UnitTask>();
     try {
-      const result = await executeUnit(task, (rounds) => handlers.progress(task, rounds), signal);
-      handlers.done(task, result);
+      await executeTrial(
+        task,
+        {
+          progress: (unit, rounds) => handlers.progress(unit, rounds),
+          done: (unit, result) => {
+            reported.add(unit);
+            handlers.done(unit, result);
+          },
+          failed: (unit, error) => {
+            reported.add(unit);
+            handlers.failed(unit, error);
+          },
+        },
+        signal,
+      );
     } catch (error) {
       if (error instanceof UnitStopped) return true;
-      handlers.failed(task, error instanceof Error ? error : new Error(String(error)));
+      const failure = error instanceof Error ? error : new Error(String(error));
+      for (const unit of task.units) if (!reported.has(unit)) handlers.failed(unit, failure);
     }
-    // Let signal handlers and timers (progress bars) run between units.
+    // Let signal handlers and timers (progress bars) run between trials.
     await new Promise((resolve) => setImmediate(resolve));
   }
   return false;

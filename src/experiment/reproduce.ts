@@ -5,12 +5,13 @@
  * 1. tune: the grid (grid.ts `runGrid`, default the paper's 49 (l, e) points) of every experiment on
  *    validation seeds → `<out>/tune/<name>-grid/best.json`;
  * 2. tuned: the reported trials with each label's chosen values (`applyBestFiles`, as `run --params`),
- *    one unit at a time (timing) → `<out>/tuned/<name>/`;
+ *    timed in this process, each trial's policies in lock-step → `<out>/tuned/<name>/`;
  * 3. paper-choice: the same trials at the paper's own (l, e) = (0.75, 0.75) → `<out>/paper-choice/<name>/`;
  * 4, 5. report-tuned, report-paper-choice: `buildReport`/`writeReport` of each → `<out>/report-<run>/`.
  *
  * `<out>/reproduce.json` (written atomically at each stage's start and end) records the command and, per
- * stage, its outputs, start and end, wall time and exit status. A stage is finished when its outputs
+ * stage, its outputs, start and end, exit status, each attempt (a run of it cut short and resumed is
+ * two) and its wall time summed over them. A stage is finished when its outputs
  * are complete (a grid: `isGridFinished`; a run: every summary.csv; a report: its report.json); with
  * `resume` a finished stage is skipped unless an earlier stage ran again, and the others are resumed.
  *
@@ -26,11 +27,14 @@ import path from 'node:path';
 import { RunError } from '../base/errors.js';
 import type { ExperimentConfig } from '../config/schema.js';
 import { buildReport, writeReport } from '../report/index.js';
+import type { Report } from '../report/report.js';
 import { BEST_FILE, gridDir, shardFolder, SUMMARY_FILE } from '../results/layout.js';
 import { writeJsonAtomic } from '../results/write.js';
 import { applyBestFiles, gridAxes, isGridFinished, runGrid, withPolicyParams, type TunedValues } from './grid.js';
 import type { Shard } from './plan.js';
+import { measuringRates, RoundRates, runShape, timedRunSeconds, type RunShape } from './eta.js';
 import { runExperiments, type RunOptions, type RunResult } from './runner.js';
+import { resolveExperiment } from './setup.js';
 import { axisReaders, type SweepAxis } from './sweep.js';
 
 export const REPRODUCE_FILE = 'reproduce.json';
@@ -41,6 +45,8 @@ export const PAPER_CHOICE = { l: 0.75, e: 0.75 } as const;
 
 export const STAGE_NAMES = ['tune', 'tuned', 'paper-choice', 'report-tuned', 'report-paper-choice'] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
+/** The stages that run the reported trials, timed (lock-step): the same units at two (l, e). */
+const TIMED_STAGES = ['tuned', 'paper-choice'] as const satisfies readonly StageName[];
 
 /** The folders of a reproduction under `out`. */
 export function reproduceFolders(out: string): { tune: string; tuned: string; paperChoice: string; reportTuned: string; reportPaperChoice: string } {
@@ -65,12 +71,28 @@ export interface StageRecord {
   /** ISO times of its last run (null: not run yet). */
   started: string | null;
   ended: string | null;
-  /** Wall time of its last run in seconds. */
+  /** Wall time in seconds summed over its attempts (null: not run yet). */
   seconds: number | null;
-  /** 0 done, 1 failed, 130 interrupted; null while pending or running. */
+  /** Every run of the stage, oldest first (the last one's `ended` null while it runs). */
+  attempts: StageAttempt[];
+  /** 0 done, 1 failed, 130 interrupted (143 terminated by SIGTERM); null while pending or running. */
   exit_code: number | null;
   /** Whether the last invocation found it finished and skipped it. */
   skipped: boolean;
+}
+
+/** One run of a stage: from its start to where it ended (done, failed, interrupted). */
+export interface StageAttempt {
+  started: string;
+  ended: string | null;
+  seconds: number | null;
+  status: StageStatus;
+}
+
+/** The wall time of a stage's attempts, summed (null: none ended). */
+export function attemptSeconds(attempts: readonly StageAttempt[]): number | null {
+  const ended = attempts.filter((a) => a.seconds !== null);
+  return ended.length === 0 ? null : ended.reduce((sum, a) => sum + (a.seconds as number), 0);
 }
 
 export interface ReproduceRecord {
@@ -115,6 +137,8 @@ export interface ReproduceResult {
   complete: boolean;
   /** Set when a shard ran. */
   shard?: ShardStage;
+  /** The reports this invocation wrote (its claims are what `eofd reproduce` prints at its end), in stage order. */
+  reports: { stage: StageName; dir: string; report: Report }[];
 }
 
 /** `config` with the paper's (l, e) = (0.75, 0.75) as the own params of every label that reads l or e. */
@@ -128,6 +152,11 @@ export function withPaperChoice(config: ExperimentConfig): ExperimentConfig {
     if (Object.keys(values).length > 0) chosen[label] = values;
   }
   return withPolicyParams(config, chosen, `the paper's (l, e) = (${PAPER_CHOICE.l}, ${PAPER_CHOICE.e})`);
+}
+
+/** The exit code a stop by `signal` gives: 143 for SIGTERM (cli/session.ts aborts with the signal's name), else 130. */
+function stopCode(signal: AbortSignal | undefined): number {
+  return signal?.reason === 'SIGTERM' ? 143 : 130;
 }
 
 function emptyRun(): RunResult {
@@ -148,7 +177,13 @@ function addRun(total: RunResult, run: RunResult): RunResult {
 function readRecord(file: string): ReproduceRecord | null {
   try {
     const record = JSON.parse(fs.readFileSync(file, 'utf8')) as ReproduceRecord;
-    return record.format === REPRODUCE_FORMAT && Array.isArray(record.stages) ? record : null;
+    if (record.format !== REPRODUCE_FORMAT || !Array.isArray(record.stages)) return null;
+    // A record written before attempts were kept: its last run is its one known attempt.
+    for (const stage of record.stages) {
+      if (Array.isArray(stage.attempts)) continue;
+      stage.attempts = stage.started === null ? [] : [{ started: stage.started, ended: stage.ended, seconds: stage.seconds, status: stage.status }];
+    }
+    return record;
   } catch {
     return null;
   }
@@ -181,17 +216,44 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
   for (const config of configs) axisReaders(config, axes); // a key no policy reads: refused before any work
   const bestFiles = configs.map((config) => path.join(gridDir(folders.tune, config.name), BEST_FILE));
   const summaries = (dir: string): boolean => configs.every((config) => fs.existsSync(path.join(dir, config.name, SUMMARY_FILE)));
-  const timed = { ...runOptions, jobs: 1 }; // one unit at a time: the per-round times are the policy's alone
+  const timed = { ...runOptions, jobs: 1 }; // in this process, each trial's policies in lock-step (trial.ts)
+
+  // The round rates each stage measures, for an ETA of the stages after the running one (eta.ts).
+  let current = -1;
+  let shapes: RunShape[] | null | undefined;
+  const estimateOf = (): RunShape[] | null => {
+    if (shapes === undefined) {
+      try {
+        shapes = configs.map((config) => runShape(resolveExperiment(config, { configFile: options.configFile, mnistDataRoot: options.mnistDataRoot })));
+      } catch {
+        shapes = null; // the stages report the problem
+      }
+    }
+    return shapes;
+  };
+  /** Seconds of the timed stages after the running one: 0 when none, null while a rate is unknown. */
+  const laterSeconds = (): number | null => {
+    const later = TIMED_STAGES.filter((name) => STAGE_NAMES.indexOf(name) > current);
+    if (later.length === 0) return 0;
+    const experiments = estimateOf();
+    const one = experiments === null ? null : timedRunSeconds(experiments, rates);
+    return one === null ? null : one * later.length;
+  };
+  const rates = new RoundRates(() => runOptions.events?.onLaterWork?.(laterSeconds()));
 
   let warned = false;
   const into = (dir: string, shard?: Shard): string => (shard === undefined ? dir : shardFolder(dir, shard));
   const runStage = (dir: string, configsOf: () => ExperimentConfig[]) => async (resume: boolean, shard?: Shard) => {
     if (!warned) beforeTimed?.();
     warned = true;
-    return runExperiments(configsOf(), { ...timed, out: into(dir, shard), shard, resume, force: options.force, split: 'report' });
+    const events = measuringRates(rates, runOptions.events);
+    return runExperiments(configsOf(), { ...timed, events, out: into(dir, shard), shard, resume, force: options.force, split: 'report' });
   };
-  const reportStage = (runDir: string, reportDir: string) => async (): Promise<null> => {
-    writeReport(buildReport([runDir], { out: reportDir }), reportDir);
+  const reports: ReproduceResult['reports'] = [];
+  const reportStage = (stage: StageName, runDir: string, reportDir: string) => async (): Promise<null> => {
+    const report = buildReport([runDir], { out: reportDir });
+    writeReport(report, reportDir);
+    reports.push({ stage, dir: reportDir, report });
     return null;
   };
   const stages: Stage[] = [
@@ -204,7 +266,8 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
       run: async (resume, shard) => {
         let total = emptyRun();
         for (const config of configs) {
-          const result = await runGrid(config, { ...runOptions, out: into(folders.tune, shard), shard, axes, resume, force: options.force });
+          const events = measuringRates(rates, runOptions.events, () => config.name);
+          const result = await runGrid(config, { ...runOptions, events, out: into(folders.tune, shard), shard, axes, resume, force: options.force });
           total = addRun(total, result.run);
           if (result.run.interrupted || (shard === undefined && result.best === null)) break;
         }
@@ -233,7 +296,7 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
       outputs: [folders.reportTuned],
       dir: null,
       finished: () => fs.existsSync(path.join(folders.reportTuned, 'report.json')),
-      run: reportStage(folders.tuned, folders.reportTuned),
+      run: reportStage('report-tuned', folders.tuned, folders.reportTuned),
     },
     {
       name: 'report-paper-choice',
@@ -241,7 +304,7 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
       outputs: [folders.reportPaperChoice],
       dir: null,
       finished: () => fs.existsSync(path.join(folders.reportPaperChoice, 'report.json')),
-      run: reportStage(folders.paperChoice, folders.reportPaperChoice),
+      run: reportStage('report-paper-choice', folders.paperChoice, folders.reportPaperChoice),
     },
   ];
 
@@ -257,10 +320,16 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
     stages: stages.map((stage) => {
       const earlier = options.force === true ? undefined : previous?.stages.find((s) => s.name === stage.name);
       return earlier === undefined
-        ? { name: stage.name, what: stage.what, outputs: stage.outputs, status: 'pending', started: null, ended: null, seconds: null, exit_code: null, skipped: false }
+        ? { name: stage.name, what: stage.what, outputs: stage.outputs, status: 'pending', started: null, ended: null, seconds: null, attempts: [], exit_code: null, skipped: false }
         : { ...earlier, what: stage.what, outputs: stage.outputs, skipped: false };
     }),
   };
+  // An attempt the last invocation left running (killed, or stopped at once by a second signal) ended
+  // by the time of its record's last write: its time is unknown, and counted as none.
+  for (const entry of record.stages) {
+    for (const attempt of entry.attempts) if (attempt.ended === null) attempt.status = 'interrupted';
+    if (entry.status === 'running') entry.status = 'interrupted';
+  }
   const save = (): void => writeJsonAtomic(recordFile, record);
   save();
 
@@ -273,11 +342,21 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
   for (const [i, stage] of stages.entries()) {
     const entry = record.stages[i] as StageRecord;
     const prefix = `[${i + 1}/${stages.length}] ${stage.name}`;
-    const earlier = { ...entry };
+    current = i;
+    const later = laterSeconds();
+    runOptions.events?.onLaterWork?.(later);
+    const earlier = { ...entry, attempts: [...entry.attempts] };
     const started = Date.now();
-    Object.assign(entry, { status: 'running', started: new Date(started).toISOString(), ended: null, seconds: null, exit_code: null, skipped: false });
+    const attempt: StageAttempt = { started: new Date(started).toISOString(), ended: null, seconds: null, status: 'running' };
+    Object.assign(entry, { status: 'running', started: attempt.started, ended: null, exit_code: null, skipped: false, attempts: [...entry.attempts, attempt] });
     save();
     log(`${prefix}: ${stage.what} → ${stage.outputs.join(', ')}`);
+    if ((TIMED_STAGES as readonly StageName[]).includes(stage.name)) {
+      const experiments = estimateOf();
+      const own = experiments === null ? null : timedRunSeconds(experiments, rates);
+      const minutes = (seconds: number): string => `${(seconds / 60).toFixed(1)} min`;
+      if (own !== null) log(`${prefix}: about ${minutes(own)} at the round rates measured so far${later === null || later === 0 ? '' : `, then ${minutes(later)} for the stage after it`}`);
+    }
     let run: RunResult | null = null;
     let thrown: unknown = null;
     try {
@@ -296,16 +375,20 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
     }
     const status: StageStatus = run?.interrupted === true ? 'interrupted' : complete ? 'done' : 'failed';
     const ended = Date.now();
-    Object.assign(entry, { status, ended: new Date(ended).toISOString(), seconds: (ended - started) / 1000, exit_code: status === 'done' ? 0 : status === 'interrupted' ? 130 : 1 });
-    // The stages after one that did not finish build on it: none of them is done any more.
+    Object.assign(attempt, { ended: new Date(ended).toISOString(), seconds: (ended - started) / 1000, status });
+    const exitCode = status === 'done' ? 0 : status === 'interrupted' ? stopCode(options.signal) : 1;
+    Object.assign(entry, { status, ended: attempt.ended, seconds: attemptSeconds(entry.attempts), exit_code: exitCode });
+    // The stages after one that did not finish build on it: none of them is done any more (their
+    // attempts stay: time spent).
     if (status !== 'done') {
-      for (const later of record.stages.slice(i + 1)) Object.assign(later, { status: 'pending', started: null, ended: null, seconds: null, exit_code: null, skipped: false });
+      for (const later of record.stages.slice(i + 1)) Object.assign(later, { status: 'pending', started: null, ended: null, exit_code: null, skipped: false });
     }
     record.exit_code = status === 'done' ? null : (entry.exit_code as number);
     record.ended = status === 'done' ? null : entry.ended;
     save();
     if (thrown !== null) throw thrown;
-    log(`${prefix}: ${status} in ${(entry.seconds as number).toFixed(1)} s`);
+    const attempts = entry.attempts.length > 1 ? ` (${(entry.seconds as number).toFixed(1)} s over ${entry.attempts.length} attempts)` : '';
+    log(`${prefix}: ${status} in ${(attempt.seconds as number).toFixed(1)} s${attempts}`);
     if (status !== 'done') {
       stopped = true;
       break;
@@ -316,7 +399,7 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
     record.exit_code = 0;
     save();
   }
-  return { dir: out, run: total, stages: record.stages, complete: !stopped };
+  return { dir: out, run: total, stages: record.stages, complete: !stopped, reports };
 }
 
 /** A shard's share of the first run stage not finished in `out` (see the module comment). */
@@ -324,22 +407,23 @@ async function runShard(stages: readonly Stage[], shard: Shard, out: string, res
   const stage = stages.find((s) => s.dir !== null && !s.finished());
   if (stage?.dir == null) {
     log(`every run stage is finished in ${out}; the reports are not sharded: run eofd reproduce --resume without a shard`);
-    return { dir: out, run: emptyRun(), stages: [], complete: true, shard: { stage: null, dir: null, seconds: 0 } };
+    return { dir: out, run: emptyRun(), stages: [], complete: true, shard: { stage: null, dir: null, seconds: 0 }, reports: [] };
   }
   const started = Date.now();
   log(`shard ${shard.index}/${shard.count} of stage ${stage.name}: ${stage.what} → ${shardFolder(stage.dir, shard)}`);
   const run = (await stage.run(resume, shard)) as RunResult;
   const seconds = (Date.now() - started) / 1000;
   log(`shard ${shard.index}/${shard.count} of stage ${stage.name}: ${run.interrupted ? 'interrupted' : run.unitsFailed > 0 ? 'failed' : 'done'} in ${seconds.toFixed(1)} s`);
-  return { dir: out, run, stages: [], complete: !run.interrupted && run.unitsFailed === 0, shard: { stage: stage.name, dir: stage.dir, seconds } };
+  return { dir: out, run, stages: [], complete: !run.interrupted && run.unitsFailed === 0, shard: { stage: stage.name, dir: stage.dir, seconds }, reports: [] };
 }
 
-/** The stage table `eofd reproduce` prints at the end: name, status, wall time. */
+/** The stage table `eofd reproduce` prints at the end: name, status, wall time (summed over attempts). */
 export function stageTable(stages: readonly StageRecord[]): string {
   const width = Math.max(...stages.map((s) => s.name.length));
   const lines = stages.map((s) => {
     const time = s.seconds === null ? '—' : `${s.seconds.toFixed(1)} s`;
-    return `  ${s.name.padEnd(width)}  ${s.status.padEnd(11)} ${time.padStart(10)}${s.skipped ? '  (finished earlier, skipped)' : ''}`;
+    const attempts = s.attempts.length > 1 ? `  (${s.attempts.length} attempts)` : '';
+    return `  ${s.name.padEnd(width)}  ${s.status.padEnd(11)} ${time.padStart(10)}${attempts}${s.skipped ? '  (finished earlier, skipped)' : ''}`;
   });
   const seconds = stages.reduce((sum, s) => sum + (s.seconds ?? 0), 0);
   return `${lines.join('\n')}\n  ${'total'.padEnd(width)}  ${''.padEnd(11)} ${`${seconds.toFixed(1)} s`.padStart(10)}\n`;

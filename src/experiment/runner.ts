@@ -4,8 +4,9 @@
  * 1. Checks (folders.ts): the output folder can be written, each experiment's lock is taken, and an
  *    existing `<out>/<name>` is refused unless `resume` or `force`.
  * 2. Plan (plan.ts): the units in the fixed order, this shard's share, the finished ones skipped.
- * 3. Run (pool.ts): longest first, in-process for `jobs = 1`, else on worker threads. A failing unit
- *    is reported and the rest go on.
+ * 3. Run (pool.ts): in-process for `jobs = 1`, trial by trial, the policies of a trial in lock-step
+ *    (trial.ts: in turns of a few rounds), so their per-round times are taken side by side; else on
+ *    worker threads, unit by unit, longest first. A failing unit is reported and the rest go on.
  * 4. An experiment whose units are all finished gets its summary.csv.
  */
 import os from 'node:os';
@@ -21,12 +22,13 @@ import { summaryCsv, writeFileAtomic } from '../results/write.js';
 import { checkResumable, inspectFolder, lockFolder, makeFolder, prepareFolder, sortUnits } from './folders.js';
 import type { Lock } from './lock.js';
 import { buildManifest, loadAverage, recordTiming } from './manifest.js';
-import { isValidShard, planUnits, runOrder, SHARD_SCHEME, type ExperimentUnits, type Shard, type UnitRef } from './plan.js';
+import { isValidShard, planUnits, runOrder, SHARD_SCHEME, trialGroups, type ExperimentUnits, type Shard, type UnitRef } from './plan.js';
 import { defaultWorkerScript, runInProcess, runPool, type TaskHandlers } from './pool.js';
 import type { SeedSplit } from './seeds.js';
 import { resolveExperiment, type ResolvedExperiment } from './setup.js';
 import { checkRunSize } from './sizing.js';
-import type { UnitTask } from './unit.js';
+import { LOCK_STEP_ROUNDS } from './trial.js';
+import type { TrialTask, UnitTask } from './unit.js';
 
 export type { UnitRef } from './plan.js';
 
@@ -46,6 +48,8 @@ export interface RunPlan {
   experiments: PlannedExperiment[];
   /** Worker threads used (1: in-process). */
   jobs: number;
+  /** The units of a trial run together, in lock-step (in-process runs). */
+  lockStep: boolean;
 }
 
 export interface RunEvents {
@@ -58,6 +62,11 @@ export interface RunEvents {
   onUnitDone?(unit: UnitRef, summary: TrialSummary): void;
   /** `message` is one line: `<experiment>: <policy>, trial <i>, round <t>: <cause>`. */
   onUnitFailed?(unit: UnitRef, message: string, stack?: string): void;
+  /**
+   * Not sent by the runner: a command that runs more after this run (a reproduction's later stages)
+   * says how many seconds that will take (null: not known yet), for an ETA of the whole command.
+   */
+  onLaterWork?(seconds: number | null): void;
 }
 
 export interface RunOptions {
@@ -117,6 +126,13 @@ export interface RunResult {
   jobs: number;
 }
 
+/** The manifest's `timing.runs[].pairing` of an in-process run (see trial.ts). */
+export const LOCK_STEP =
+  `lock-step in one thread: each policy of a trial plays block b (${LOCK_STEP_ROUNDS} rounds) before any plays block b + 1; ` +
+  'the order reversed every other block and rotated by one every two';
+/** The manifest's `timing.runs[].pairing` of a run on worker threads. */
+export const UNIT_BY_UNIT = 'unit by unit on worker threads, longest first';
+
 /** The most worker threads a run may start: 4 per core (at least 4). */
 export function maxWorkerThreads(): number {
   return Math.max(4, 4 * os.availableParallelism());
@@ -175,25 +191,33 @@ export async function runExperiments(configs: readonly ExperimentConfig[], optio
       const planned: PlannedExperiment = { resolved: e.resolved, dir: e.dir, resumed: e.state === 'resume', finished, pending };
       return { planned, all };
     });
-    const plan: RunPlan = { experiments: prepared.map((e) => e.planned), jobs: 1 };
+    const plan: RunPlan = { experiments: prepared.map((e) => e.planned), jobs: 1, lockStep: jobs === 1 };
 
-    const tasks = runOrder(
-      plan.experiments.flatMap((planned, order) =>
-        planned.pending.map((unit) => ({
-          unit,
-          order,
-          cost: unit.horizon * planned.resolved.environment.K * planned.resolved.environment.d,
-          rank: policyDescriptor(entryOf(planned.resolved.config, unit.policy).policy).costRank,
-          experiment: planned.resolved,
-          dir: planned.dir,
-          policy: unit.policy,
-          trial: unit.trial,
-        })),
-      ),
-    ).map((task, id): UnitTask & { unit: UnitRef } => ({ ...task, id }));
+    const pendingUnits = plan.experiments.flatMap((planned, order) =>
+      planned.pending.map((unit) => ({
+        unit,
+        order,
+        cost: unit.horizon * planned.resolved.environment.K * planned.resolved.environment.d,
+        rank: policyDescriptor(entryOf(planned.resolved.config, unit.policy).policy).costRank,
+        experiment: planned.resolved,
+        dir: planned.dir,
+        policy: unit.policy,
+        trial: unit.trial,
+      })),
+    );
+    let id = 0;
+    const toTask = (u: (typeof pendingUnits)[number]): UnitTask => ({ id: id++, experiment: u.experiment, dir: u.dir, policy: u.policy, trial: u.trial });
+    const trials: TrialTask[] = plan.lockStep
+      ? trialGroups(pendingUnits).map((group) => {
+          const first = group[0]!;
+          return { experiment: first.experiment, dir: first.dir, trial: first.trial, units: group.map(toTask) };
+        })
+      : [];
+    const tasks: UnitTask[] = plan.lockStep ? [] : runOrder(pendingUnits).map(toTask);
     plan.jobs = jobs === 1 ? 1 : Math.max(1, Math.min(jobs, tasks.length));
     const timed = plan.experiments.filter((e) => e.pending.length > 0);
-    for (const e of timed) recordTiming(e.dir, { started, jobs: plan.jobs, load_start: loadStart, load_end: null });
+    const timing = { started, jobs: plan.jobs, pairing: plan.lockStep ? LOCK_STEP : UNIT_BY_UNIT, load_start: loadStart };
+    for (const e of timed) recordTiming(e.dir, { ...timing, load_end: null });
     options.events?.onPlan?.(plan);
 
     const failures: UnitFailure[] = [];
@@ -217,12 +241,12 @@ export async function runExperiments(configs: readonly ExperimentConfig[], optio
       },
     };
     const stoppedEarly =
-      jobs === 1
-        ? await runInProcess(tasks, handlers, options.signal)
+      plan.lockStep
+        ? await runInProcess(trials, handlers, options.signal)
         : await runPool(tasks, plan.jobs, options.workerScript ?? defaultWorkerScript(), handlers, options.signal);
 
     const loadEnd = loadAverage();
-    for (const e of timed) recordTiming(e.dir, { started, jobs: plan.jobs, load_start: loadStart, load_end: loadEnd });
+    for (const e of timed) recordTiming(e.dir, { ...timing, load_end: loadEnd });
     const experiments = prepared.map(({ planned, all }): ExperimentOutcome => {
       const { config } = planned.resolved;
       const finishedUnits = all

@@ -1,7 +1,8 @@
 /**
  * Sizing a run before any work: each unit holds one policy's state (PolicyDescriptor.cost.bytes at its
  * last round) and one copy of its trial's environment (the round's action set, maxActions × d doubles);
- * `jobs` units run at once. The run is refused, with the number and the fix, when that exceeds what the
+ * `jobs` units run at once on worker threads, or, in this thread (`jobs = 1`), the units of one trial
+ * together (lock-step, unit.ts), sharing one Node's overhead. The run is refused, with the number and the fix, when that exceeds what the
  * machine can give (available memory, a container's limit, `ulimit -v`); a policy whose hyperparameters
  * lie where it cannot compute (MNL-UCB's λ below what its Newton system resolves) is refused too. A
  * round of more than WARN_FLOPS estimated operations is a warning, not a refusal.
@@ -108,7 +109,9 @@ export function sizeRun(
   const largest = needs.reduce((a, b) => (b.bytes > a.bytes ? b : a));
   const units = experiments.reduce((sum, e) => sum + policyLabels(e.config).length * e.config.trials, 0);
   const concurrent = Math.min(jobs, units);
-  const total = concurrent * largest.bytes;
+  const trialBytes = (experiment: string): number =>
+    needs.filter((n) => n.experiment === experiment).reduce((sum, n) => sum + n.bytes - UNIT_OVERHEAD_BYTES, UNIT_OVERHEAD_BYTES);
+  const total = jobs === 1 ? Math.max(...experiments.map((e) => trialBytes(e.config.name))) : concurrent * largest.bytes;
   if (total <= machine.bytes) return { refusal: null, warnings };
   const fits = Math.floor(machine.bytes / largest.bytes);
   const fixes = [
@@ -121,7 +124,7 @@ export function sizeRun(
   return {
     refusal:
       `${largest.experiment}: ${largest.policy} needs about ${gb(largest.bytes)} a unit${environment}, ` +
-      `${concurrent} at once: ${gb(total)}, more than the ${gb(machine.bytes)} of ${machine.source}; use ${fixes.join(', or ')}`,
+      `${jobs === 1 ? "with the other units of its trial (lock-step)" : `${concurrent} at once`}: ${gb(total)}, more than the ${gb(machine.bytes)} of ${machine.source}; use ${fixes.join(', or ')}`,
     warnings,
   };
 }

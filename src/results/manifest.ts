@@ -108,6 +108,8 @@ export interface TimingRun {
   started: string;
   /** Units the run timed at once (1: one unit at a time, the only timing claims are judged on). */
   jobs: number;
+  /** How the policies of a trial were timed against one another (experiment/runner.ts LOCK_STEP); absent before it was recorded. */
+  pairing?: string;
   /** os.loadavg() (1, 5, 15 minutes) when the run started and when it ended (null: it did not end). */
   load_start: number[];
   load_end: number[] | null;

@@ -35,6 +35,7 @@ const resolved = {
 const unit = (policy: string, trial: number): UnitRef => ({ experiment: 'tiny', policy, trial, horizon: 10 });
 const plan: RunPlan = {
   jobs: 1,
+  lockStep: false,
   experiments: [{ resolved, dir: 'out/tiny', resumed: true, finished: [unit('Random', 0)], pending: [unit('EOFD-MLogB', 0), unit('EOFD-MLogB', 1), unit('Random', 1)] }],
 };
 const summary = { finalRegret: 1.5, meanRoundMs: 0.25 } as TrialSummary;
@@ -188,6 +189,7 @@ describe('progress', () => {
   /** A 49-point grid's plan: 98 units (two policies, one trial) of T = 10. */
   const gridPlan = (): RunPlan => ({
     jobs: 6,
+    lockStep: false,
     experiments: Array.from({ length: 49 }, (_, i) => {
       const name = `grid-point-${i}`;
       const units = ['EOFD-MLogB', 'OFUL-MLogB'].map((policy): UnitRef => ({ experiment: name, policy, trial: 0, horizon: 10 }));

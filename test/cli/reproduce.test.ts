@@ -7,7 +7,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPRODUCE_FILE, STAGE_NAMES, type ReproduceRecord } from '../../src/experiment/reproduce.js';
+import { claimsText } from '../../src/cli/commands/reproduce.js';
+import { REPRODUCE_FILE, STAGE_NAMES, type ReproduceRecord, type ReproduceResult } from '../../src/experiment/reproduce.js';
+import { LOCK_STEP } from '../../src/experiment/runner.js';
+import { buildReport, displayWidth } from '../../src/report/index.js';
 import { exitOf, runCli, spawnCli, tempDir, tinyConfig, trialCsvs, waitFor, withoutTimings, writeFile } from '../experiment/fixtures.js';
 
 const GRID = ['--over', 'params.l=0,0.75', '--over', 'params.e=0.75'];
@@ -69,14 +72,30 @@ describe('eofd reproduce: stages, resume, SIGKILL', () => {
       expect(stage.seconds, stage.name).toBeGreaterThanOrEqual(0);
       expect(Date.parse(stage.ended as string)).toBeGreaterThanOrEqual(Date.parse(stage.started as string));
     }
-    // The paper's choice runs every learner at (l, e) = (0.75, 0.75); the run stages one unit at a time.
+    // The paper's choice runs every learner at (l, e) = (0.75, 0.75); the run stages in this process, in lock-step.
     const manifest = JSON.parse(fs.readFileSync(path.join(full(), 'paper-choice', 'tiny', 'manifest.json'), 'utf8'));
     for (const label of ['EOFD-MLogB', 'OFUL-MLogB']) expect(manifest.config.variants[label].params, label).toMatchObject({ l: 0.75, e: 0.75 });
     for (const run of ['tuned', 'paper-choice']) {
       const timing = JSON.parse(fs.readFileSync(path.join(full(), run, 'tiny', 'manifest.json'), 'utf8')).timing;
-      expect(timing.runs.map((r: { jobs: number }) => r.jobs), run).toEqual([1]);
+      expect(timing.runs.map((r: { jobs: number; pairing: string }) => [r.jobs, r.pairing]), run).toEqual([[1, LOCK_STEP]]);
     }
     expect(child.output.stderr).toMatch(/wall time per stage/);
+    // The claims of both reports end the output, on stdout (a pipe here: complete lines).
+    expect(child.output.stdout).toMatch(/^\nat the paper's \(l, e\) = \(0\.75, 0\.75\) \(.*report-paper-choice\/report\.html\)\n[\s\S]*verdict[\s\S]*\nat the grid's choice \(.*report-tuned\/report\.html\)\n[\s\S]*verdict/);
+    expect(child.output.stdout.match(/synthetic, K ≥ 2/g)?.length).toBe(2);
+  });
+
+  it('the claims tables fit a terminal of 60 columns, as eofd report fits them', () => {
+    const reports = (['report-paper-choice', 'report-tuned'] as const).map((stage) => {
+      const run = stage === 'report-tuned' ? 'tuned' : 'paper-choice';
+      return { stage, dir: path.join(full(), stage), report: buildReport([path.join(full(), run)]) };
+    });
+    const result = { dir: full(), reports } as unknown as ReproduceResult;
+    const wide = claimsText(result, { write: () => true, isTTY: false }, {});
+    const narrow = claimsText(result, { write: () => true, isTTY: true, columns: 60 }, { NO_COLOR: '1' });
+    expect(Math.max(...wide.split('\n').map(displayWidth))).toBeGreaterThan(60);
+    expect(Math.max(...narrow.split('\n').map(displayWidth))).toBeLessThanOrEqual(60);
+    expect(narrow).toMatch(/verdict/);
   });
 
   it('without --resume or --force an existing reproduction is refused (exit 2)', async () => {
@@ -148,9 +167,51 @@ describe('eofd reproduce: stages, resume, SIGKILL', () => {
       ['report-tuned', 'done', false],
       ['report-paper-choice', 'done', false],
     ]);
+    // The killed attempt has no end: it counts as interrupted, with no time.
+    const tuned = stages[1]!;
+    expect(tuned.attempts.map((a) => [a.status, a.seconds === null])).toEqual([['interrupted', true], ['done', false]]);
+    expect(tuned.seconds).toBe(tuned.attempts[1]!.seconds);
     const expected = trials(full());
     expect(expected.size).toBe(12); // 2 runs × 3 policies × 2 trials
     expect(trials(out)).toEqual(expected);
+  });
+});
+
+describe('eofd reproduce: stopped by a signal with its output piped', () => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('%s after the reader of its output went away (`| tee`, then Ctrl-C): exit %i, reproduce.json says so; resumed, the stage time sums both attempts', async (signal, code) => {
+    const out = path.join(dir, `piped-${signal}`);
+    const child = spawnCli(['reproduce', config, ...SMALL, '--out', out], dir);
+    const running = (): boolean => {
+      try {
+        return record(out).stages.find((s) => s.name === 'tuned')?.status === 'running';
+      } catch {
+        return false;
+      }
+    };
+    await waitFor(() => running() || child.exitCode !== null);
+    // tee stopped by the same Ctrl-C: every later write to stdout or stderr fails (EPIPE).
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    child.kill(signal);
+    expect(await exitOf(child)).toEqual({ code, signal: null });
+    const stopped = record(out);
+    expect(stopped.exit_code).toBe(code);
+    expect(stopped.ended).not.toBeNull();
+    expect(stopped.stages.map((s) => s.status)).toEqual(['done', 'interrupted', 'pending', 'pending', 'pending']);
+    const tuned = stopped.stages[1]!;
+    expect(tuned.exit_code).toBe(code);
+    expect(tuned.attempts.map((a) => a.status)).toEqual(['interrupted']);
+    const first = tuned.attempts[0]!.seconds as number;
+    expect(tuned.seconds).toBe(first);
+
+    const resumed = await runCli(['reproduce', config, ...SMALL, '--out', out, '--resume', '--quiet']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const after = record(out).stages[1]!;
+    expect(after.attempts.map((a) => a.status)).toEqual(['interrupted', 'done']);
+    expect(after.seconds).toBeCloseTo(first + (after.attempts[1]!.seconds as number), 9);
   });
 });
 

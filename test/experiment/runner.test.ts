@@ -5,7 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { loadConfigs } from '../../src/config/load.js';
 import type { ExperimentConfig } from '../../src/config/schema.js';
 import { RunError } from '../../src/base/errors.js';
-import { runExperiments, type UnitRef } from '../../src/experiment/runner.js';
+import { LOCK_STEP, runExperiments, UNIT_BY_UNIT, type UnitRef } from '../../src/experiment/runner.js';
 import { currentIdentity, processStartTicks } from '../../src/experiment/lock.js';
 import { SUMMARY_COLUMNS, TRIAL_COLUMNS } from '../../src/results/records.js';
 import { createTrialEnvironment, resolveExperiment } from '../../src/experiment/setup.js';
@@ -152,12 +152,24 @@ describe('runExperiments', () => {
     expect(regretOnly(summaryB)).toEqual(regretOnly(summaryA));
   });
 
-  it('runs units longest first: OFUL-MLogB, then EOFD-MLogB, then Random', async () => {
+  it("in this process, runs trial by trial, a trial's units together (lock-step), and records so in the manifest", async () => {
     const order: UnitRef[] = [];
-    await runExperiments(configs, { out: path.join(root, 'order'), events: { onUnitDone: (unit) => order.push(unit) } });
+    const out = path.join(root, 'order');
+    await runExperiments(configs, { out, events: { onUnitDone: (unit) => order.push(unit) } });
     expect(order.map((u) => `${u.policy}/${u.trial}`)).toEqual([
-      'OFUL-MLogB/0', 'OFUL-MLogB/1', 'EOFD-MLogB/0', 'EOFD-MLogB/1', 'Random/0', 'Random/1',
+      'EOFD-MLogB/0', 'OFUL-MLogB/0', 'Random/0', 'EOFD-MLogB/1', 'OFUL-MLogB/1', 'Random/1',
     ]);
+    const manifest = JSON.parse(fs.readFileSync(path.join(out, 'tiny', 'manifest.json'), 'utf8'));
+    expect(manifest.timing.runs.map((r: { jobs: number; pairing: string }) => [r.jobs, r.pairing])).toEqual([[1, LOCK_STEP]]);
+  });
+
+  it('on worker threads, runs units longest first (OFUL-MLogB first) and records so', async () => {
+    const started: UnitRef[] = [];
+    const out = path.join(root, 'order-pool');
+    await runExperiments(configs, { out, jobs: 2, events: { onUnitStart: (unit) => started.push(unit) } });
+    expect(started.slice(0, 2).map((u) => u.policy)).toEqual(['OFUL-MLogB', 'OFUL-MLogB']);
+    const manifest = JSON.parse(fs.readFileSync(path.join(out, 'tiny', 'manifest.json'), 'utf8'));
+    expect(manifest.timing.runs.map((r: { pairing: string }) => r.pairing)).toEqual([UNIT_BY_UNIT]);
   });
 
   it('gives every policy of a trial the same instance, and different trials different ones', () => {

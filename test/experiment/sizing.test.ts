@@ -5,7 +5,7 @@ import { RunError } from '../../src/base/errors.js';
 import { parseConfigs } from '../../src/config/load.js';
 import { runExperiments } from '../../src/experiment/runner.js';
 import { resolveExperiment } from '../../src/experiment/setup.js';
-import { machineMemory, sizeRun, unitNeeds } from '../../src/experiment/sizing.js';
+import { machineMemory, sizeRun, UNIT_OVERHEAD_BYTES, unitNeeds } from '../../src/experiment/sizing.js';
 import { tempDir } from './fixtures.js';
 
 const GB = 1e9;
@@ -31,7 +31,7 @@ describe('sizing: configs refused before any work', () => {
   it('d = 100,000 with K = 64: refused with the number and the fix (it was accepted and failed later)', async () => {
     const text = config(k64, '[EOFD-MLogB, Random]', '{S: 5, m: auto}');
     const { refusal } = sizeRun(resolved(text), 1, { bytes: 64 * GB, source: 'available memory' });
-    expect(refusal).toMatch(/^big: EOFD-MLogB needs about \d+\.\d GB a unit, 1 at once: .* more than the 64\.0 GB of available memory; use a smaller d \(now 100000\), or a smaller m or a lighter policy$/);
+    expect(refusal).toMatch(/^big: EOFD-MLogB needs about \d+\.\d GB a unit, with the other units of its trial \(lock-step\): .* more than the 64\.0 GB of available memory; use a smaller d \(now 100000\), or a smaller m or a lighter policy$/);
     const out = tempDir('eofd-sizing-');
     await expect(runExperiments(parseConfigs(text, 'big.yaml'), { out, jobs: 1 })).rejects.toThrow(/EOFD-MLogB needs about/);
     expect(fs.readdirSync(path.join(out)).filter((f) => !f.startsWith('.'))).toEqual([]);
@@ -46,6 +46,20 @@ describe('sizing: configs refused before any work', () => {
     expect(refusal).toMatch(/^big: Random needs about 8\.\d\d GB a unit \(its environment copy 8\.00 GB\), 8 at once: 6\d\.\d GB, more than the 32\.0 GB of available memory; use --jobs 3, or a smaller d \(now 1000000\), or fewer actions a round/);
     expect(sizeRun(experiments, 3, machine).refusal).toBeNull();
     expect(sizeRun(experiments, 8, { bytes: 5 * GB, source: 'the address-space limit (ulimit -v)' }).refusal).toMatch(/use a smaller d/);
+  });
+});
+
+describe('sizing: a trial in lock-step holds all its units', () => {
+  it('in this thread (jobs 1) the units of a trial count together, one Node overhead among them', () => {
+    const text = config('{type: synthetic, d: 1000000, K: 1, reward: [0, 1], actions: [1000, 1000]}', '[Random, {policy: Random, label: Random-2}]', '{}', 4);
+    const experiments = resolved(text);
+    const [a, b] = unitNeeds(experiments[0]!);
+    const together = a!.bytes + b!.bytes - UNIT_OVERHEAD_BYTES;
+    expect(sizeRun(experiments, 1, { bytes: together, source: 'available memory' }).refusal).toBeNull();
+    const { refusal } = sizeRun(experiments, 1, { bytes: together - 1, source: 'available memory' });
+    expect(refusal).toMatch(/^big: Random needs about 8\.\d\d GB a unit \(its environment copy 8\.00 GB\), with the other units of its trial \(lock-step\): 16\.\d GB, more than/);
+    // On two worker threads, one unit each: the same two at once.
+    expect(sizeRun(experiments, 2, { bytes: 2 * a!.bytes, source: 'available memory' }).refusal).toBeNull();
   });
 });
 

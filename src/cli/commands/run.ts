@@ -17,7 +17,7 @@ import { formatRunSummary, summarizeRun } from '../run-summary.js';
 
 export interface RunCommandOptions extends ExperimentCommandOptions {
   json?: boolean;
-  /** Time units one at a time (= --jobs 1), warning when the machine is loaded. */
+  /** Time in this process, each trial's policies in lock-step (= --jobs 1), warning when the machine is loaded. */
   timing?: boolean;
   /** best.json files from `eofd grid`: per label the tuned values (one file for every experiment, or one per experiment). */
   params?: string[];
@@ -96,7 +96,7 @@ export function registerRun(program: Command, io: CliIo = processIo()): void {
     .option('--shard <i/n>', 'run only shard i of n (0-based) into <out>/shard-<i>-of-<n>/; see Sharding below', shardArgument)
     .option('--shard-count <n>', 'the shard count when the index comes from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (default: EOFD_SHARD_COUNT)', shardCountArgument)
     .option('--quiet', 'print no progress and no summary (errors still go to stderr)')
-    .option('--timing', "time units one at a time (= --jobs 1; warns when the load average exceeds the cores): the runs `eofd report` judges time claims on")
+    .option('--timing', "time in this process, each trial's policies in lock-step, turn by turn (= --jobs 1; warns when the load average exceeds the cores): the runs `eofd report` judges time claims on")
     .option('--json', 'print the summary as one JSON document on stdout')
     .addHelpText('before', examplesText())
     .addHelpText('after', SHARD_HELP)

@@ -83,7 +83,7 @@ export function registerSweep(program: Command, io: CliIo = processIo()): void {
     .option('--trials <n>', 'trials per point and policy (overrides `trials`)', positiveInteger('a trial count', 1_000_000))
     .option('--set <key=value>', SET_HELP, collect)
     .option('--jobs <n>', 'units run at once on worker threads; 1 runs in this process (default: CPU cores)', positiveInteger('a job count', 1024))
-    .option('--timing', 'time units one at a time (= --jobs 1), as time claims need')
+    .option('--timing', "time in this process, each trial's policies in lock-step (= --jobs 1), as time claims need")
     .addOption(new Option('--resume', 'finish an existing sweep: keep finished units, redo the others').conflicts('force'))
     .addOption(new Option('--force', 'delete existing point folders and start over'))
     .option('--shard <i/n>', "run only shard i of n (0-based) of the sweep's units into <out>/shard-<i>-of-<n>/; see Sharding below", shardArgument)
