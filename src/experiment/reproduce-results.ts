@@ -113,7 +113,7 @@ export const VERDICT_DEFINITIONS: readonly string[] = [
   '- **does not hold**: an interval excludes a half\'s rule (slower; ≈X outside; the interval at or below >X; entirely outside ±20%);',
   '- **cannot judge at this size**: the regret half meets its rule, but Random in EOFD-MLogB\'s place is not shown to fail it (it passes, or its interval straddles the rule\'s edge): at this size the rule cannot tell a learner from guessing;',
   '- **inconclusive**: otherwise: an interval straddles a rule\'s edge (or Random\'s regret ratio is undefined);',
-  '- **not judged**: fewer than 3 trials, a learner whose regret is not shown below Random\'s (Holm over distinct decision sequences), no Random run, or timings not taken one unit at a time; the numbers are still given;',
+  '- **not judged**: fewer than 3 trials, a learner whose regret is not shown below Random\'s (Holm over distinct decision sequences), no Random run, or timings taken with several units at once; the numbers are still given;',
   '- **not measured**: the setting, EOFD-MLogB or OFUL-MLogB did not run, or a ratio is undefined.',
 ];
 
@@ -144,7 +144,7 @@ export function reproductionSection(dir: string, link: string): string {
     `Made by \`${record.command.join(' ')}\` (recorded in [reproduce.json](${link}/${REPRODUCE_FILE})): ` +
       `${horizons.join(', ')}; ${list(trials)} trials; tuned on ${first.trials} validation trials per point over ${axes} ` +
       `(${points} points${paperGrid ? ", the paper's grid" : `; the paper's grid is {${list(DEFAULT_GRID)}}² (49 points)`}). ` +
-      `Every policy plays the same actions and outcomes in a trial; the runs were timed one unit at a time. ` +
+      `Every policy plays the same actions and outcomes in a trial; ${timedHow(experiments.map((e) => e.timing.pairing ?? null))}. ` +
       `The folder holds the stage records, the grids' best.json, grid.csv and heatmaps, each run's manifest.json and summary.csv, and the two reports; the per-round CSVs stay out of the repository (the same command with \`--out <folder>\` makes them again).`,
     '',
   );
@@ -241,4 +241,12 @@ export function reproductionSection(dir: string, link: string): string {
     out.push(`Fig. 1 and Fig. 2 at ${run.title} ([report](${base}/report.html)):`, '', `![Fig. 1 at ${run.title}](${base}/fig1-regret.svg)`, `![Fig. 2 at ${run.title}](${base}/fig2-time.svg)`, '');
   }
   return out.join('\n');
+}
+
+/** How the runs' timings were taken, from the manifests (runs before `pairing` was recorded went one unit at a time). */
+function timedHow(pairings: readonly (string | null)[]): string {
+  const recorded = [...new Set(pairings)];
+  if (recorded.length === 1 && recorded[0] !== null) return `the policies of a trial were timed together (${recorded[0]})`;
+  if (recorded.every((p) => p === null)) return 'the runs were timed one unit at a time';
+  return `the runs' timings were taken in several ways (${recorded.map((p) => p ?? 'one unit at a time').join('; ')})`;
 }

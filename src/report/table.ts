@@ -471,7 +471,7 @@ export const CLAIMS_RULE =
   'holds: both halves meet their rules and Random fails the regret rule; does not hold: a half is excluded by its ' +
   'interval; cannot judge at this size: the regret half meets its rule but Random is not shown to fail it; ' +
   'inconclusive: otherwise; not judged: ' +
-  'fewer than 3 trials, a learner not shown below Random, no Random, or timings not taken one unit at a time. ' +
+  'fewer than 3 trials, a learner not shown below Random, no Random, or timings taken with several units at once. ' +
   'Each claim is one prespecified comparison and holds only when both halves do, so the intervals are not adjusted ' +
   'for multiplicity.';
 

@@ -55,6 +55,8 @@ export interface Timing {
   load: number | null;
   /** Cores of the machine (manifest's host). */
   cores: number | null;
+  /** How the policies of a trial were timed against one another (the runs' `pairing`, when every run recorded the same). */
+  pairing: string | null;
 }
 
 function lineOf(text: string, offset: number): number {
@@ -188,9 +190,11 @@ export function describeManifest(m: ManifestRead): { name: string; setting: Sett
 function timingOf(m: ManifestRead, cores: number | null): Timing {
   const runs = m.timing?.runs ?? [];
   const loads = runs.flatMap((r) => [r.load_start?.[0], r.load_end?.[0] ?? undefined]).filter((x): x is number => typeof x === 'number');
+  const pairings = new Set(runs.map((r) => (typeof r.pairing === 'string' ? r.pairing : null)));
   return {
     jobs: runs.length === 0 ? null : Math.max(...runs.map((r) => r.jobs)),
     load: loads.length === 0 ? null : Math.max(...loads),
     cores,
+    pairing: pairings.size === 1 ? ([...pairings][0] ?? null) : null,
   };
 }
