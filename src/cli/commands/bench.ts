@@ -1,5 +1,5 @@
 /**
- * `eofd bench [--d list] [--K list] [--m auto|list] [--actions n] [--rounds n] [--warmup auto|list] [--policy list] [--backend js,wasm] [--no-dgemm] [--out dir] …`:
+ * `eofd bench [--d list] [--K list] [--m auto|list] [--actions n] [--rounds n] [--warmup auto|list] [--policy list] [--backend js,wasm] [--no-dgemm] [--linalg [--n list] [--repeats n]] [--out dir] …`:
  * argv and exit codes only; the work is in src/bench/. Exit codes: 0 done; 2 bad usage; 1 anything
  * else (an unwritable --out, a point that failed).
  */
@@ -8,6 +8,9 @@ import { BENCH_OPTIONS, runBench, type BenchOptions, type BenchOptionSpec } from
 import { failureExitCode, processIo, type CliIo } from '../io.js';
 
 const EXAMPLE = 'eofd bench --d 400,1600,12800 --K 1 --m 50 --rounds 30 --out results/bench';
+const LINALG_EXAMPLE = 'eofd bench --linalg --n 128,400,785,1600';
+const TARGETS_EXAMPLE =
+  'eofd bench --linalg --d 400,785,1600 --K 1 --policy OFUL-MLogB,EOFD-MLogB --oful-solver incremental,textbook --projection-rounds 2';
 const DEFAULT_OUT = 'results/bench';
 
 /** The bench's options and the folder it writes to. */
@@ -43,6 +46,8 @@ export function benchCommandOptions(command: Command): BenchCommandOptions {
   const parsed = command.opts<Record<string, unknown>>();
   const options: Record<string, unknown> = { out: parsed.out };
   for (const [key, spec] of Object.entries(BENCH_OPTIONS)) options[key] = parsed[new Option(spec.flag).attributeName()] ?? spec.default;
+  // --linalg alone times the kernels only; the policy grid runs when --policy names policies.
+  if (options.linalg === true && command.getOptionValueSource(new Option(BENCH_OPTIONS.policies.flag).attributeName()) !== 'cli') options.policies = [];
   return options as unknown as BenchCommandOptions;
 }
 
@@ -85,12 +90,12 @@ export function registerBench(program: Command, io: CliIo = processIo()): void {
   for (const [key, spec] of Object.entries(BENCH_OPTIONS)) {
     bench.addOption(commanderOption(spec));
     // --out is the command's, not the bench's; the help lists it after --no-dgemm.
-    if (key === 'dgemm') bench.addOption(new Option('--out <dir>', 'folder for bench.csv and bench.svg').default(DEFAULT_OUT));
+    if (key === 'dgemm') bench.addOption(new Option('--out <dir>', 'folder for bench.csv and bench.svg (and linalg.csv)').default(DEFAULT_OUT));
   }
   bench
     .addHelpText(
       'after',
-      `\nExamples:\n  $ ${EXAMPLE}\n  $ eofd bench --d 100000 --K 1 --m 50 --policy EOFD-MLogB --rounds 20\n  $ eofd bench --d 100 --K 4 --policy MNL-UCB --warmup 100,1000,3000   # per-round time against t\n  $ eofd bench --d 785 --K 1 --m auto --policy EOFD-MLogB --backend js,wasm   # TypeScript vs WebAssembly kernels\n  $ eofd bench --d 785 --K 1 --m 78 --policy EOFD-MLogB --backend js,wasm --processes 5   # best of 5 processes each\n  $ node --trace-gc bin/eofd.js bench --d 785 --K 1 --m auto   # GC lines vs the timed-round markers\n\n` +
+      `\nExamples:\n  $ ${EXAMPLE}\n  $ eofd bench --d 100000 --K 1 --m 50 --policy EOFD-MLogB --rounds 20\n  $ eofd bench --d 100 --K 4 --policy MNL-UCB --warmup 100,1000,3000   # per-round time against t\n  $ eofd bench --d 785 --K 1 --m auto --policy EOFD-MLogB --backend js,wasm   # TypeScript vs WebAssembly kernels\n  $ eofd bench --d 785 --K 1 --m 78 --policy EOFD-MLogB --backend js,wasm --processes 5   # best of 5 processes each\n  $ node --trace-gc bin/eofd.js bench --d 785 --K 1 --m auto   # GC lines vs the timed-round markers\n  $ ${LINALG_EXAMPLE}   # the dense kernels against numpy single-thread\n  $ ${TARGETS_EXAMPLE}\n      # OFUL-MLogB's textbook round and projection against numpy's same operations at n = Kd, EOFD-MLogB against dgemm\n\n` +
         'Exit codes: 0 done, 2 bad usage, 1 other errors (an unwritable --out, a point that failed).',
     )
     .exitOverride((err) => {
