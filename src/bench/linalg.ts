@@ -59,14 +59,22 @@ export interface EofdLinalg {
   eigenvalues: Float64Array;
 }
 
-/** Best time of `body`, ms: the timing rule of numpy.ts (WARMUP_SECONDS untimed, then ≥ `repeats` calls and TIMED_SECONDS). */
-function bestMs(body: () => void, repeats: number): number {
+/** Seconds of untimed calls, and the least total of timed ones (numpy.ts's timing rule). */
+export interface LinalgTiming {
+  warmupSeconds: number;
+  timedSeconds: number;
+}
+
+export const LINALG_TIMING: LinalgTiming = { warmupSeconds: WARMUP_SECONDS, timedSeconds: TIMED_SECONDS };
+
+/** Best time of `body`, ms: untimed calls for `warmupSeconds` (at least one), then ≥ `repeats` timed calls and ≥ `timedSeconds` of them. */
+function bestMs(body: () => void, repeats: number, timing: LinalgTiming): number {
   const warmupStart = performance.now();
   do body();
-  while (performance.now() - warmupStart < 1e3 * WARMUP_SECONDS);
+  while (performance.now() - warmupStart < 1e3 * timing.warmupSeconds);
   let best = Infinity;
   let total = 0;
-  for (let r = 0; r < repeats || total < 1e3 * TIMED_SECONDS; r++) {
+  for (let r = 0; r < repeats || total < 1e3 * timing.timedSeconds; r++) {
     const start = performance.now();
     body();
     const elapsed = performance.now() - start;
@@ -81,7 +89,7 @@ function bestMs(body: () => void, repeats: number): number {
  * eigensolver's workspace in one Workspace. Cholesky factors a copy of A (the copy is timed, as
  * dpotrf's own copy is); gemm is C = 0, C += A·A. Throws if A is not positive definite.
  */
-export function measureEofdLinalg(matrix: Float64Array, n: number, backend: Backend, repeats: number): EofdLinalg {
+export function measureEofdLinalg(matrix: Float64Array, n: number, backend: Backend, repeats: number, timing: LinalgTiming = LINALG_TIMING): EofdLinalg {
   return withBackend(backend, () => {
     const space = new Workspace(8 * (6 * n * n + 8 * n), backend);
     const a = space.float64(n * n);
@@ -112,7 +120,7 @@ export function measureEofdLinalg(matrix: Float64Array, n: number, backend: Back
       },
     };
     const ms = {} as Record<LinalgOperationName, number>;
-    for (const { name } of LINALG_OPERATIONS) ms[name] = bestMs(bodies[name], repeats);
+    for (const { name } of LINALG_OPERATIONS) ms[name] = bestMs(bodies[name], repeats, timing);
     eigen.decomposeFactored(n, a, 0, n, values);
     return { ms, eigenvalues: Float64Array.from(values) };
   });

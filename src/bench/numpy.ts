@@ -12,8 +12,8 @@ import { NO_NUMPY_EXIT, parseJsonLine, PYTHON_BLAS_NAME, runPython, type PythonC
  * more until their total reaches TIMED_SECONDS (so fast operations are timed over many calls); the
  * best counts.
  */
-export const WARMUP_SECONDS = 0.2;
-export const TIMED_SECONDS = 0.2;
+export const WARMUP_SECONDS = 0.1;
+export const TIMED_SECONDS = 0.1;
 
 /** The numpy and scipy calls the bench times (numpy.linalg.eigh and eigvalsh call LAPACK's dsyevd, with and without vectors). */
 export const NUMPY_OPERATIONS = {
