@@ -11,6 +11,7 @@ import type { ProblemShape } from '../policies/policy.js';
 import { isPolicyName, policyDescriptor, POLICY_NAMES } from '../policies/registry.js';
 import { DEFAULT_DELTA_MAX, OFUL_SOLVERS, type OfulSolver } from '../policies/spec.js';
 import { isSketched, type BenchPoint } from './measure.js';
+import { TIMED_SECONDS } from './numpy.js';
 
 /**
  * A sketch size: 'auto' is the paper's m = ⌊Kd/10⌋ (Section 4); 'adaptive' starts at 1 and grows
@@ -191,7 +192,7 @@ export const BENCH_OPTIONS: { readonly [Key in keyof BenchOptions]: BenchOptionS
     default: false,
   },
   n: { flag: '--n <list>', help: 'matrix orders of --linalg', parse: integerList(1), default: [128, 256, 400, 785, 1600] },
-  repeats: { flag: '--repeats <n>', help: 'timed calls of each --linalg operation, eofd and numpy alike, at least (more until 0.2 s of calls; the best counts)', parse: integer(1), default: 5 },
+  repeats: { flag: '--repeats <n>', help: `least timed calls of each --linalg operation, eofd's and numpy's alike (more until ${TIMED_SECONDS} s of calls; the best counts)`, parse: integer(1), default: 5 },
   maxStateMb: {
     flag: '--max-state-mb <n>',
     help: "skip points whose policy state would exceed n MB (OFUL-MLogB's Kd×Kd matrices at large d)",

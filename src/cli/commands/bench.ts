@@ -85,6 +85,12 @@ export function registerBench(program: Command, io: CliIo = processIo()): void {
         "Throughput (gflop_per_s) is the policy's nominal flops per round over the median round; it is compared " +
         "with this machine's single-thread dgemm rate, measured in the same run by numpy (python3) on two " +
         '1024×1024 matrices with one BLAS thread (--no-dgemm skips it). ' +
+        'With --linalg, the dense kernels (cholesky, spdInverse, SymmetricEigen.tridiagonalize, decomposeFactored and ' +
+        'decompose, gemmNNUpdate) are timed at each --n beside numpy single-thread on the same SPD matrices (scipy ' +
+        "dpotrf, dpotrf + dpotri, dsytrd; numpy eigvalsh, eigh, dot), best of at least --repeats calls, as ratios eofd ÷ numpy " +
+        "(linalg.csv and a table); OFUL-MLogB rows then also get numpy's operation-equivalents at n = Kd: the textbook " +
+        "round against eigvalsh + dpotrf + dpotri, the projection against eigh (bench.csv's numpy columns and a table). " +
+        'Without python3, numpy or scipy, the numpy columns are empty and the reason is printed. ' +
         'A benchmark is not a test: nothing here asserts a time.',
     );
   for (const [key, spec] of Object.entries(BENCH_OPTIONS)) {
