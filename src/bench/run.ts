@@ -6,8 +6,8 @@
  * lines can be read against them. Before the points, the single-thread dgemm reference is measured
  * (dgemm.ts; `dgemm: false` skips it); after them, points whose backends made different decisions are
  * named on stderr. With --linalg, the dense kernels are timed against numpy at each --n first
- * (linalg.csv), and after the points numpy times the operation-equivalents of policy rows at their Kd
- * (bench.csv's numpy columns); with --linalg and no policies, only linalg.csv is written.
+ * (linalg.csv, linalg.svg), and after the points numpy times the operation-equivalents of policy rows at their Kd
+ * (bench.csv's numpy columns); with --linalg and no policies, only those two are written.
  *
  * The child is the compiled child.js next to this module; when it is absent (running from the
  * TypeScript sources, as the tests do) points run in this process and peak RSS is the whole process's
@@ -26,7 +26,7 @@ import { measureNumpyLinalg, NUMPY_OPERATION_NAMES, type NumpyLinalg, type Numpy
 import { backendDisagreements, benchCsv, benchTable, fitSlopes, linalgCsv, linalgTable, numpyComparisonTable, type BenchRow, type NumpyBySize } from './output.js';
 import { describePoint, measurePoint, type MeasureOptions, type PointMeasurement } from './measure.js';
 import { planPoints, unavailableBackend, type BenchOptions, type PlannedPoint } from './plan.js';
-import { renderBenchSvg } from './svg.js';
+import { renderBenchSvg, renderLinalgSvg } from './svg.js';
 import { makeFolders } from '../base/files.js';
 
 /** What a child process sends back. */
@@ -55,7 +55,7 @@ export interface BenchResult {
 export class BenchError extends EofdError {}
 
 export const BENCH_FILES = ['bench.csv', 'bench.svg'] as const;
-export const LINALG_FILES = ['linalg.csv'] as const;
+export const LINALG_FILES = ['linalg.csv', 'linalg.svg'] as const;
 
 /** Times numpy operations on the n×n matrix in a file (measureNumpyLinalg; replaced in tests). */
 export type NumpyMeasure = (file: string, n: number, repeats: number, operations: readonly NumpyOperation[]) => Promise<NumpyLinalg>;
@@ -64,7 +64,7 @@ const CHILD_SCRIPT = fileURLToPath(new URL('./child.js', import.meta.url));
 
 /**
  * Runs the grid (and with --linalg the dense kernels), writes `outDir`/bench.csv and bench.svg (and
- * linalg.csv), and reports progress and the tables on io.stderr. `dgemm` and `numpy` measure the
+ * linalg.csv and linalg.svg), and reports progress and the tables on io.stderr. `dgemm` and `numpy` measure the
  * references (replaced in tests).
  */
 export async function runBench(
@@ -113,7 +113,10 @@ export async function runBench(
     contents.set('bench.csv', benchCsv(rows, reference, numpyBySize));
     contents.set('bench.svg', renderBenchSvg(rows, slopes, options));
   }
-  if (options.linalg) contents.set('linalg.csv', linalgCsv(linalg));
+  if (options.linalg) {
+    contents.set('linalg.csv', linalgCsv(linalg));
+    contents.set('linalg.svg', renderLinalgSvg(linalg));
+  }
   const files: string[] = [];
   try {
     makeFolders(outDir);

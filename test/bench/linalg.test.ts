@@ -26,6 +26,7 @@ import { NUMPY_OPERATION_NAMES, numpyTotalMs, parseLinalgOutput, type NumpyLinal
 import { BENCH_COLUMNS, benchCsv, LINALG_COLUMNS, linalgCsv, linalgTable, numpyComparisons, numpyComparisonTable, type BenchRow } from '../../src/bench/output.js';
 import { DEFAULT_BENCH_OPTIONS, runBench, type NumpyMeasure } from '../../src/bench/index.js';
 import { Mulberry32Stream } from '../../src/random/stream.js';
+import { descendants, parseXml } from '../report/xml.js';
 import { wasmAvailable } from '../../src/linalg/simd.js';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'eofd-linalg-test-'));
@@ -251,14 +252,17 @@ describe('runBench --linalg with a stand-in numpy', () => {
     return { ...numpyAt(n, Object.fromEntries(operations.map((o) => [o, 0.5]))), repeats, eigenvalues: Float64Array.from(values) };
   };
 
-  it('without policies: linalg.csv only, a row per operation and n, numpy timed on the same matrix', async () => {
+  it('without policies: linalg.csv and linalg.svg only, a row per operation and n, numpy timed on the same matrix', async () => {
     calls.length = 0;
     const out = path.join(root, 'linalg-only');
     let stderr = '';
     const options = { ...DEFAULT_BENCH_OPTIONS, linalg: true, n: [8], repeats: 1, policies: [], backends: ['js' as const] };
     const result = await runBench(options, out, { stderr: { write: (s: string) => (stderr += s) } }, async () => ({ ok: false, reason: 'unused' }), fakeNumpy);
-    expect(fs.readdirSync(out)).toEqual(['linalg.csv']);
+    expect(fs.readdirSync(out).sort()).toEqual(['linalg.csv', 'linalg.svg']);
     expect(calls).toEqual([{ n: 8, operations: NUMPY_OPERATION_NAMES }]);
+    const svg = parseXml(fs.readFileSync(path.join(out, 'linalg.svg'), 'utf8'));
+    const lines = descendants(svg).filter((e) => e.name === 'path' && e.attributes.has('data-series'));
+    expect(lines.map((e) => e.attributes.get('data-series'))).toEqual(LINALG_OPERATIONS.map((o) => `${o.name} ÷ ${o.numpy} [js]`));
     const csv = parse(fs.readFileSync(path.join(out, 'linalg.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
     expect(csv.map((r) => r.operation)).toEqual(LINALG_OPERATIONS.map((o) => o.name));
     for (const r of csv) {
@@ -294,7 +298,7 @@ describe('runBench --linalg with a stand-in numpy', () => {
     await runBench(options, out, { stderr: { write: (s: string) => (stderr += s) } }, async () => ({ ok: false, reason: 'unused' }), fakeNumpy);
     // n = 6 is both an --n and OFUL-MLogB's Kd: numpy is not asked twice.
     expect(calls.map((c) => c.n)).toEqual([6]);
-    expect(fs.readdirSync(out).sort()).toEqual(['bench.csv', 'bench.svg', 'linalg.csv']);
+    expect(fs.readdirSync(out).sort()).toEqual(['bench.csv', 'bench.svg', 'linalg.csv', 'linalg.svg']);
     const csv = parse(fs.readFileSync(path.join(out, 'bench.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
     const oful = csv.find((r) => r.policy === 'OFUL-MLogB')!;
     expect([oful.numpy_round_equivalent_ms, oful.numpy_projection_equivalent_ms]).toEqual(['1.0000', '0.5000']);

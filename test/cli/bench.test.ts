@@ -55,7 +55,7 @@ describe('eofd bench --linalg', () => {
     const child = spawnCli(['bench', '--linalg', '--n', '32,64', '--repeats', '2', '--out', out], REPO);
     const { code } = await exitOf(child);
     expect(code, child.output.stderr).toBe(0);
-    expect(fs.readdirSync(out)).toEqual(['linalg.csv']);
+    expect(fs.readdirSync(out).sort()).toEqual(['linalg.csv', 'linalg.svg']);
     const rows = parse(fs.readFileSync(path.join(out, 'linalg.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
     expect(Object.keys(rows[0])).toEqual([
       'n',

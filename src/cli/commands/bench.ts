@@ -88,7 +88,7 @@ export function registerBench(program: Command, io: CliIo = processIo()): void {
         'With --linalg, the dense kernels (cholesky, spdInverse, SymmetricEigen.tridiagonalize, decomposeFactored and ' +
         'decompose, gemmNNUpdate) are timed at each --n beside numpy single-thread on the same SPD matrices (scipy ' +
         "dpotrf, dpotrf + dpotri, dsytrd; numpy eigvalsh, eigh, dot), best of at least --repeats calls, as ratios eofd ÷ numpy " +
-        "(linalg.csv and a table); OFUL-MLogB rows then also get numpy's operation-equivalents at n = Kd: the textbook " +
+        "(linalg.csv, linalg.svg and a table); OFUL-MLogB rows then also get numpy's operation-equivalents at n = Kd: the textbook " +
         "round against eigvalsh + dpotrf + dpotri, the projection against eigh (bench.csv's numpy columns and a table). " +
         'Without python3, numpy or scipy, the numpy columns are empty and the reason is printed. ' +
         'A benchmark is not a test: nothing here asserts a time.',
@@ -96,7 +96,7 @@ export function registerBench(program: Command, io: CliIo = processIo()): void {
   for (const [key, spec] of Object.entries(BENCH_OPTIONS)) {
     bench.addOption(commanderOption(spec));
     // --out is the command's, not the bench's; the help lists it after --no-dgemm.
-    if (key === 'dgemm') bench.addOption(new Option('--out <dir>', 'folder for bench.csv and bench.svg (and linalg.csv)').default(DEFAULT_OUT));
+    if (key === 'dgemm') bench.addOption(new Option('--out <dir>', 'folder for bench.csv and bench.svg (and linalg.csv, linalg.svg)').default(DEFAULT_OUT));
   }
   bench
     .addHelpText(
