@@ -378,6 +378,11 @@ export const LINALG_COLUMNS = [
   'note',
 ] as const;
 
+/** Six significant digits, '' when absent (times span µs at n = 32 to seconds at n = 1600). */
+function significant(x: number | null): string {
+  return x === null || !Number.isFinite(x) ? '' : String(Number(x.toPrecision(6)));
+}
+
 /** linalg.csv: one row per (n, operation, backend). */
 export function linalgCsv(rows: readonly LinalgRow[]): string {
   const lines: string[][] = [[...LINALG_COLUMNS]];
@@ -389,9 +394,9 @@ export function linalgCsv(rows: readonly LinalgRow[]): string {
       row.operation.eofd,
       row.operation.numpy,
       String(row.repeats),
-      num(row.eofdMs, 4),
-      num(row.numpyMs, 4),
-      num(linalgRatio(row.eofdMs, row.numpyMs), 3),
+      significant(row.eofdMs),
+      significant(row.numpyMs),
+      significant(linalgRatio(row.eofdMs, row.numpyMs)),
       row.eigenvalueDifference === null ? '' : row.eigenvalueDifference.toExponential(2),
       row.numpy?.numpy ?? '',
       row.numpy?.scipy ?? '',
