@@ -78,8 +78,8 @@ describe('eofd bench --linalg', () => {
     for (const r of rows) {
       expect(Number(r.eofd_best_ms)).toBeGreaterThan(0);
       if (scipy) {
-        // Six significant digits each (rounding ≤ 5e-6 relative): the written ratio within 3 × 5e-6 of the ratio of the written times.
-        expect(Math.abs(Number(r.eofd_over_numpy) / (Number(r.eofd_best_ms) / Number(r.numpy_best_ms)) - 1)).toBeLessThan(1.5e-5);
+        // Six significant digits each (rounding ≤ 5e-6 relative): the written ratio within 3 × 5e-6 (and second-order terms) of the ratio of the written times.
+        expect(Math.abs(Number(r.eofd_over_numpy) / (Number(r.eofd_best_ms) / Number(r.numpy_best_ms)) - 1)).toBeLessThan(1.6e-5);
         expect(Number(r.eigenvalue_rel_difference)).toBeLessThan(1e-9);
         expect(r.note).toBe('');
       } else {
