@@ -37,6 +37,17 @@ function numpyAt(n: number, ms: Partial<Record<NumpyOperation, number | null>>, 
   return { ok: true, n, repeats: 5, numpy: '2.4.6', scipy, blas: 'openblas', ms, eigenvalues: Float64Array.from({ length: n }, (_, i) => n - i) };
 }
 
+describe('bad arguments', () => {
+  it('a matrix that is not positive definite is an error naming the operation', () => {
+    const a = new Float64Array([1, 2, 2, 1]);
+    expect(() => measureEofdLinalg(a, 2, 'js', 1, { warmupSeconds: 0, timedSeconds: 0 })).toThrow('cholesky: the bench matrix is not positive definite');
+  });
+
+  it('spectra of different lengths are not compared', () => {
+    expect(() => eigenvalueDifference(Float64Array.from([2, 1]), Float64Array.from([1]))).toThrow('eigenvalueDifference: 2 against 1 eigenvalues');
+  });
+});
+
 describe('the bench matrix A = XXᵀ/n + I', () => {
   it('is XXᵀ/n + I of mulberry32(seed) entries, exactly symmetric, positive definite and the same every time', () => {
     const n = 7;
@@ -84,11 +95,6 @@ describe("eofd's measurement", () => {
       });
     }
   }
-
-  it('a matrix that is not positive definite is an error naming the operation', () => {
-    const a = new Float64Array([1, 2, 2, 1]);
-    expect(() => measureEofdLinalg(a, 2, 'js', 1, { warmupSeconds: 0, timedSeconds: 0 })).toThrow('cholesky: the bench matrix is not positive definite');
-  });
 });
 
 describe("numpy's output", () => {
