@@ -10,7 +10,7 @@ import { failureExitCode, processIo, type CliIo } from '../io.js';
 const EXAMPLE = 'eofd bench --d 400,1600,12800 --K 1 --m 50 --rounds 30 --out results/bench';
 const LINALG_EXAMPLE = 'eofd bench --linalg --n 128,400,785,1600';
 const TARGETS_EXAMPLE =
-  'eofd bench --linalg --d 400,785,1600 --K 1 --policy OFUL-MLogB,EOFD-MLogB --oful-solver incremental,textbook --projection-rounds 2';
+  'eofd bench --linalg --n 400,785,1600 --d 400,785,1600 --K 1 --m auto --policy OFUL-MLogB,EOFD-MLogB --oful-solver incremental,textbook --projection-rounds 2 --rounds 10 --max-gflop 10';
 const DEFAULT_OUT = 'results/bench';
 
 /** The bench's options and the folder it writes to. */
