@@ -5,21 +5,14 @@
  * child's environment, timed after one untimed product, best of `repeats`; GFLOP/s = 2n³ / time.
  * A policy's throughput is then read as a fraction of what an optimised single-thread BLAS does here.
  */
-import { spawn } from 'node:child_process';
+import { NO_NUMPY_EXIT, parseJsonLine, PYTHON_BLAS_NAME, runPython, SINGLE_THREAD_ENV, type PythonCommand } from './python.js';
+
+export { SINGLE_THREAD_ENV };
 
 /** The matrices' order n. */
 export const DGEMM_ORDER = 1024;
 /** Timed products; the best one counts. */
 export const DGEMM_REPEATS = 5;
-
-/** Environment variables that make the common BLAS builds single-threaded (they are read at load time). */
-export const SINGLE_THREAD_ENV: Readonly<Record<string, string>> = {
-  OPENBLAS_NUM_THREADS: '1',
-  OMP_NUM_THREADS: '1',
-  MKL_NUM_THREADS: '1',
-  BLIS_NUM_THREADS: '1',
-  VECLIB_MAXIMUM_THREADS: '1',
-};
 
 /**
  * The Python program: argv n, repeats; prints one JSON line {n, repeats, seconds (best), numpy,
@@ -31,7 +24,8 @@ try:
     import numpy as np
 except ImportError:
     sys.stderr.write("numpy is not installed\\n")
-    sys.exit(3)
+    sys.exit(${NO_NUMPY_EXIT})
+${PYTHON_BLAS_NAME}
 n, repeats = int(sys.argv[1]), int(sys.argv[2])
 rng = np.random.default_rng(1)
 a = rng.standard_normal((n, n))
@@ -43,12 +37,7 @@ for _ in range(repeats):
     start = time.perf_counter()
     np.dot(a, b, out=c)
     best = min(best, time.perf_counter() - start)
-try:
-    info = np.__config__.CONFIG["Build Dependencies"]["blas"]
-    blas = (info["name"] + " " + str(info.get("version", ""))).strip()
-except Exception:
-    blas = "unknown"
-print(json.dumps({"n": n, "repeats": repeats, "seconds": best, "numpy": np.__version__, "blas": blas}))
+print(json.dumps({"n": n, "repeats": repeats, "seconds": best, "numpy": np.__version__, "blas": blas_name()}))
 `;
 
 /** The reference measurement, or why there is none. */
@@ -57,10 +46,7 @@ export type DgemmReference =
   | { ok: false; /** One line: why the dgemm columns are empty. */ reason: string };
 
 /** The command that runs DGEMM_SCRIPT (replaced in tests). `argv` is appended: n, repeats. */
-export interface DgemmCommand {
-  file: string;
-  args: readonly string[];
-}
+export type DgemmCommand = PythonCommand;
 
 export const PYTHON_DGEMM: DgemmCommand = { file: 'python3', args: ['-c', DGEMM_SCRIPT] };
 
@@ -71,14 +57,7 @@ export function dgemmGflopPerS(order: number, seconds: number): number {
 
 /** Reads the script's JSON line (the last non-empty line of stdout); throws on anything else. */
 export function parseDgemmOutput(stdout: string): Extract<DgemmReference, { ok: true }> {
-  const line = stdout.trim().split('\n').pop() ?? '';
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(line);
-  } catch {
-    throw new Error(`expected a JSON line, got "${line.slice(0, 80)}"`);
-  }
-  const { n, repeats, seconds, numpy, blas } = (parsed ?? {}) as Record<string, unknown>;
+  const { n, repeats, seconds, numpy, blas } = parseJsonLine(stdout);
   if (!Number.isSafeInteger(n) || (n as number) < 1) throw new Error(`expected n, an integer ≥ 1, got ${JSON.stringify(n)}`);
   if (!Number.isSafeInteger(repeats) || (repeats as number) < 1) throw new Error(`expected repeats, an integer ≥ 1, got ${JSON.stringify(repeats)}`);
   if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) throw new Error(`expected seconds > 0, got ${JSON.stringify(seconds)}`);
@@ -94,39 +73,18 @@ export function parseDgemmOutput(stdout: string): Extract<DgemmReference, { ok: 
 }
 
 /**
- * Measures the reference with `command` (python3 by default) in a child process whose environment is
- * this one plus SINGLE_THREAD_ENV. Never throws: a missing python3 or numpy, or output it cannot read,
- * is a reference with `ok: false` and the reason.
+ * Measures the reference with `command` (python3 by default; one BLAS thread, python.ts). Never
+ * throws: a missing python3 or numpy, or output it cannot read, is a reference with `ok: false` and
+ * the reason.
  */
-export function measureDgemm(command: DgemmCommand = PYTHON_DGEMM, order = DGEMM_ORDER, repeats = DGEMM_REPEATS): Promise<DgemmReference> {
-  return new Promise((resolve) => {
-    const child = spawn(command.file, [...command.args, String(order), String(repeats)], {
-      env: { ...process.env, ...SINGLE_THREAD_ENV },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    let failed = false;
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', (err: NodeJS.ErrnoException) => {
-      failed = true;
-      resolve({ ok: false, reason: err.code === 'ENOENT' ? `${command.file} not found` : `${command.file} did not start (${err.code ?? err.message})` });
-    });
-    child.once('close', (code, signal) => {
-      if (failed) return;
-      if (code === 3) return resolve({ ok: false, reason: `${command.file} has no numpy` });
-      if (code !== 0) {
-        const last = stderr.trim().split('\n').pop() ?? '';
-        return resolve({ ok: false, reason: `${command.file} exited (${signal ?? `code ${code}`})${last === '' ? '' : `: ${last}`}` });
-      }
-      try {
-        resolve(parseDgemmOutput(stdout));
-      } catch (err) {
-        resolve({ ok: false, reason: `cannot read ${command.file}'s output: ${(err as Error).message}` });
-      }
-    });
-  });
+export async function measureDgemm(command: DgemmCommand = PYTHON_DGEMM, order = DGEMM_ORDER, repeats = DGEMM_REPEATS): Promise<DgemmReference> {
+  const output = await runPython(command, [String(order), String(repeats)]);
+  if (!output.ok) return output;
+  try {
+    return parseDgemmOutput(output.stdout);
+  } catch (err) {
+    return { ok: false, reason: `cannot read ${command.file}'s output: ${(err as Error).message}` };
+  }
 }
 
 /** The one stderr line about the reference. */

@@ -3,12 +3,16 @@
  * stderr table, and the log-log slopes of per-round time against d, one per series (policy, K, m rule,
  * warm-up, backend). Throughput is the policy's nominal flops per round (PolicyDescriptor.cost) over
  * the round's median time, and a fraction of the run's single-thread dgemm reference (dgemm.ts).
+ * With --linalg: linalg.csv and its table (eofd ÷ numpy per operation and n, linalg.ts), and for policy
+ * rows with numpy operation-equivalents (`numpyTargets`) their numpy time at n = Kd and the ratio.
  */
 import { stringify } from 'csv-stringify/sync';
 import { formatBytes } from '../report/format.js';
 import { formatTable } from '../report/table.js';
 import type { DgemmReference } from './dgemm.js';
+import { describeOperations, linalgRatio, numpyLegend, numpyTargets, type LinalgRow, type NumpyTarget } from './linalg.js';
 import { describeProblem, type PointMeasurement } from './measure.js';
+import { numpyTotalMs, TIMED_SECONDS, WARMUP_SECONDS, type NumpyLinalg } from './numpy.js';
 import { nominalRoundFlops, type PlannedPoint } from './plan.js';
 
 export interface BenchRow {
@@ -58,8 +62,37 @@ export const BENCH_COLUMNS = [
   'gc_during_timed',
   'wall_s',
   'decisions',
+  'numpy_round_equivalent_ms',
+  'round_over_numpy',
+  'numpy_projection_equivalent_ms',
+  'projection_over_numpy',
   'note',
 ] as const;
+
+/** numpy's dense-operation times by matrix order n (--linalg), for the policy rows' operation-equivalents. */
+export type NumpyBySize = ReadonlyMap<number, NumpyLinalg>;
+
+/** A policy row's time beside numpy's operation-equivalent at n = Kd. */
+export interface NumpyComparison {
+  target: NumpyTarget;
+  /** The row's time, ms (median round, or median projecting update: the probe's when there is one). */
+  eofdMs: number | null;
+  numpyMs: number | null;
+  /** eofdMs ÷ numpyMs, or null. */
+  ratio: number | null;
+}
+
+/** The row's NumpyComparison per numpyTargets (none for policies without one). */
+export function numpyComparisons(row: BenchRow, numpy: NumpyBySize): NumpyComparison[] {
+  const p = row.plan.point;
+  const m = row.measurement;
+  return numpyTargets(p).map((target) => {
+    const eofdMs = (target.measured === 'round' ? m?.round.median : (m?.probeUpdate?.median ?? m?.projectionUpdate.median)) ?? null;
+    const finite = eofdMs !== null && Number.isFinite(eofdMs) ? eofdMs : null;
+    const numpyMs = numpyTotalMs(numpy.get(p.K * p.d), target.operations);
+    return { target, eofdMs: finite, numpyMs, ratio: linalgRatio(finite, numpyMs) };
+  });
+}
 
 /**
  * A series of the plot and of the slopes: one policy, one K, one way of choosing m, one warm-up asked
@@ -159,13 +192,16 @@ function num(x: number | null | undefined, decimals: number): string {
 }
 
 /** bench.csv; `dgemm` fills the reference columns (empty without one). */
-export function benchCsv(rows: readonly BenchRow[], dgemm: DgemmReference): string {
+export function benchCsv(rows: readonly BenchRow[], dgemm: DgemmReference, numpy: NumpyBySize = new Map()): string {
   const reference = dgemm.ok ? dgemm.gflopPerS : null;
   const lines: string[][] = [[...BENCH_COLUMNS]];
   for (const row of rows) {
     const p = row.plan.point;
     const m = row.measurement;
     const gflop = roundGflopPerS(row);
+    const comparisons = numpyComparisons(row, numpy);
+    const round = comparisons.find((c) => c.target.measured === 'round');
+    const projection = comparisons.find((c) => c.target.measured === 'projection');
     lines.push([
       p.policy,
       p.backend,
@@ -199,6 +235,10 @@ export function benchCsv(rows: readonly BenchRow[], dgemm: DgemmReference): stri
       m ? String(m.gcDuringTimed) : '',
       num(m?.wallSeconds, 2),
       m?.decisions ?? '',
+      num(round?.numpyMs, 4),
+      num(round?.ratio, 3),
+      num(projection?.numpyMs, 4),
+      num(projection?.ratio, 3),
       row.note,
     ]);
   }
@@ -279,4 +319,112 @@ export function benchTable(rows: readonly BenchRow[], slopes: readonly SeriesSlo
     text += `  ${s.series}: ${Number.isFinite(s.slope) ? s.slope.toFixed(2) : '–'} (d ${s.fromD}–${s.toD})\n`;
   }
   return text;
+}
+
+/** A ratio as "3.52×" (three significant digits), '–' when absent. */
+function ratioText(ratio: number | null): string {
+  return ratio === null ? '–' : `${Number(ratio.toPrecision(3))}×`;
+}
+
+/**
+ * The policy rows against numpy's operation-equivalents at n = Kd (empty when no row has one): what
+ * was measured, numpy's operations and the ratio.
+ */
+export function numpyComparisonTable(rows: readonly BenchRow[], numpy: NumpyBySize): string {
+  const body: string[][] = [];
+  const operations = new Set<NumpyComparison['target']['operations'][number]>();
+  for (const row of rows) {
+    const p = row.plan.point;
+    for (const c of numpyComparisons(row, numpy)) {
+      for (const operation of c.target.operations) operations.add(operation);
+      body.push([
+        p.ofulSolver === undefined ? p.policy : `${p.policy} (${p.ofulSolver})`,
+        p.backend,
+        String(p.d),
+        String(p.K),
+        String(p.K * p.d),
+        c.target.measured,
+        ms(c.eofdMs),
+        describeOperations(c.target.operations),
+        ms(c.numpyMs),
+        ratioText(c.ratio),
+      ]);
+    }
+  }
+  if (body.length === 0) return '';
+  const headers = ['policy', 'backend', 'd', 'K', 'Kd', 'eofd', 'eofd ms', 'numpy at n = Kd', 'numpy ms', 'eofd ÷ numpy'];
+  const align = headers.map((_, i) => (i === 0 || i === 5 || i === 7 ? 'left' : 'right') as 'left' | 'right');
+  return (
+    '\nagainst numpy single-thread doing the same dense operations (round: median select + update; projection: median projecting update):\n' +
+    formatTable(headers, body, { align }) +
+    `${numpyLegend([...operations])}\n`
+  );
+}
+
+export const LINALG_COLUMNS = [
+  'n',
+  'operation',
+  'backend',
+  'eofd_function',
+  'numpy_function',
+  'repeats',
+  'eofd_best_ms',
+  'numpy_best_ms',
+  'eofd_over_numpy',
+  'eigenvalue_rel_difference',
+  'numpy',
+  'scipy',
+  'blas',
+  'note',
+] as const;
+
+/** Six significant digits, '' when absent (times span µs at n = 32 to seconds at n = 1600). */
+function significant(x: number | null): string {
+  return x === null || !Number.isFinite(x) ? '' : String(Number(x.toPrecision(6)));
+}
+
+/** linalg.csv: one row per (n, operation, backend). */
+export function linalgCsv(rows: readonly LinalgRow[]): string {
+  const lines: string[][] = [[...LINALG_COLUMNS]];
+  for (const row of rows) {
+    lines.push([
+      String(row.n),
+      row.operation.name,
+      row.backend,
+      row.operation.eofd,
+      row.operation.numpy,
+      String(row.repeats),
+      significant(row.eofdMs),
+      significant(row.numpyMs),
+      significant(linalgRatio(row.eofdMs, row.numpyMs)),
+      row.eigenvalueDifference === null ? '' : row.eigenvalueDifference.toExponential(2),
+      row.numpy?.numpy ?? '',
+      row.numpy?.scipy ?? '',
+      row.numpy?.blas ?? '',
+      row.note,
+    ]);
+  }
+  return stringify(lines);
+}
+
+/** The --linalg table: best times and eofd ÷ numpy per n and operation, then what each numpy column ran. */
+export function linalgTable(rows: readonly LinalgRow[]): string {
+  const headers = ['n', 'operation', 'backend', 'eofd ms', 'numpy', 'numpy ms', 'eofd ÷ numpy', 'note'];
+  const body = rows.map((row) => [
+    String(row.n),
+    row.operation.name,
+    row.backend,
+    ms(row.eofdMs),
+    row.operation.numpy,
+    ms(row.numpyMs),
+    ratioText(linalgRatio(row.eofdMs, row.numpyMs)),
+    row.note,
+  ]);
+  const align = headers.map((h) => (h === 'operation' || h === 'numpy' || h === 'note' ? 'left' : 'right') as 'left' | 'right');
+  const repeats = [...new Set(rows.map((row) => row.repeats))].join(', ');
+  return (
+    formatTable(headers, body, { align }) +
+    `best of ≥ ${repeats} timed calls each (and ≥ ${TIMED_SECONDS} s of them), after ${WARMUP_SECONDS} s of untimed calls; numpy single-thread on the same matrices (A = XXᵀ/n + I)\n` +
+    `${numpyLegend(rows.map((row) => row.operation.numpy))}\n`
+  );
 }

@@ -11,6 +11,7 @@ import type { ProblemShape } from '../policies/policy.js';
 import { isPolicyName, policyDescriptor, POLICY_NAMES } from '../policies/registry.js';
 import { DEFAULT_DELTA_MAX, OFUL_SOLVERS, type OfulSolver } from '../policies/spec.js';
 import { isSketched, type BenchPoint } from './measure.js';
+import { TIMED_SECONDS } from './numpy.js';
 
 /**
  * A sketch size: 'auto' is the paper's m = ⌊Kd/10⌋ (Section 4); 'adaptive' starts at 1 and grows
@@ -47,6 +48,15 @@ export interface BenchOptions {
   backends: Backend[];
   /** Whether to measure the single-thread dgemm reference (dgemm.ts). */
   dgemm: boolean;
+  /**
+   * Whether to time the dense kernels against numpy (linalg.ts, at orders `n`) and give policy rows
+   * their numpy operation-equivalents at n = Kd.
+   */
+  linalg: boolean;
+  /** Matrix orders of --linalg. */
+  n: number[];
+  /** Least timed calls of each --linalg operation, eofd's and numpy's alike (numpy.ts's timing rule; the best counts). */
+  repeats: number;
   /** Points whose estimated state exceeds this many MB (2^20 bytes) are skipped. */
   maxStateMb: number;
   /** Points whose estimated work per round (excluding projections) exceeds this many GFLOP are skipped. */
@@ -71,7 +81,7 @@ export interface BenchOptionSpec<Value> {
   /** The flag in commander's syntax, e.g. `--d <list>`. */
   flag: string;
   help: string;
-  /** Parses the flag's text; throws a one-line RunError (exit 2). Absent: a `--no-…` switch. */
+  /** Parses the flag's text; throws a one-line RunError (exit 2). Absent: a switch (`--no-…` defaults to true, others to false). */
   parse?: (text: string) => Value;
   default: Value;
 }
@@ -174,6 +184,15 @@ export const BENCH_OPTIONS: { readonly [Key in keyof BenchOptions]: BenchOptionS
   },
   backends: { flag: '--backend <list>', help: `where the kernels run, one point per backend: ${BACKENDS.join(', ')} (comma-separated)`, parse: backendList, default: ['wasm'] },
   dgemm: { flag: '--no-dgemm', help: "skip the single-thread dgemm reference (numpy's dot, 1024×1024) and leave its columns empty", default: true },
+  linalg: {
+    flag: '--linalg',
+    help:
+      'time cholesky, spdInverse, tridiagonalize, decomposeFactored, decompose and gemm at each --n against numpy single-thread (linalg.csv), ' +
+      "and give OFUL-MLogB rows numpy's operation-equivalents at n = Kd; the policies run only if --policy is given",
+    default: false,
+  },
+  n: { flag: '--n <list>', help: 'matrix orders of --linalg', parse: integerList(1), default: [128, 256, 400, 785, 1600] },
+  repeats: { flag: '--repeats <n>', help: `least timed calls of each --linalg operation, eofd's and numpy's alike (more until ${TIMED_SECONDS} s of calls; the best counts)`, parse: integer(1), default: 5 },
   maxStateMb: {
     flag: '--max-state-mb <n>',
     help: "skip points whose policy state would exceed n MB (OFUL-MLogB's Kd×Kd matrices at large d)",

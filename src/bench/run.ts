@@ -5,7 +5,9 @@
  * their timed rounds start and end, with their pid (the idle parent collects garbage too), so GC
  * lines can be read against them. Before the points, the single-thread dgemm reference is measured
  * (dgemm.ts; `dgemm: false` skips it); after them, points whose backends made different decisions are
- * named on stderr.
+ * named on stderr. With --linalg, the dense kernels are timed against numpy at each --n first
+ * (linalg.csv, linalg.svg), and after the points numpy times the operation-equivalents of policy rows at their Kd
+ * (bench.csv's numpy columns); with --linalg and no policies, only those two are written.
  *
  * The child is the compiled child.js next to this module; when it is absent (running from the
  * TypeScript sources, as the tests do) points run in this process and peak RSS is the whole process's
@@ -16,12 +18,15 @@ import { writeFileAtomic } from '../results/write.js';
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { describeDgemm, measureDgemm, type DgemmReference } from './dgemm.js';
-import { backendDisagreements, benchCsv, benchTable, fitSlopes, type BenchRow } from './output.js';
+import { linalgRows, measureEofdLinalg, numpyTargets, spdMatrix, writeMatrixFile, type EofdLinalg, type LinalgRow } from './linalg.js';
+import { measureNumpyLinalg, NUMPY_OPERATION_NAMES, type NumpyLinalg, type NumpyOperation } from './numpy.js';
+import { backendDisagreements, benchCsv, benchTable, fitSlopes, linalgCsv, linalgTable, numpyComparisonTable, type BenchRow, type NumpyBySize } from './output.js';
 import { describePoint, measurePoint, type MeasureOptions, type PointMeasurement } from './measure.js';
 import { planPoints, unavailableBackend, type BenchOptions, type PlannedPoint } from './plan.js';
-import { renderBenchSvg } from './svg.js';
+import { renderBenchSvg, renderLinalgSvg } from './svg.js';
 import { makeFolders } from '../base/files.js';
 
 /** What a child process sends back. */
@@ -37,6 +42,10 @@ export interface BenchResult {
   rows: BenchRow[];
   /** The single-thread dgemm reference of this run, or why there is none. */
   dgemm: DgemmReference;
+  /** --linalg: eofd against numpy per n, operation and backend (empty without --linalg). */
+  linalg: LinalgRow[];
+  /** numpy's times by matrix order (--n, and the Kd of rows with operation-equivalents). */
+  numpy: NumpyBySize;
   files: string[];
   /** Points that failed (their rows carry the message). */
   failures: number;
@@ -46,19 +55,37 @@ export interface BenchResult {
 export class BenchError extends EofdError {}
 
 export const BENCH_FILES = ['bench.csv', 'bench.svg'] as const;
+export const LINALG_FILES = ['linalg.csv', 'linalg.svg'] as const;
+
+/** Times numpy operations on the n×n matrix in a file (measureNumpyLinalg; replaced in tests). */
+export type NumpyMeasure = (file: string, n: number, repeats: number, operations: readonly NumpyOperation[]) => Promise<NumpyLinalg>;
 
 const CHILD_SCRIPT = fileURLToPath(new URL('./child.js', import.meta.url));
 
 /**
- * Runs the grid, writes `outDir`/bench.csv and bench.svg, and reports progress and the table on
- * io.stderr. `dgemm` measures the reference (replaced in tests).
+ * Runs the grid (and with --linalg the dense kernels), writes `outDir`/bench.csv and bench.svg (and
+ * linalg.csv and linalg.svg), and reports progress and the tables on io.stderr. `dgemm` and `numpy` measure the
+ * references (replaced in tests).
  */
-export async function runBench(options: BenchOptions, outDir: string, io: BenchIo, dgemm: () => Promise<DgemmReference> = measureDgemm): Promise<BenchResult> {
+export async function runBench(
+  options: BenchOptions,
+  outDir: string,
+  io: BenchIo,
+  dgemm: () => Promise<DgemmReference> = measureDgemm,
+  numpy: NumpyMeasure = measureNumpyLinalg,
+): Promise<BenchResult> {
   if (outDir.trim() === '') throw new BenchError('--out: expected a folder, got an empty string', 2);
   const backendProblem = unavailableBackend(options.backends);
   if (backendProblem !== null) throw new BenchError(backendProblem, 2);
-  const reference: DgemmReference = options.dgemm ? await dgemm() : { ok: false, reason: 'skipped by --no-dgemm' };
-  io.stderr.write(`[eofd bench] ${describeDgemm(reference)}\n`);
+  const withPolicies = options.policies.length > 0;
+  const reference: DgemmReference = !options.dgemm
+    ? { ok: false, reason: 'skipped by --no-dgemm' }
+    : withPolicies
+      ? await dgemm()
+      : { ok: false, reason: 'no policies to compare with it' };
+  if (withPolicies) io.stderr.write(`[eofd bench] ${describeDgemm(reference)}\n`);
+  const numpyBySize = new Map<number, NumpyLinalg>();
+  const linalg = options.linalg ? await runLinalg(options, io, numpy, numpyBySize) : [];
   const planned = planPoints(options);
   const isolated = fs.existsSync(CHILD_SCRIPT);
   const markTimedRounds = process.execArgv.includes('--trace-gc');
@@ -79,27 +106,99 @@ export async function runBench(options: BenchOptions, outDir: string, io: BenchI
       io.stderr.write(`[eofd bench] ${done}/${runnable} ${describePoint(plan.point)}: ${summary}\n`);
     }
   }
+  if (options.linalg) await measureEquivalents(rows, options, io, numpy, numpyBySize);
   const slopes = fitSlopes(rows, options.fitFromD);
-  const contents: Record<(typeof BENCH_FILES)[number], string> = {
-    'bench.csv': benchCsv(rows, reference),
-    'bench.svg': renderBenchSvg(rows, slopes, options),
-  };
+  const contents = new Map<string, string>();
+  if (withPolicies) {
+    contents.set('bench.csv', benchCsv(rows, reference, numpyBySize));
+    contents.set('bench.svg', renderBenchSvg(rows, slopes, options));
+  }
+  if (options.linalg) {
+    contents.set('linalg.csv', linalgCsv(linalg));
+    contents.set('linalg.svg', renderLinalgSvg(linalg));
+  }
   const files: string[] = [];
   try {
     makeFolders(outDir);
-    for (const name of BENCH_FILES) {
+    for (const [name, text] of contents) {
       const file = path.join(outDir, name);
-      writeFileAtomic(file, contents[name]);
+      writeFileAtomic(file, text);
       files.push(file);
     }
   } catch (err) {
     const code = (err as { code?: string }).code;
     throw new BenchError(`cannot write the bench results to ${outDir}${code ? ` (${code})` : ''}`);
   }
-  io.stderr.write('\n' + benchTable(rows, slopes, reference));
+  if (options.linalg) io.stderr.write('\n' + linalgTable(linalg));
+  if (withPolicies) {
+    io.stderr.write('\n' + benchTable(rows, slopes, reference));
+    io.stderr.write(numpyComparisonTable(rows, numpyBySize));
+  }
   for (const line of backendDisagreements(rows)) io.stderr.write(`[eofd bench] warning: the backends made different decisions at ${line}\n`);
   io.stderr.write(`\nwrote ${files.join(', ')}\n`);
-  return { rows, dgemm: reference, files, failures: rows.filter((r) => r.note.startsWith('failed')).length };
+  return { rows, dgemm: reference, linalg, numpy: numpyBySize, files, failures: rows.filter((r) => r.note.startsWith('failed')).length };
+}
+
+/** numpy's times of `operations` on `matrix` (n×n), through a temporary file. */
+async function numpyOn(matrix: Float64Array, n: number, repeats: number, operations: readonly NumpyOperation[], numpy: NumpyMeasure): Promise<NumpyLinalg> {
+  const { file, remove } = writeMatrixFile(matrix);
+  try {
+    return await numpy(file, n, repeats, operations);
+  } finally {
+    remove();
+  }
+}
+
+/** The one stderr line about numpy at n. */
+function describeNumpy(n: number, reference: NumpyLinalg): string {
+  return reference.ok
+    ? `numpy ${reference.numpy}${reference.scipy === null ? ' (no scipy)' : `, scipy ${reference.scipy}`}, ${reference.blas}, single-thread: n=${n} done`
+    : `numpy at n=${n}: none (${reference.reason}); its columns are empty`;
+}
+
+/** --linalg: per n, eofd under each backend, then numpy on the same matrix; numpy's times go into `numpyBySize`. */
+async function runLinalg(options: BenchOptions, io: BenchIo, numpy: NumpyMeasure, numpyBySize: Map<number, NumpyLinalg>): Promise<LinalgRow[]> {
+  const rows: LinalgRow[] = [];
+  for (const n of options.n) {
+    const matrix = spdMatrix(n, options.seed);
+    const eofd: (EofdLinalg | { error: string })[] = [];
+    for (const backend of options.backends) {
+      const started = performance.now();
+      try {
+        eofd.push(measureEofdLinalg(matrix, n, backend, options.repeats));
+        io.stderr.write(`[eofd bench] linalg n=${n} [${backend}]: done in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+      } catch (err) {
+        const message = (err instanceof Error ? err.message : String(err)).split('\n')[0];
+        eofd.push({ error: message });
+        io.stderr.write(`[eofd bench] linalg n=${n} [${backend}]: failed: ${message}\n`);
+      }
+    }
+    const reference = await numpyOn(matrix, n, options.repeats, NUMPY_OPERATION_NAMES, numpy);
+    numpyBySize.set(n, reference);
+    io.stderr.write(`[eofd bench] ${describeNumpy(n, reference)}\n`);
+    options.backends.forEach((backend, i) => rows.push(...linalgRows(n, backend, options.repeats, eofd[i], reference)));
+  }
+  return rows;
+}
+
+/** numpy's operation-equivalents of the measured rows that have them, at each Kd not timed yet. */
+async function measureEquivalents(rows: readonly BenchRow[], options: BenchOptions, io: BenchIo, numpy: NumpyMeasure, numpyBySize: Map<number, NumpyLinalg>): Promise<void> {
+  const needed = new Map<number, Set<NumpyOperation>>();
+  for (const row of rows) {
+    if (row.measurement === null) continue;
+    const { K, d } = row.plan.point;
+    for (const target of numpyTargets(row.plan.point)) {
+      if (!needed.has(K * d)) needed.set(K * d, new Set());
+      for (const operation of target.operations) needed.get(K * d)!.add(operation);
+    }
+  }
+  for (const [n, operations] of needed) {
+    const known = numpyBySize.get(n);
+    if (known !== undefined && (!known.ok || [...operations].every((operation) => known.ms[operation] !== undefined))) continue;
+    const reference = await numpyOn(spdMatrix(n, options.seed), n, options.repeats, [...operations], numpy);
+    numpyBySize.set(n, reference);
+    io.stderr.write(`[eofd bench] ${describeNumpy(n, reference)} (operation-equivalents at n = Kd)\n`);
+  }
 }
 
 /** Folds one process's result into the point's row: a failure fails the point; else the lowest median round wins. */

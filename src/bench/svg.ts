@@ -3,6 +3,7 @@
  * (policy, K, m rule, warm-up, backend) with its fitted slope in the legend. Drawn with the plotting
  * kit (src/plot/: deterministic, two-decimal coordinates, no timestamps); it scales to its container.
  * One colour per policy; a policy's series (K, m, warm-up, backend) differ by dash.
+ * linalg.svg (--linalg): eofd ÷ numpy against n on log-log axes, one line per operation and backend.
  */
 import { axisLines, xAxis, xTitle, yAxis, yTitle, type Frame } from '../plot/axis.js';
 import { legend, LEGEND } from '../plot/legend.js';
@@ -10,6 +11,7 @@ import { dots, line } from '../plot/marks.js';
 import { decadeScale } from '../plot/scale.js';
 import { MUTED, svgOpen, text, textWidth } from '../plot/svg.js';
 import { policyStyles, type PolicyStyle } from '../report/palette.js';
+import { linalgRatio, type LinalgRow } from './linalg.js';
 import { seriesKey, type BenchRow, type SeriesSlope } from './output.js';
 import type { BenchOptions } from './plan.js';
 
@@ -87,6 +89,52 @@ export function renderBenchSvg(rows: readonly BenchRow[], slopes: readonly Serie
     out.push(line(points, s, { 'data-series': s.key }), ...dots(points, s.colour));
   }
   out.push(...legend(items, legendLeft, frame.top + 10, 0, LEGEND_ROW).elements);
+  out.push('</svg>');
+  return out.join('\n') + '\n';
+}
+
+/** linalg.svg: the ratio eofd ÷ numpy against n, log-log, one line per operation and backend (rows without a ratio left out). */
+export function renderLinalgSvg(rows: readonly LinalgRow[]): string {
+  const series = new Map<string, { x: number; y: number }[]>();
+  for (const row of rows) {
+    const key = `${row.operation.name} ÷ ${row.operation.numpy} [${row.backend}]`;
+    if (!series.has(key)) series.set(key, []);
+    const ratio = linalgRatio(row.eofdMs, row.numpyMs);
+    if (ratio !== null && ratio > 0) series.get(key)!.push({ x: row.n, y: ratio });
+  }
+  const styles = policyStyles(series.keys());
+  const height = Math.max(MIN_HEIGHT, MARGIN.top + 10 + series.size * LEGEND.row + MARGIN.bottom);
+  const frame: Frame = { left: MARGIN.left, top: MARGIN.top, width: PLOT_WIDTH, height: height - MARGIN.top - MARGIN.bottom };
+  const all = [...series.values()].flat();
+  const decades = (values: number[], fallback: [number, number]): [number, number] => {
+    const lo = Math.floor(Math.log10(values.length > 0 ? Math.min(...values) : fallback[0]));
+    return [lo, Math.max(lo + 1, Math.ceil(Math.log10(values.length > 0 ? Math.max(...values) : fallback[1])))];
+  };
+  const [xLo, xHi] = decades(all.map((p) => p.x), [100, 1000]);
+  const [yLo, yHi] = decades(all.map((p) => p.y), [1, 10]);
+  const x = decadeScale(xLo, xHi, [frame.left, frame.left + frame.width]);
+  const y = decadeScale(yLo, yHi, [frame.top + frame.height, frame.top]);
+  const items = [...series.keys()].map((key) => ({ label: key, style: styles.get(key) as PolicyStyle, kind: 'line' as const }));
+  const legendLeft = frame.left + frame.width + 16;
+  const width = Math.max(WIDTH, legendLeft + LEGEND.swatch + LEGEND.gap + Math.max(0, ...items.map((i) => textWidth(i.label))) + 10);
+  const centre = frame.left + frame.width / 2;
+  const out: string[] = [
+    ...svgOpen(width, height, 'eofd bench --linalg: eofd ÷ numpy against n'),
+    text(centre, 22, "eofd's dense kernels ÷ numpy single-thread, same matrices", { anchor: 'middle', size: 14, bold: true }),
+    text(centre, 40, 'log-log; best call of each; 1 = as fast as numpy', { anchor: 'middle', fill: MUTED }),
+    ...xAxis(frame, x, { grid: true }),
+    ...yAxis(frame, y, { marks: true }),
+    ...axisLines(frame, true),
+    xTitle(frame, 'n (matrix order)'),
+    yTitle(frame, 'eofd time ÷ numpy time'),
+  ];
+  for (const [key, points] of series) {
+    if (points.length === 0) continue;
+    const style = styles.get(key) as PolicyStyle;
+    const at = points.sort((a, b) => a.x - b.x).map((p) => [x.at(p.x), y.at(p.y)] as const);
+    out.push(line(at, style, { 'data-series': key }), ...dots(at, style.colour));
+  }
+  out.push(...legend(items, legendLeft, frame.top + 10, 0, LEGEND.row).elements);
   out.push('</svg>');
   return out.join('\n') + '\n';
 }

@@ -63,6 +63,9 @@ describe('eofd bench: bad usage is exit code 2 with one line on stderr', () => {
     ['--backend', 'WASM'],
     ['--nope'],
     ['extra-argument'],
+    ['--linalg', '--n', '0'],
+    ['--linalg', '--n', '32,x'],
+    ['--linalg', '--repeats', '0'],
   ]) {
     it(`eofd bench ${args.join(' ')}`, async () => {
       const { error, stderr } = await parseBench(args);
@@ -71,6 +74,15 @@ describe('eofd bench: bad usage is exit code 2 with one line on stderr', () => {
       expect(stderr.trimEnd().split('\n')).toHaveLength(1);
     });
   }
+
+  it('--linalg alone times the kernels only; with --policy the policies run too', async () => {
+    const alone = (await parseBench(['--linalg'])).options!;
+    expect([alone.linalg, alone.n, alone.repeats, alone.policies]).toEqual([true, [128, 256, 400, 785, 1600], 5, []]);
+    const both = (await parseBench(['--linalg', '--n', '32,64', '--repeats', '2', '--policy', 'OFUL-MLogB'])).options!;
+    expect([both.linalg, both.n, both.repeats, both.policies]).toEqual([true, [32, 64], 2, ['OFUL-MLogB']]);
+    const without = (await parseBench([])).options!;
+    expect([without.linalg, without.policies]).toEqual([false, [...POLICY_NAMES]]);
+  });
 
   it('a bad --backend names the option and the allowed values', async () => {
     const { error, stderr } = await parseBench(['--backend', 'js,native']);

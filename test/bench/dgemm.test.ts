@@ -1,11 +1,14 @@
 /**
- * The dgemm reference: its output parser, the child it starts (a stand-in command in place of
- * python3, so these run without numpy), every way it can come back empty, and the real measurement
- * where python3 with numpy exists. Nothing asserts a time.
+ * The Python references (python.ts): the dgemm reference's output parser, the child it starts (a
+ * stand-in command in place of python3, so these run without numpy), every way it can come back empty,
+ * and the real measurement where python3 with numpy exists; the same for --linalg's numpy child
+ * (numpy.ts), whose real run must find the eigenvalues eofd finds. Nothing asserts a time.
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { describeDgemm, dgemmGflopPerS, measureDgemm, parseDgemmOutput, SINGLE_THREAD_ENV, type DgemmCommand } from '../../src/bench/dgemm.js';
+import { eigenvalueDifference, measureEofdLinalg, spdMatrix, writeMatrixFile } from '../../src/bench/linalg.js';
+import { measureNumpyLinalg, NUMPY_OPERATION_NAMES } from '../../src/bench/numpy.js';
 
 /** A stand-in for python3: node running `script` (argv: n, repeats). */
 function node(script: string): DgemmCommand {
@@ -76,5 +79,40 @@ describe('dgemm reference: the measurement', () => {
     expect(reference.seconds).toBeGreaterThan(0);
     expect(reference.gflopPerS).toBe(dgemmGflopPerS(1024, reference.seconds));
     expect(reference.numpy).toMatch(/^\d+\.\d+/);
+  });
+});
+
+describe('--linalg: the numpy child', () => {
+  it('the child gets the file, n, repeats, the operations and one BLAS thread; its failures are reasons', async () => {
+    const a = spdMatrix(4, 2);
+    const { file, remove } = writeMatrixFile(a);
+    // The stand-in reports the diagonal it read as "eigenvalues", its argv and environment in the times.
+    const echo = node(
+      `const fs = require('fs'); const [file, n, repeats, ops] = process.argv.slice(1); const b = fs.readFileSync(file);` +
+        `const diag = Array.from({ length: +n }, (_, i) => b.readDoubleLE(8 * (i * +n + i)));` +
+        `const threads = ${JSON.stringify(Object.keys(SINGLE_THREAD_ENV))}.every((k) => process.env[k] === '1');` +
+        `console.log(JSON.stringify({ n: +n, repeats: +repeats, numpy: ops, scipy: null, blas: String(threads), seconds: Object.fromEntries(ops.split(',').map((o, i) => [o, (i + 1) / 1000])), eigenvalues: diag }));`,
+    );
+    const result = await measureNumpyLinalg(file, 4, 7, ['eigh', 'dot'], echo);
+    remove();
+    expect(result).toEqual({ ok: true, n: 4, repeats: 7, numpy: 'eigh,dot', scipy: null, blas: 'true', ms: { eigh: 1, dot: 2 }, eigenvalues: Float64Array.from([0, 5, 10, 15].map((i) => a[i])) });
+    expect(await measureNumpyLinalg(file, 4, 7, ['eigh'], { file: 'eofd-no-such-python3', args: [] })).toEqual({ ok: false, reason: 'eofd-no-such-python3 not found' });
+    expect(await measureNumpyLinalg(file, 4, 7, ['eigh'], node('process.exit(3)'))).toEqual({ ok: false, reason: `${process.execPath} has no numpy` });
+    expect(await measureNumpyLinalg(file, 4, 7, ['eigh'], node('console.log("hi")'))).toEqual({ ok: false, reason: `cannot read ${process.execPath}'s output: expected a JSON line, got "hi"` });
+  });
+
+  const scipy = spawnSync('python3', ['-c', 'import numpy, scipy'], { stdio: 'ignore' }).status === 0;
+  it.skipIf(!scipy)(`python3 with numpy and scipy: every operation timed, the spectrum eofd's${scipy ? '' : ' (skipped: no python3 with numpy and scipy here)'}`, async () => {
+    const n = 40;
+    const a = spdMatrix(n, 1);
+    const { file, remove } = writeMatrixFile(a);
+    const result = await measureNumpyLinalg(file, n, 2);
+    remove();
+    expect(result.ok, result.ok ? '' : result.reason).toBe(true);
+    if (!result.ok) return;
+    expect(Object.keys(result.ms)).toEqual(NUMPY_OPERATION_NAMES);
+    for (const ms of Object.values(result.ms)) expect(ms).toBeGreaterThan(0);
+    const ours = measureEofdLinalg(a, n, 'js', 1, { warmupSeconds: 0, timedSeconds: 0 });
+    expect(eigenvalueDifference(ours.eigenvalues, result.eigenvalues)).toBeLessThan(1e-13);
   });
 });

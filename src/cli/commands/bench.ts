@@ -1,5 +1,5 @@
 /**
- * `eofd bench [--d list] [--K list] [--m auto|list] [--actions n] [--rounds n] [--warmup auto|list] [--policy list] [--backend js,wasm] [--no-dgemm] [--out dir] …`:
+ * `eofd bench [--d list] [--K list] [--m auto|list] [--actions n] [--rounds n] [--warmup auto|list] [--policy list] [--backend js,wasm] [--no-dgemm] [--linalg [--n list] [--repeats n]] [--out dir] …`:
  * argv and exit codes only; the work is in src/bench/. Exit codes: 0 done; 2 bad usage; 1 anything
  * else (an unwritable --out, a point that failed).
  */
@@ -8,6 +8,9 @@ import { BENCH_OPTIONS, runBench, type BenchOptions, type BenchOptionSpec } from
 import { failureExitCode, processIo, type CliIo } from '../io.js';
 
 const EXAMPLE = 'eofd bench --d 400,1600,12800 --K 1 --m 50 --rounds 30 --out results/bench';
+const LINALG_EXAMPLE = 'eofd bench --linalg --n 128,400,785,1600';
+const TARGETS_EXAMPLE =
+  'eofd bench --linalg --n 400,785,1600 --d 400,785,1600 --K 1 --m auto --policy OFUL-MLogB,EOFD-MLogB --oful-solver incremental,textbook --projection-rounds 2 --rounds 10 --max-gflop 10';
 const DEFAULT_OUT = 'results/bench';
 
 /** The bench's options and the folder it writes to. */
@@ -43,6 +46,8 @@ export function benchCommandOptions(command: Command): BenchCommandOptions {
   const parsed = command.opts<Record<string, unknown>>();
   const options: Record<string, unknown> = { out: parsed.out };
   for (const [key, spec] of Object.entries(BENCH_OPTIONS)) options[key] = parsed[new Option(spec.flag).attributeName()] ?? spec.default;
+  // --linalg alone times the kernels only; the policy grid runs when --policy names policies.
+  if (options.linalg === true && command.getOptionValueSource(new Option(BENCH_OPTIONS.policies.flag).attributeName()) !== 'cli') options.policies = [];
   return options as unknown as BenchCommandOptions;
 }
 
@@ -80,17 +85,23 @@ export function registerBench(program: Command, io: CliIo = processIo()): void {
         "Throughput (gflop_per_s) is the policy's nominal flops per round over the median round; it is compared " +
         "with this machine's single-thread dgemm rate, measured in the same run by numpy (python3) on two " +
         '1024×1024 matrices with one BLAS thread (--no-dgemm skips it). ' +
+        'With --linalg, the dense kernels (cholesky, spdInverse, SymmetricEigen.tridiagonalize, decomposeFactored and ' +
+        'decompose, gemmNNUpdate) are timed at each --n beside numpy single-thread on the same SPD matrices (scipy ' +
+        "dpotrf, dpotrf + dpotri, dsytrd; numpy eigvalsh, eigh, dot), best of at least --repeats calls, as ratios eofd ÷ numpy " +
+        "(linalg.csv, linalg.svg and a table); OFUL-MLogB rows then also get numpy's operation-equivalents at n = Kd: the textbook " +
+        "round against eigvalsh + dpotrf + dpotri, the projection against eigh (bench.csv's numpy columns and a table). " +
+        'Without python3, numpy or scipy, the numpy columns are empty and the reason is printed. ' +
         'A benchmark is not a test: nothing here asserts a time.',
     );
   for (const [key, spec] of Object.entries(BENCH_OPTIONS)) {
     bench.addOption(commanderOption(spec));
     // --out is the command's, not the bench's; the help lists it after --no-dgemm.
-    if (key === 'dgemm') bench.addOption(new Option('--out <dir>', 'folder for bench.csv and bench.svg').default(DEFAULT_OUT));
+    if (key === 'dgemm') bench.addOption(new Option('--out <dir>', 'folder for bench.csv and bench.svg (and linalg.csv, linalg.svg)').default(DEFAULT_OUT));
   }
   bench
     .addHelpText(
       'after',
-      `\nExamples:\n  $ ${EXAMPLE}\n  $ eofd bench --d 100000 --K 1 --m 50 --policy EOFD-MLogB --rounds 20\n  $ eofd bench --d 100 --K 4 --policy MNL-UCB --warmup 100,1000,3000   # per-round time against t\n  $ eofd bench --d 785 --K 1 --m auto --policy EOFD-MLogB --backend js,wasm   # TypeScript vs WebAssembly kernels\n  $ eofd bench --d 785 --K 1 --m 78 --policy EOFD-MLogB --backend js,wasm --processes 5   # best of 5 processes each\n  $ node --trace-gc bin/eofd.js bench --d 785 --K 1 --m auto   # GC lines vs the timed-round markers\n\n` +
+      `\nExamples:\n  $ ${EXAMPLE}\n  $ eofd bench --d 100000 --K 1 --m 50 --policy EOFD-MLogB --rounds 20\n  $ eofd bench --d 100 --K 4 --policy MNL-UCB --warmup 100,1000,3000   # per-round time against t\n  $ eofd bench --d 785 --K 1 --m auto --policy EOFD-MLogB --backend js,wasm   # TypeScript vs WebAssembly kernels\n  $ eofd bench --d 785 --K 1 --m 78 --policy EOFD-MLogB --backend js,wasm --processes 5   # best of 5 processes each\n  $ node --trace-gc bin/eofd.js bench --d 785 --K 1 --m auto   # GC lines vs the timed-round markers\n  $ ${LINALG_EXAMPLE}   # the dense kernels against numpy single-thread\n  $ ${TARGETS_EXAMPLE}\n      # OFUL-MLogB's textbook round and projection against numpy's same operations at n = Kd, EOFD-MLogB against dgemm\n\n` +
         'Exit codes: 0 done, 2 bad usage, 1 other errors (an unwritable --out, a point that failed).',
     )
     .exitOverride((err) => {
