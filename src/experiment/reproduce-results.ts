@@ -166,7 +166,7 @@ export function reproductionSection(dir: string, link: string): string {
     "**The paper's claims** (EOFD-MLogB against OFUL-MLogB on the same trials: the per-round time reduction and the " +
       'regret overhead in %, each the back-transformed mean of per-trial log ratios with its 95% Student-t interval; ' +
       '`textbook` is OFUL-MLogB at the paper\'s cost model, an inverse and eq. (9)\'s eigendecomposition every round; ' +
-      '`incremental` is eofd\'s default, Woodbury updates and a decomposition only when the step leaves the ball; both decide identically):',
+      '`incremental` is eofd\'s default, Woodbury updates and eq. (9)\'s projection only when the step leaves the ball; both decide identically):',
     '',
   );
   const claimRows: string[][] = [];
