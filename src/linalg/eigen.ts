@@ -170,8 +170,38 @@ export class SymmetricEigen {
       return;
     }
     this.accumulate(n);
-    this.diagonalize(n);
+    this.diagonalize(n, true);
     this.writeSorted(n, values, vectors);
+  }
+
+  /**
+   * The eigenvalues alone, in descending order into values[0..n) (EISPACK tred1/tql1: `decompose`'s
+   * reduction and QL iteration without accumulating the reflections or rotating W, below
+   * DIVIDE_AND_CONQUER_MIN_ORDER; from it on, `decompose`'s divide and conquer). Below that order the
+   * values are `decompose`'s, bit for bit. Only the lower triangle is read; `a` is not modified.
+   */
+  eigenvalues(n: number, a: Float64Array, aOff: number, lda: number, values: Float64Array): void {
+    if (!Number.isInteger(n) || n < 1 || n > this.maxN) {
+      throw new Error(`SymmetricEigen: order n must be an integer in 1..${this.maxN}, got ${n}`);
+    }
+    if (values.length < n) throw new Error(`SymmetricEigen: output array too short for order ${n}`);
+    if (this.tridiagonal !== null && n >= DIVIDE_AND_CONQUER_MIN_ORDER) {
+      this.decomposeFactored(n, a, aOff, lda, values);
+      return;
+    }
+    this.checkInput(n, a, aOff, lda);
+    this.load(n, a, aOff, lda);
+    if (n === 1) {
+      values[0] = this.w[0];
+      return;
+    }
+    this.reduce(n);
+    // tred1's output for tql1: T's diagonal (on W's) into d, e[1..n) as left by `reduce`.
+    const d = this.d;
+    for (let i = 0; i < n; i++) d[i] = this.w[i * n + i];
+    this.e[0] = 0;
+    this.diagonalize(n, false);
+    this.writeSorted(n, values, null);
   }
 
   /**
@@ -552,8 +582,11 @@ export class SymmetricEigen {
     e[0] = 0;
   }
 
-  /** Implicit QL iteration with Wilkinson shifts on the tridiagonal (d, e), rotating rows of W (EISPACK tql2). */
-  private diagonalize(n: number): void {
+  /**
+   * Implicit QL iteration with Wilkinson shifts on the tridiagonal (d, e), rotating rows of W when
+   * `withVectors` (EISPACK tql2; without, tql1).
+   */
+  private diagonalize(n: number, withVectors: boolean): void {
     const w = this.w;
     const d = this.d;
     const e = this.e;
@@ -617,7 +650,7 @@ export class SymmetricEigen {
             rc[i] = c;
             rs[i] = s;
           }
-          applyRotations(n, w, l, m, rc, rs);
+          if (withVectors) applyRotations(n, w, l, m, rc, rs);
           p = (-s * s2 * c3 * el1 * e[l]) / dl1;
           e[l] = s * p;
           d[l] = c * p;
@@ -690,8 +723,8 @@ export class SymmetricEigen {
     gemmNNUpdate(rows, n, count, -1, vColumns, 0, count, y, 0, n, z, 0, n);
   }
 
-  /** Eigenvalues in descending order into values, and Wᵀ with columns permuted alike into vectors. */
-  private writeSorted(n: number, values: Float64Array, vectors: Float64Array): void {
+  /** Eigenvalues in descending order into values, and Wᵀ with columns permuted alike into vectors (when given). */
+  private writeSorted(n: number, values: Float64Array, vectors: Float64Array | null): void {
     const d = this.d;
     const w = this.w;
     const order = this.order;
@@ -705,9 +738,10 @@ export class SymmetricEigen {
       }
       order[j + 1] = i;
     }
+    for (let j = 0; j < n; j++) values[j] = d[order[j]];
+    if (vectors === null) return;
     for (let j = 0; j < n; j++) {
       const src = order[j] * n;
-      values[j] = d[order[j]];
       for (let r = 0; r < n; r++) vectors[r * n + j] = w[src + r];
     }
   }
