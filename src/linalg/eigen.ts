@@ -319,11 +319,20 @@ export class SymmetricEigen {
     else this.reduceUnblocked(n);
   }
 
-  /** `reduce` one reflection at a time, as tred2 (below BLOCKED_REDUCTION_MIN_ORDER). */
+  /**
+   * `reduce` one reflection at a time, as tred2 (below BLOCKED_REDUCTION_MIN_ORDER). Its WebAssembly
+   * twin (`reduceUnblocked` in scripts/simd-kernels.mjs) writes d and e too: it runs only when W, d and
+   * e live in one workspace.
+   */
   private reduceUnblocked(n: number): void {
     const w = this.w;
     const d = this.d;
     const e = this.e;
+    const home = kernelHome(w, (2 * n * n * n) / 3);
+    if (home !== null && homeOf(d) === home && homeOf(e) === home) {
+      home.kernels.reduceUnblocked(n, home.address(w, 0), home.address(d, 0), home.address(e, 0));
+      return;
+    }
     const last = (n - 1) * n;
     for (let j = 0; j < n; j++) d[j] = w[last + j];
 
@@ -587,11 +596,8 @@ export class SymmetricEigen {
    * `withVectors` (EISPACK tql2; without, tql1).
    */
   private diagonalize(n: number, withVectors: boolean): void {
-    const w = this.w;
     const d = this.d;
     const e = this.e;
-    const rc = this.rotC;
-    const rs = this.rotS;
     for (let i = 1; i < n; i++) e[i - 1] = e[i];
     e[n - 1] = 0;
 
@@ -616,44 +622,16 @@ export class SymmetricEigen {
             );
           }
           // Wilkinson shift.
-          let g = d[l];
-          let p = (d[l + 1] - g) / (2 * e[l]);
+          const g = d[l];
+          const p = (d[l + 1] - g) / (2 * e[l]);
           let r = hypot(p, 1);
           if (p < 0) r = -r;
           d[l] = e[l] / (p + r);
           d[l + 1] = e[l] * (p + r);
-          const dl1 = d[l + 1];
-          let h = g - d[l];
+          const h = g - d[l];
           for (let i = l + 2; i < n; i++) d[i] -= h;
           f += h;
-
-          // Implicit QL transformation.
-          p = d[m];
-          let c = 1;
-          let c2 = c;
-          let c3 = c;
-          const el1 = e[l + 1];
-          let s = 0;
-          let s2 = 0;
-          for (let i = m - 1; i >= l; i--) {
-            c3 = c2;
-            c2 = c;
-            s2 = s;
-            g = c * e[i];
-            h = c * p;
-            r = hypot(p, e[i]);
-            e[i + 1] = s * r;
-            s = e[i] / r;
-            c = p / r;
-            p = c * d[i] - s * g;
-            d[i + 1] = h + s * (c * g + s * d[i]);
-            rc[i] = c;
-            rs[i] = s;
-          }
-          if (withVectors) applyRotations(n, w, l, m, rc, rs);
-          p = (-s * s2 * c3 * el1 * e[l]) / dl1;
-          e[l] = s * p;
-          d[l] = c * p;
+          this.qlSweep(n, l, m, withVectors);
         } while (Math.abs(e[l]) > EPS * tst1);
       }
       d[l] += f;
@@ -664,6 +642,54 @@ export class SymmetricEigen {
         throw new Error(`SymmetricEigen: non-finite eigenvalue (overflow) for order ${n}`);
       }
     }
+  }
+
+  /**
+   * One implicit QL transformation of tql2 from row m up to l (after the shift): the
+   * rotations' recurrence on (d, e), and when `withVectors` the rotations applied to rows of W. Its
+   * WebAssembly twin (`qlSweep` in scripts/simd-kernels.mjs) applies each pair of rotations as soon as
+   * both are known, in one call per sweep; it runs when W, d and e live in one workspace.
+   */
+  private qlSweep(n: number, l: number, m: number, withVectors: boolean): void {
+    const w = this.w;
+    const d = this.d;
+    const e = this.e;
+    if (withVectors) {
+      const home = kernelHome(w, (m - l) * n);
+      if (home !== null && homeOf(d) === home && homeOf(e) === home) {
+        home.kernels.qlSweep(n, home.address(w, 0), home.address(d, 0), home.address(e, 0), l, m);
+        return;
+      }
+    }
+    const rc = this.rotC;
+    const rs = this.rotS;
+    const dl1 = d[l + 1];
+    let p = d[m];
+    let c = 1;
+    let c2 = c;
+    let c3 = c;
+    const el1 = e[l + 1];
+    let s = 0;
+    let s2 = 0;
+    for (let i = m - 1; i >= l; i--) {
+      c3 = c2;
+      c2 = c;
+      s2 = s;
+      const g = c * e[i];
+      const h = c * p;
+      const r = hypot(p, e[i]);
+      e[i + 1] = s * r;
+      s = e[i] / r;
+      c = p / r;
+      p = c * d[i] - s * g;
+      d[i + 1] = h + s * (c * g + s * d[i]);
+      rc[i] = c;
+      rs[i] = s;
+    }
+    if (withVectors) applyRotations(n, w, l, m, rc, rs);
+    p = (-s * s2 * c3 * el1 * e[l]) / dl1;
+    e[l] = s * p;
+    d[l] = c * p;
   }
 
   /** Eigenvalues (descending) and eigenvectors Z of the tridiagonal matrix T of `reduce` (A = Q T Qᵀ) by divide and conquer. */

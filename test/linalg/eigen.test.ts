@@ -211,6 +211,26 @@ describe('SymmetricEigen.eigenvalues (tred1/tql1)', () => {
   });
 });
 
+describe('SymmetricEigen: the WebAssembly small-order path (reduction, QL sweeps) gives the TypeScript bits', () => {
+  const rand = mulberry32(20261206);
+  for (const n of [6, 44, 45]) {
+    it(`n = ${n}: random, reducible (rows with nothing to reflect) and with a repeated eigenvalue`, () => {
+      const random = randomSymmetric(n, rand);
+      // Block diagonal with a decoupled last row: steps with scale = 0 in the reduction, and QL sweeps
+      // that stop at a zero subdiagonal.
+      const reducible = random.map((row, i) => row.map((x, j) => (i === n - 1 || j === n - 1 ? (i === j ? x : 0) : (i < n >> 1) === (j < n >> 1) ? x : 0)));
+      const repeated = withSpectrum(randomOrthogonal(n, rand), Array.from({ length: n }, (_, i) => (i % 3 === 0 ? 2 : i)));
+      for (const A of [random, reducible, repeated]) {
+        const plain = decompose(A);
+        checkDecomposition(A, plain);
+        const simd = decompose(A, new SymmetricEigen(n, new Workspace(1024, 'wasm')));
+        expect(simd.values).toEqual(plain.values);
+        expect(simd.vectors).toEqual(plain.vectors);
+      }
+    });
+  }
+});
+
 describe('SymmetricEigen.tridiagonalize', () => {
   const rand = mulberry32(20261204);
   for (const n of [1, 2, 7, 130]) {
