@@ -15,7 +15,7 @@
  * runs along a row of W (contiguous memory). W is transposed into the caller's `vectors` at the end.
  */
 import { gemmNN, gemmNNUpdate, gemmNT, gemmNTUpdate, gemv, gemvT, symvLower } from './blas.js';
-import { homeOf, kernelHome, type Workspace } from './simd.js';
+import { homeOf, kernelHome, type Home, type Workspace } from './simd.js';
 import { TridiagonalEigen } from './tridiagonal.js';
 
 const EPS = 2 ** -52;
@@ -598,6 +598,9 @@ export class SymmetricEigen {
   private diagonalize(n: number, withVectors: boolean): void {
     const d = this.d;
     const e = this.e;
+    // The sweeps' WebAssembly twin writes d and e too: it runs only when W, d and e live in one workspace.
+    const home = withVectors ? kernelHome(this.w, n * n * n) : null;
+    const sweepHome = home !== null && homeOf(d) === home && homeOf(e) === home ? home : null;
     for (let i = 1; i < n; i++) e[i - 1] = e[i];
     e[n - 1] = 0;
 
@@ -631,7 +634,7 @@ export class SymmetricEigen {
           const h = g - d[l];
           for (let i = l + 2; i < n; i++) d[i] -= h;
           f += h;
-          this.qlSweep(n, l, m, withVectors);
+          this.qlSweep(n, l, m, withVectors, sweepHome);
         } while (Math.abs(e[l]) > EPS * tst1);
       }
       d[l] += f;
@@ -646,20 +649,17 @@ export class SymmetricEigen {
 
   /**
    * One implicit QL transformation of tql2 from row m up to l (after the shift): the
-   * rotations' recurrence on (d, e), and when `withVectors` the rotations applied to rows of W. Its
-   * WebAssembly twin (`qlSweep` in scripts/simd-kernels.mjs) applies each pair of rotations as soon as
-   * both are known, in one call per sweep; it runs when W, d and e live in one workspace.
+   * rotations' recurrence on (d, e), and when `withVectors` the rotations applied to rows of W; all of
+   * it by the WebAssembly twin (`qlSweep` in scripts/simd-kernels.mjs, which applies each pair of
+   * rotations behind the next pair's steps) when `home` is W's, d's and e's.
    */
-  private qlSweep(n: number, l: number, m: number, withVectors: boolean): void {
+  private qlSweep(n: number, l: number, m: number, withVectors: boolean, home: Home | null): void {
     const w = this.w;
     const d = this.d;
     const e = this.e;
-    if (withVectors) {
-      const home = kernelHome(w, (m - l) * n);
-      if (home !== null && homeOf(d) === home && homeOf(e) === home) {
-        home.kernels.qlSweep(n, home.address(w, 0), home.address(d, 0), home.address(e, 0), l, m);
-        return;
-      }
+    if (home !== null) {
+      home.kernels.qlSweep(n, home.address(w, 0), home.address(d, 0), home.address(e, 0), l, m);
+      return;
     }
     const rc = this.rotC;
     const rs = this.rotS;
