@@ -575,9 +575,9 @@ function symvLowerKernel() {
  * One implicit QL sweep of eigen.ts `qlSweep` (EISPACK tql2's inner loop, after the shift): the
  * rotations' recurrence on (d, e) from i = m−1 down to l with tql2's hypot, each pair of rotations
  * applied to rows of W (n×n) as `applyRotations` pairs them (`rotationPasses`), then the sweep's last
- * values into e[l], d[l]. Software-pipelined: a pair's rotations are applied, half of the columns after
- * each, while the next pair's two recurrence steps (divisions and square roots, independent of W) are
- * in flight; every element of W still sees the rotations in the TypeScript's order, with the same
+ * values into e[l], d[l]. Software-pipelined: a pair's rotations are applied, a quarter of the columns
+ * at a time, while the next pair's two recurrence steps (divisions and square roots, independent of W)
+ * are in flight; every element of W still sees the rotations in the TypeScript's order, with the same
  * operations.
  */
 function qlSweepKernel() {
@@ -589,14 +589,10 @@ function qlSweepKernel() {
   const fdiv = (a, b) => `(f64.div ${a} ${b})`;
   const at = (array, index) => add(get(array), `(i32.shl ${index} (i32.const 3))`);
   const next = add(get('k'), '(i32.const 1)');
-  /**
-   * eigen.ts `hypot(p, e[k])` without branches (a mispredicted one would discard the rotations issued
-   * behind it): big·√(1 + t²), t = small/big, with big, small = |p|, |e[k]| when |p| > |e[k]|, else
-   * the other way round; 0 when big = 0.
-   */
-  const hypot = `(select (f64.const 0) ${fmul(f('x'), `(f64.sqrt ${fadd('(f64.const 1)', fmul(`(local.tee $t ${fdiv(f('y'), f('x'))})`, f('t')))})`)} (f64.eq ${f('x')} (f64.const 0)))`;
-  /** Recurrence step k: c, s of rotation k; e[k+1], d[k+1], p updated. */
-  const step = [
+  /** √(1 + t²)·big with t = small/big (eigen.ts `hypot`'s branches). */
+  const scaled = (big, small) => fmul(f(big), `(f64.sqrt ${fadd('(f64.const 1)', fmul(`(local.tee $t ${fdiv(f(small), f(big))})`, f('t')))})`);
+  /** Recurrence step k, up to r = hypot(p, e[k]). */
+  const stepToHypot = [
     set('c3', f('c2')),
     set('c2', f('c')),
     set('s2', f('s')),
@@ -606,11 +602,10 @@ function qlSweepKernel() {
     set('h', fmul(f('c'), f('p'))),
     set('x', `(f64.abs ${f('p')})`),
     set('y', `(f64.abs ${f('ei')})`),
-    set('bigger', `(f64.gt ${f('x')} ${f('y')})`),
-    set('t', `(select ${f('x')} ${f('y')} ${get('bigger')})`),
-    set('y', `(select ${f('y')} ${f('x')} ${get('bigger')})`),
-    set('x', f('t')),
-    set('r', hypot),
+    set('r', `(if (result f64) (f64.gt ${f('x')} ${f('y')}) (then ${scaled('x', 'y')}) (else (if (result f64) (f64.eq ${f('y')} (f64.const 0)) (then (f64.const 0)) (else ${scaled('y', 'x')}))))`),
+  ];
+  /** The rest of step k: c, s of rotation k; e[k+1], d[k+1], p updated. */
+  const stepFromHypot = [
     `(f64.store ${at('e', next)} ${fmul(f('s'), f('r'))})`,
     set('s', fdiv(f('ei'), f('r'))),
     set('c', fdiv(f('p'), f('r'))),
@@ -619,9 +614,19 @@ function qlSweepKernel() {
   ];
   const splats = (names) => names.map((n) => set(`${n}v`, `(f64x2.splat ${get(n)})`));
   const row = (index) => add(get('w'), `(i32.mul ${index} ${get('rowBytes')})`);
+  /**
+   * The pending pair's rotations on its column pairs [$b{q}, $b{q+1}) (byte offsets; $b0 = 0, $b4 the
+   * last pair's end): a quarter of the columns behind each half of a step, where the rotations overlap
+   * the step's divisions and square roots best (measured: after the hypot and after the step).
+   */
+  const quarter = (q) => [
+    `(if ${get('pending')} (then`,
+    ...passes.doubleColumns(`ql_quarter${q}`, q === 0 ? '(i32.const 0)' : get(`b${q}`), get(`b${q + 1}`)).map((line) => `  ${line}`),
+    `))`,
+  ];
   return `
   (func (export "qlSweep") (param $n i32) (param $w i32) (param $d i32) (param $e i32) (param $l i32) (param $m i32)
-    ${locals('i32', ['i', 'k', 'o', 'oEnd', 'r0', 'r1', 'r2', 'rowBytes', 'pending', 'half', 'pairsEnd', 'bigger'])}
+    ${locals('i32', ['i', 'k', 'o', 'oEnd', 'r0', 'r1', 'r2', 'rowBytes', 'pending', 'pairs', 'b1', 'b2', 'b3', 'b4'])}
     ${locals('f64', ['c1n', 's1n', 'p', 'c', 'c2', 'c3', 's', 's2', 'g', 'h', 'r', 't', 'x', 'y', 'ei', 'di', 'el1', 'dl1', 'c0', 's0', 'c1', 's1', 'xf', 'yf', 'zf', 'x1f'])}
     ${locals('v128', ['c0v', 's0v', 'c1v', 's1v', 'xv', 'yv', 'zv', 'x1v'])}
     ${set('rowBytes', bytes('n'))}
@@ -630,20 +635,23 @@ function qlSweepKernel() {
     ${set('p', `(f64.load ${at('d', get('m'))})`)}
     ${set('c', '(f64.const 1)')} ${set('c2', '(f64.const 1)')} ${set('c3', '(f64.const 1)')}
     ${set('i', `(i32.sub ${get('m')} (i32.const 1))`)}
-    ${set('half', `(i32.shl (i32.shr_u ${get('n')} (i32.const 2)) (i32.const 4))`)}
-    ${set('pairsEnd', `(i32.shl (i32.and ${get('n')} (i32.const -2)) (i32.const 3))`)}
+    ${set('pairs', `(i32.shr_u ${get('n')} (i32.const 1))`)}
+    ${[1, 2, 3, 4].map((q) => set(`b${q}`, `(i32.shl (i32.shr_u (i32.mul ${get('pairs')} (i32.const ${q})) (i32.const 2)) (i32.const 4))`)).join('\n    ')}
     ${whileLoop('ql_pairs', `(i32.lt_s (i32.sub ${get('i')} (i32.const 1)) ${get('l')})`, [
       set('k', get('i')),
-      ...step,
+      ...stepToHypot,
+      ...quarter(0),
+      ...stepFromHypot,
+      ...quarter(1),
       set('c1n', f('c')),
       set('s1n', f('s')),
-      `(if ${get('pending')} (then`,
-      ...passes.doubleColumns('ql_first_half', '(i32.const 0)', get('half')).map((line) => `  ${line}`),
-      `))`,
       set('k', `(i32.sub ${get('i')} (i32.const 1))`),
-      ...step,
+      ...stepToHypot,
+      ...quarter(2),
+      ...stepFromHypot,
+      ...quarter(3),
       `(if ${get('pending')} (then`,
-      ...[...passes.doubleColumns('ql_second_half', get('half'), get('pairsEnd')), ...passes.doubleOddColumn()].map((line) => `  ${line}`),
+      ...passes.doubleOddColumn().map((line) => `  ${line}`),
       `))`,
       set('c1', f('c1n')),
       set('s1', f('s1n')),
@@ -661,7 +669,8 @@ function qlSweepKernel() {
     (if (i32.ge_s ${get('i')} ${get('l')}) (then
       ${[
         set('k', get('i')),
-        ...step,
+        ...stepToHypot,
+        ...stepFromHypot,
         set('c0', f('c')),
         set('s0', f('s')),
         ...splats(['c0', 's0']),
