@@ -413,8 +413,9 @@ function rotateRowsKernel() {
 
 /**
  * eigen.ts `accumulate` (EISPACK tred2's second half: the reflections of `reduce` accumulated into W, then
- * d, e set up for the QL iteration) with the same operations per element: the two dot products of a row
- * pair as the lanes of one vector (each a sum in order), the updates and the division by h across k.
+ * d, e set up for the QL iteration) with the same operations per element: the dot products of four rows
+ * (then of a pair) as the lanes of two vectors (one) (each a sum in order), the updates and the division
+ * by h across k.
  * w: n×n (ld = n); d, e: length n.
  */
 function accumulateKernel() {
@@ -431,8 +432,8 @@ function accumulateKernel() {
   ];
   return `
   (func (export "accumulate") (param $n i32) (param $w i32) (param $d i32) (param $e i32)
-    ${locals('i32', ['i', 'j', 'k', 'o', 'oEnd', 'len', 'ri', 'ri1', 'r0', 'r1', 'rowBytes'])}
-    ${locals('f64', ['h', 'g0', 'g1'])} ${locals('v128', ['hv', 'g', 'g0v', 'g1v'])}
+    ${locals('i32', ['i', 'j', 'k', 'o', 'oEnd', 'len', 'ri', 'ri1', 'r0', 'r1', 'r2', 'r3', 'rowBytes'])}
+    ${locals('f64', ['h', 'g0', 'g1', 'g2', 'g3'])} ${locals('v128', ['hv', 'g', 'g23', 'u', 'g0v', 'g1v', 'g2v', 'g3v'])}
     ${set('rowBytes', bytes('n'))}
     ${whileLoop('steps', `(i32.ge_s ${get('i')} (i32.sub ${get('n')} (i32.const 1)))`, [
       set('ri', add(get('w'), row(get('i')))),
@@ -447,6 +448,29 @@ function accumulateKernel() {
         `(v128.store ${add(get('d'), get('o'))} (f64x2.div (v128.load ${add(get('ri1'), get('o'))}) ${get('hv')}))`,
       ], [`(f64.store ${add(get('d'), get('o'))} (f64.div (f64.load ${add(get('ri1'), get('o'))}) ${get('h')}))`]).map((l) => `  ${l}`),
       `  ${set('j', '(i32.const 0)')}`,
+      // Four rows per pass: two independent chains of dot-product additions (a pair's chain alone is
+      // bound by the addition's latency).
+      ...whileLoop('quads', `(i32.ge_s ${add(get('j'), '(i32.const 3)')} ${get('len')})`, [
+        set('r0', add(get('w'), row(get('j')))),
+        set('r1', add(get('r0'), get('rowBytes'))),
+        set('r2', add(get('r1'), get('rowBytes'))),
+        set('r3', add(get('r2'), get('rowBytes'))),
+        set('g', '(v128.const f64x2 0 0)'),
+        set('g23', '(v128.const f64x2 0 0)'),
+        ...loop('o', `(i32.shl ${get('len')} (i32.const 3))`, 8, [
+          set('u', splat(add(get('ri1'), get('o')))),
+          set('g', vadd(get('g'), vmul(get('u'), pair(add(get('r0'), get('o')), add(get('r1'), get('o')))))),
+          set('g23', vadd(get('g23'), vmul(get('u'), pair(add(get('r2'), get('o')), add(get('r3'), get('o')))))),
+        ], 'quad_dots'),
+        ...[['g0v', 'g', 0], ['g1v', 'g', 1], ['g2v', 'g23', 0], ['g3v', 'g23', 1]].map(([v, from, lane]) => set(v, `(f64x2.splat (f64x2.extract_lane ${lane} ${get(from)}))`)),
+        ...[['g0', 'g', 0], ['g1', 'g', 1], ['g2', 'g23', 0], ['g3', 'g23', 1]].map(([v, from, lane]) => set(v, `(f64x2.extract_lane ${lane} ${get(from)})`)),
+        ...acrossK('update4', ['r0', 'r1', 'r2', 'r3'].map((r, q) =>
+          `(v128.store ${add(get(r), get('o'))} (f64x2.sub (v128.load ${add(get(r), get('o'))}) ${vmul(get(`g${q}v`), `(v128.load ${add(get('d'), get('o'))})`)}))`,
+        ), ['r0', 'r1', 'r2', 'r3'].map((r, q) =>
+          `(f64.store ${add(get(r), get('o'))} (f64.sub (f64.load ${add(get(r), get('o'))}) (f64.mul ${get(`g${q}`)} (f64.load ${add(get('d'), get('o'))}))))`,
+        )),
+        set('j', add(get('j'), '(i32.const 4)')),
+      ]).map((l) => `  ${l}`),
       ...whileLoop('pairs', `(i32.ge_s ${add(get('j'), '(i32.const 1)')} ${get('len')})`, [
         set('r0', add(get('w'), row(get('j')))),
         set('r1', add(get('r0'), get('rowBytes'))),
