@@ -307,10 +307,13 @@ function gemmNTKernel() {
 }
 
 /**
- * Rows (i, i+1) of W (n×n) rotated for i = m−1 down to l, two rotations per sweep (eigen.ts
- * `applyRotations`, the QL iteration's eigenvector update): the same products and sums per element.
+ * One pass of eigen.ts `applyRotations` over rows r0, r1, r2 of W (n doubles each; locals $r0..$r2 hold
+ * their addresses, $n the row length): `double` applies rotation (c1, s1) to rows (r1, r2), then
+ * (c0, s0) to (r0, r1); `single` applies (c0, s0) to rows (r0, r1). Pairs of columns as vectors, an odd
+ * last column as scalars; the same products and sums per element as the TypeScript. The caller declares
+ * the locals o, oEnd, c0, s0, c1, s1, xf, yf, zf, x1f (f64) and c0v, s0v, c1v, s1v, xv, yv, zv, x1v (v128).
  */
-function rotateRowsKernel() {
+function rotationPasses() {
   const vsub = (a, b) => `(f64x2.sub ${a} ${b})`;
   const fsub = (a, b) => `(f64.sub ${a} ${b})`;
   const fadd = (a, b) => `(f64.add ${a} ${b})`;
@@ -352,6 +355,32 @@ function rotateRowsKernel() {
     ...body('f').map((line) => `  ${line}`),
     `))`,
   ];
+  /** `double` on the column pairs from byte offset `start` to `end` (i32 expressions, multiples of 16) alone. */
+  const doubleColumns = (label, start, end) => [
+    set('o', start),
+    set('oEnd', end),
+    `(block $${label}_done (br_if $${label}_done (i32.ge_s ${get('o')} ${get('oEnd')}))`,
+    `  (loop $${label}`,
+    ...double('v').map((line) => `    ${line}`),
+    `    ${set('o', add(get('o'), '(i32.const 16)'))}`,
+    `    (br_if $${label} (i32.lt_s ${get('o')} ${get('oEnd')}))))`,
+  ];
+  /** `double` on the last column alone when n is odd. */
+  const doubleOddColumn = () => [
+    `(if (i32.and ${get('n')} (i32.const 1)) (then`,
+    `  ${set('o', `(i32.shl (i32.sub ${get('n')} (i32.const 1)) (i32.const 3))`)}`,
+    ...double('f').map((line) => `  ${line}`),
+    `))`,
+  ];
+  return { double: (label) => sweep(double, label), single: (label) => sweep(single, label), doubleColumns, doubleOddColumn };
+}
+
+/**
+ * Rows (i, i+1) of W (n×n) rotated for i = m−1 down to l, two rotations per sweep (eigen.ts
+ * `applyRotations`, the QL iteration's eigenvector update): the same products and sums per element.
+ */
+function rotateRowsKernel() {
+  const passes = rotationPasses();
   const load = (array, index) => `(f64.load ${add(get(array), `(i32.shl ${index} (i32.const 3))`)})`;
   const splats = (names) => names.map((n) => set(`${n}v`, `(f64x2.splat ${get(n)})`));
   return `
@@ -369,7 +398,7 @@ function rotateRowsKernel() {
       set('r0', add(get('w'), `(i32.mul (i32.sub ${get('i')} (i32.const 1)) ${get('rowBytes')})`)),
       set('r1', add(get('r0'), get('rowBytes'))),
       set('r2', add(get('r1'), get('rowBytes'))),
-      ...sweep(double, 'double'),
+      ...passes.double('double'),
       set('i', `(i32.sub ${get('i')} (i32.const 2))`),
     ]).join('\n    ')}
     (if (i32.ge_s ${get('i')} ${get('l')}) (then
@@ -378,17 +407,23 @@ function rotateRowsKernel() {
       ${splats(['c0', 's0']).join('\n      ')}
       ${set('r0', add(get('w'), `(i32.mul ${get('i')} ${get('rowBytes')})`))}
       ${set('r1', add(get('r0'), get('rowBytes')))}
-      ${sweep(single, 'single').join('\n      ')}))
+      ${passes.single('single').join('\n      ')}))
   )`;
 }
 
+/** Rows per pass of the accumulation's dot products, even (measured at order 44: 2 rows 16.1 µs, 4 rows 12.7, 6 rows 11.8, 8 rows 12.4). */
+const ACCUMULATE_ROWS = 6;
+
 /**
  * eigen.ts `accumulate` (EISPACK tred2's second half: the reflections of `reduce` accumulated into W, then
- * d, e set up for the QL iteration) with the same operations per element: the two dot products of a row
- * pair as the lanes of one vector (each a sum in order), the updates and the division by h across k.
+ * d, e set up for the QL iteration) with the same operations per element: the dot products of
+ * ACCUMULATE_ROWS rows (then of pairs) two by two as the lanes of vectors (each a sum in order), the
+ * updates and the division by h across k.
  * w: n×n (ld = n); d, e: length n.
  */
 function accumulateKernel() {
+  const blockRows = Array.from({ length: ACCUMULATE_ROWS }, (_, q) => `r${q}`);
+  const chains = Array.from({ length: ACCUMULATE_ROWS / 2 }, (_, q) => `chain${q}`);
   const at = (array, index) => add(get(array), `(i32.shl ${index} (i32.const 3))`);
   const f64 = (address) => `(f64.load ${address})`;
   const row = (r) => `(i32.mul ${r} ${get('rowBytes')})`;
@@ -402,8 +437,9 @@ function accumulateKernel() {
   ];
   return `
   (func (export "accumulate") (param $n i32) (param $w i32) (param $d i32) (param $e i32)
-    ${locals('i32', ['i', 'j', 'k', 'o', 'oEnd', 'len', 'ri', 'ri1', 'r0', 'r1', 'rowBytes'])}
-    ${locals('f64', ['h', 'g0', 'g1'])} ${locals('v128', ['hv', 'g', 'g0v', 'g1v'])}
+    ${locals('i32', ['i', 'j', 'k', 'o', 'oEnd', 'len', 'ri', 'ri1', ...blockRows.slice(2), 'rowBytes'])} ${locals('i32', ['r0', 'r1'])}
+    ${locals('f64', ['h', ...blockRows.map((_, q) => `g${q}`)])}
+    ${locals('v128', ['hv', 'g', 'u', ...chains, ...blockRows.map((_, q) => `g${q}v`)])}
     ${set('rowBytes', bytes('n'))}
     ${whileLoop('steps', `(i32.ge_s ${get('i')} (i32.sub ${get('n')} (i32.const 1)))`, [
       set('ri', add(get('w'), row(get('i')))),
@@ -418,6 +454,25 @@ function accumulateKernel() {
         `(v128.store ${add(get('d'), get('o'))} (f64x2.div (v128.load ${add(get('ri1'), get('o'))}) ${get('hv')}))`,
       ], [`(f64.store ${add(get('d'), get('o'))} (f64.div (f64.load ${add(get('ri1'), get('o'))}) ${get('h')}))`]).map((l) => `  ${l}`),
       `  ${set('j', '(i32.const 0)')}`,
+      // ACCUMULATE_ROWS rows per pass: independent chains of dot-product additions, two rows a chain (a
+      // pair's chain alone is bound by the addition's latency).
+      ...whileLoop('blocks', `(i32.ge_s ${add(get('j'), `(i32.const ${ACCUMULATE_ROWS - 1})`)} ${get('len')})`, [
+        set('r0', add(get('w'), row(get('j')))),
+        ...blockRows.slice(1).map((r, q) => set(r, add(get(blockRows[q]), get('rowBytes')))),
+        ...chains.map((acc) => set(acc, '(v128.const f64x2 0 0)')),
+        ...loop('o', `(i32.shl ${get('len')} (i32.const 3))`, 8, [
+          set('u', splat(add(get('ri1'), get('o')))),
+          ...chains.map((acc, q) => set(acc, vadd(get(acc), vmul(get('u'), pair(add(get(blockRows[2 * q]), get('o')), add(get(blockRows[2 * q + 1]), get('o'))))))),
+        ], 'block_dots'),
+        ...blockRows.map((_, q) => set(`g${q}v`, `(f64x2.splat (f64x2.extract_lane ${q & 1} ${get(chains[q >> 1])}))`)),
+        ...blockRows.map((_, q) => set(`g${q}`, `(f64x2.extract_lane ${q & 1} ${get(chains[q >> 1])})`)),
+        ...acrossK('update_block', blockRows.map((r, q) =>
+          `(v128.store ${add(get(r), get('o'))} (f64x2.sub (v128.load ${add(get(r), get('o'))}) ${vmul(get(`g${q}v`), `(v128.load ${add(get('d'), get('o'))})`)}))`,
+        ), blockRows.map((r, q) =>
+          `(f64.store ${add(get(r), get('o'))} (f64.sub (f64.load ${add(get(r), get('o'))}) (f64.mul ${get(`g${q}`)} (f64.load ${add(get('d'), get('o'))}))))`,
+        )),
+        set('j', add(get('j'), `(i32.const ${ACCUMULATE_ROWS})`)),
+      ]).map((l) => `  ${l}`),
       ...whileLoop('pairs', `(i32.ge_s ${add(get('j'), '(i32.const 1)')} ${get('len')})`, [
         set('r0', add(get('w'), row(get('j')))),
         set('r1', add(get('r0'), get('rowBytes'))),
@@ -542,12 +597,289 @@ function symvLowerKernel() {
   )`;
 }
 
+/**
+ * One implicit QL sweep of eigen.ts `qlSweep` (EISPACK tql2's inner loop, after the shift): the
+ * rotations' recurrence on (d, e) from i = m−1 down to l with tql2's hypot, each pair of rotations
+ * applied to rows of W (n×n) as `applyRotations` pairs them (`rotationPasses`), then the sweep's last
+ * values into e[l], d[l]. Software-pipelined: a pair's rotations are applied, a quarter of the columns
+ * at a time, while the next pair's two recurrence steps (divisions and square roots, independent of W)
+ * are in flight; every element of W still sees the rotations in the TypeScript's order, with the same
+ * operations.
+ */
+function qlSweepKernel() {
+  const passes = rotationPasses();
+  const f = (name) => get(name);
+  const fmul = (a, b) => `(f64.mul ${a} ${b})`;
+  const fadd = (a, b) => `(f64.add ${a} ${b})`;
+  const fsub = (a, b) => `(f64.sub ${a} ${b})`;
+  const fdiv = (a, b) => `(f64.div ${a} ${b})`;
+  const at = (array, index) => add(get(array), `(i32.shl ${index} (i32.const 3))`);
+  const next = add(get('k'), '(i32.const 1)');
+  /** √(1 + t²)·big with t = small/big (eigen.ts `hypot`'s branches). */
+  const scaled = (big, small) => fmul(f(big), `(f64.sqrt ${fadd('(f64.const 1)', fmul(`(local.tee $t ${fdiv(f(small), f(big))})`, f('t')))})`);
+  /** Recurrence step k, up to r = hypot(p, e[k]). */
+  const stepToHypot = [
+    set('c3', f('c2')),
+    set('c2', f('c')),
+    set('s2', f('s')),
+    set('ei', `(f64.load ${at('e', get('k'))})`),
+    set('di', `(f64.load ${at('d', get('k'))})`),
+    set('g', fmul(f('c'), f('ei'))),
+    set('h', fmul(f('c'), f('p'))),
+    set('x', `(f64.abs ${f('p')})`),
+    set('y', `(f64.abs ${f('ei')})`),
+    set('r', `(if (result f64) (f64.gt ${f('x')} ${f('y')}) (then ${scaled('x', 'y')}) (else (if (result f64) (f64.eq ${f('y')} (f64.const 0)) (then (f64.const 0)) (else ${scaled('y', 'x')}))))`),
+  ];
+  /** The rest of step k: c, s of rotation k; e[k+1], d[k+1], p updated. */
+  const stepFromHypot = [
+    `(f64.store ${at('e', next)} ${fmul(f('s'), f('r'))})`,
+    set('s', fdiv(f('ei'), f('r'))),
+    set('c', fdiv(f('p'), f('r'))),
+    set('p', fsub(fmul(f('c'), f('di')), fmul(f('s'), f('g')))),
+    `(f64.store ${at('d', next)} ${fadd(f('h'), fmul(f('s'), fadd(fmul(f('c'), f('g')), fmul(f('s'), f('di')))))})`,
+  ];
+  const splats = (names) => names.map((n) => set(`${n}v`, `(f64x2.splat ${get(n)})`));
+  const row = (index) => add(get('w'), `(i32.mul ${index} ${get('rowBytes')})`);
+  /**
+   * The pending pair's rotations on its column pairs [$b{q}, $b{q+1}) (byte offsets; $b0 = 0, $b4 the
+   * last pair's end): a quarter of the columns behind each half of a step, where the rotations overlap
+   * the step's divisions and square roots best (measured: after the hypot and after the step).
+   */
+  const quarter = (q) => [
+    `(if ${get('pending')} (then`,
+    ...passes.doubleColumns(`ql_quarter${q}`, q === 0 ? '(i32.const 0)' : get(`b${q}`), get(`b${q + 1}`)).map((line) => `  ${line}`),
+    `))`,
+  ];
+  return `
+  (func (export "qlSweep") (param $n i32) (param $w i32) (param $d i32) (param $e i32) (param $l i32) (param $m i32)
+    ${locals('i32', ['i', 'k', 'o', 'oEnd', 'r0', 'r1', 'r2', 'rowBytes', 'pending', 'pairs', 'b1', 'b2', 'b3', 'b4'])}
+    ${locals('f64', ['c1n', 's1n', 'p', 'c', 'c2', 'c3', 's', 's2', 'g', 'h', 'r', 't', 'x', 'y', 'ei', 'di', 'el1', 'dl1', 'c0', 's0', 'c1', 's1', 'xf', 'yf', 'zf', 'x1f'])}
+    ${locals('v128', ['c0v', 's0v', 'c1v', 's1v', 'xv', 'yv', 'zv', 'x1v'])}
+    ${set('rowBytes', bytes('n'))}
+    ${set('dl1', `(f64.load offset=8 ${at('d', get('l'))})`)}
+    ${set('el1', `(f64.load offset=8 ${at('e', get('l'))})`)}
+    ${set('p', `(f64.load ${at('d', get('m'))})`)}
+    ${set('c', '(f64.const 1)')} ${set('c2', '(f64.const 1)')} ${set('c3', '(f64.const 1)')}
+    ${set('i', `(i32.sub ${get('m')} (i32.const 1))`)}
+    ${set('pairs', `(i32.shr_u ${get('n')} (i32.const 1))`)}
+    ${[1, 2, 3, 4].map((q) => set(`b${q}`, `(i32.shl (i32.shr_u (i32.mul ${get('pairs')} (i32.const ${q})) (i32.const 2)) (i32.const 4))`)).join('\n    ')}
+    ${whileLoop('ql_pairs', `(i32.lt_s (i32.sub ${get('i')} (i32.const 1)) ${get('l')})`, [
+      set('k', get('i')),
+      ...stepToHypot,
+      ...quarter(0),
+      ...stepFromHypot,
+      ...quarter(1),
+      set('c1n', f('c')),
+      set('s1n', f('s')),
+      set('k', `(i32.sub ${get('i')} (i32.const 1))`),
+      ...stepToHypot,
+      ...quarter(2),
+      ...stepFromHypot,
+      ...quarter(3),
+      `(if ${get('pending')} (then`,
+      ...passes.doubleOddColumn().map((line) => `  ${line}`),
+      `))`,
+      set('c1', f('c1n')),
+      set('s1', f('s1n')),
+      set('c0', f('c')),
+      set('s0', f('s')),
+      ...splats(['c0', 's0', 'c1', 's1']),
+      set('r0', row(`(i32.sub ${get('i')} (i32.const 1))`)),
+      set('r1', add(get('r0'), get('rowBytes'))),
+      set('r2', add(get('r1'), get('rowBytes'))),
+      set('pending', '(i32.const 1)'),
+      set('i', `(i32.sub ${get('i')} (i32.const 2))`),
+    ]).join('\n    ')}
+    (if ${get('pending')} (then
+      ${passes.double('ql_double_last').join('\n      ')}))
+    (if (i32.ge_s ${get('i')} ${get('l')}) (then
+      ${[
+        set('k', get('i')),
+        ...stepToHypot,
+        ...stepFromHypot,
+        set('c0', f('c')),
+        set('s0', f('s')),
+        ...splats(['c0', 's0']),
+        set('r0', row(get('i'))),
+        set('r1', add(get('r0'), get('rowBytes'))),
+        ...passes.single('ql_single'),
+      ].join('\n      ')}))
+    ${set('p', fdiv(fmul(fmul(fmul(fmul(`(f64.neg ${f('s')})`, f('s2')), f('c3')), f('el1')), `(f64.load ${at('e', get('l'))})`), f('dl1')))}
+    (f64.store ${at('e', get('l'))} ${fmul(f('s'), f('p'))})
+    (f64.store ${at('d', get('l'))} ${fmul(f('c'), f('p'))})
+  )`;
+}
+
+/**
+ * eigen.ts `reduceUnblocked` (EISPACK tred2's first half, one reflection at a time) with the same
+ * operations in the same order: the sums (scale, h, f, and each row's dot with u) in order as scalars
+ * or as the two lanes of one vector for a pair of rows, the updates of e and of the trailing block
+ * across k as vectors. w: n×n (ld = n); d, e: length n.
+ */
+function reduceUnblockedKernel() {
+  const fadd = (a, b) => `(f64.add ${a} ${b})`;
+  const fsub = (a, b) => `(f64.sub ${a} ${b})`;
+  const fmul = (a, b) => `(f64.mul ${a} ${b})`;
+  const fdiv = (a, b) => `(f64.div ${a} ${b})`;
+  const vsub = (a, b) => `(f64x2.sub ${a} ${b})`;
+  const i32 = (c) => `(i32.const ${c})`;
+  const plus = (a, c) => add(a, i32(c));
+  /** Byte address of element `index` (an i32 expression) of the array or row at local `base`. */
+  const at = (base, index) => add(get(base), `(i32.shl ${index} (i32.const 3))`);
+  const load = (base, index) => `(f64.load ${at(base, index)})`;
+  const store = (base, index, value) => `(f64.store ${at(base, index)} ${value})`;
+  const vload = (base, index) => `(v128.load ${at(base, index)})`;
+  const vstore = (base, index, value) => `(v128.store ${at(base, index)} ${value})`;
+  const i = get('i');
+  const j = get('j');
+  const k = get('k');
+  const iMinus1 = `(i32.sub ${i} (i32.const 1))`;
+  /** for (k = start; k < i; k++) body, scalar. */
+  const scalarLoop = (label, start, body) => [set('k', start), ...whileLoop(label, `(i32.ge_s ${k} ${i})`, [...body, set('k', plus(k, 1))])];
+  /** for (k = start; k + 1 < i; k += 2) vectorBody; then k < i: scalarBody. */
+  const pairLoop = (label, start, vectorBody, scalarBody) => [
+    set('k', start),
+    ...whileLoop(label, `(i32.ge_s ${plus(k, 1)} ${i})`, [...vectorBody, set('k', plus(k, 2))]),
+    `(if (i32.lt_s ${k} ${i}) (then`,
+    ...scalarBody.map((line) => `  ${line}`),
+    `))`,
+  ];
+  const lanes02 = (a, b) => `(i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 ${a} ${b})`;
+  const lanes13 = (a, b) => `(i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 ${a} ${b})`;
+
+  // e ← (trailing block)·u, rows j, j+1 per pass (eigen.ts's order within each sum).
+  const productPairs = whileLoop('product_pairs', `(i32.ge_s ${plus(j, 1)} ${i})`, [
+    set('r0', add(get('w'), `(i32.mul ${j} ${get('rowBytes')})`)),
+    set('r1', add(get('r0'), get('rowBytes'))),
+    set('f0', load('d', j)),
+    set('f1', load('d', plus(j, 1))),
+    store('ri', j, get('f0')),
+    store('ri', plus(j, 1), get('f1')),
+    set('w01', load('r0', plus(j, 1))),
+    set('g0', fadd(fadd(load('e', j), fmul(load('r0', j), get('f0'))), fmul(get('w01'), get('f1')))),
+    store('e', plus(j, 1), fadd(load('e', plus(j, 1)), fmul(get('w01'), get('f0')))),
+    set('g1', fadd(load('e', plus(j, 1)), fmul(load('r1', plus(j, 1)), get('f1')))),
+    set('gv', `(f64x2.replace_lane 1 (f64x2.splat ${get('g0')}) ${get('g1')})`),
+    set('f0v', `(f64x2.splat ${get('f0')})`),
+    set('f1v', `(f64x2.splat ${get('f1')})`),
+    ...pairLoop('product_k', plus(j, 2), [
+      set('a0v', vload('r0', k)),
+      set('a1v', vload('r1', k)),
+      set('dv', vload('d', k)),
+      vstore('e', k, vadd(vload('e', k), vadd(vmul(get('a0v'), get('f0v')), vmul(get('a1v'), get('f1v'))))),
+      set('gv', vadd(get('gv'), vmul(lanes02(get('a0v'), get('a1v')), lanes02(get('dv'), get('dv'))))),
+      set('gv', vadd(get('gv'), vmul(lanes13(get('a0v'), get('a1v')), lanes13(get('dv'), get('dv'))))),
+    ], [
+      set('a0v', `(f64x2.replace_lane 1 (f64x2.splat ${load('r0', k)}) ${load('r1', k)})`),
+      set('gv', vadd(get('gv'), vmul(get('a0v'), splat(at('d', k))))),
+      store('e', k, fadd(load('e', k), fadd(fmul(`(f64x2.extract_lane 0 ${get('a0v')})`, get('f0')), fmul(`(f64x2.extract_lane 1 ${get('a0v')})`, get('f1'))))),
+    ]),
+    store('e', j, `(f64x2.extract_lane 0 ${get('gv')})`),
+    store('e', plus(j, 1), `(f64x2.extract_lane 1 ${get('gv')})`),
+    set('j', plus(j, 2)),
+  ]);
+  // B ← B − u·eᵀ − e·uᵀ on rows j, j+1 per pass; d[j] then takes row j's entry in column i−1.
+  const updatePairs = whileLoop('update_pairs', `(i32.ge_s ${plus(j, 1)} ${i})`, [
+    set('r0', add(get('w'), `(i32.mul ${j} ${get('rowBytes')})`)),
+    set('r1', add(get('r0'), get('rowBytes'))),
+    set('f0', load('d', j)),
+    set('g0', load('e', j)),
+    set('f1', load('d', plus(j, 1))),
+    set('g1', load('e', plus(j, 1))),
+    store('r0', j, fsub(load('r0', j), fadd(fmul(get('f0'), load('e', j)), fmul(get('g0'), load('d', j))))),
+    set('f0v', `(f64x2.splat ${get('f0')})`),
+    set('f1v', `(f64x2.splat ${get('f1')})`),
+    set('g0v', `(f64x2.splat ${get('g0')})`),
+    set('g1v', `(f64x2.splat ${get('g1')})`),
+    ...pairLoop('update_k', plus(j, 1), [
+      set('ev', vload('e', k)),
+      set('dv', vload('d', k)),
+      vstore('r0', k, vsub(vload('r0', k), vadd(vmul(get('f0v'), get('ev')), vmul(get('g0v'), get('dv'))))),
+      vstore('r1', k, vsub(vload('r1', k), vadd(vmul(get('f1v'), get('ev')), vmul(get('g1v'), get('dv'))))),
+    ], [
+      store('r0', k, fsub(load('r0', k), fadd(fmul(get('f0'), load('e', k)), fmul(get('g0'), load('d', k))))),
+      store('r1', k, fsub(load('r1', k), fadd(fmul(get('f1'), load('e', k)), fmul(get('g1'), load('d', k))))),
+    ]),
+    store('d', j, load('r0', iMinus1)),
+    store('r0', i, '(f64.const 0)'),
+    store('d', plus(j, 1), load('r1', iMinus1)),
+    store('r1', i, '(f64.const 0)'),
+    set('j', plus(j, 2)),
+  ]);
+  const steps = whileLoop('steps', `(i32.le_s ${i} (i32.const 0))`, [
+    set('ri', add(get('w'), `(i32.mul ${i} ${get('rowBytes')})`)),
+    set('scale', '(f64.const 0)'),
+    ...scalarLoop('scale', i32(0), [set('scale', fadd(get('scale'), `(f64.abs ${load('d', k)})`))]),
+    set('h', '(f64.const 0)'),
+    `(if (f64.eq ${get('scale')} (f64.const 0)) (then`,
+    ...[
+      store('e', i, load('d', iMinus1)),
+      set('j', i32(0)),
+      ...whileLoop('zero_row', `(i32.ge_s ${j} ${i})`, [
+        set('r0', add(get('w'), `(i32.mul ${j} ${get('rowBytes')})`)),
+        store('d', j, load('r0', iMinus1)),
+        store('r0', i, '(f64.const 0)'),
+        store('ri', j, '(f64.const 0)'),
+        set('j', plus(j, 1)),
+      ]),
+    ].map((line) => `  ${line}`),
+    `) (else`,
+    ...[
+      ...scalarLoop('normalize', i32(0), [
+        store('d', k, fdiv(load('d', k), get('scale'))),
+        set('h', fadd(get('h'), fmul(load('d', k), load('d', k)))),
+      ]),
+      set('f', load('d', iMinus1)),
+      set('g', `(f64.sqrt ${get('h')})`),
+      set('g', `(select (f64.neg ${get('g')}) ${get('g')} (f64.gt ${get('f')} (f64.const 0)))`),
+      store('e', i, fmul(get('scale'), get('g'))),
+      set('h', fsub(get('h'), fmul(get('f'), get('g')))),
+      store('d', iMinus1, fsub(get('f'), get('g'))),
+      `(memory.fill ${get('e')} (i32.const 0) (i32.shl ${i} (i32.const 3)))`,
+      set('j', i32(0)),
+      ...productPairs,
+      `(if (i32.lt_s ${j} ${i}) (then`,
+      `  ${store('ri', j, load('d', j))}`,
+      `  ${store('e', j, fadd(load('e', j), fmul(load('w', `(i32.mul ${j} ${plus(get('n'), 1)})`), load('d', j))))}`,
+      `))`,
+      set('f', '(f64.const 0)'),
+      ...scalarLoop('divide', i32(0), [
+        store('e', k, fdiv(load('e', k), get('h'))),
+        set('f', fadd(get('f'), fmul(load('e', k), load('d', k)))),
+      ]),
+      set('hh', fdiv(get('f'), fadd(get('h'), get('h')))),
+      ...scalarLoop('correct', i32(0), [store('e', k, fsub(load('e', k), fmul(get('hh'), load('d', k))))]),
+      set('j', i32(0)),
+      ...updatePairs,
+      `(if (i32.lt_s ${j} ${i}) (then`,
+      `  ${set('r0', add(get('w'), `(i32.mul ${j} ${get('rowBytes')})`))}`,
+      `  ${store('r0', j, fsub(load('r0', j), fmul(fmul('(f64.const 2)', load('d', j)), load('e', j))))}`,
+      `  ${store('d', j, load('r0', iMinus1))}`,
+      `  ${store('r0', i, '(f64.const 0)')}`,
+      `))`,
+    ].map((line) => `  ${line}`),
+    `))`,
+    store('d', i, get('h')),
+    set('i', iMinus1),
+  ]);
+  return `
+  (func (export "reduceUnblocked") (param $n i32) (param $w i32) (param $d i32) (param $e i32)
+    ${locals('i32', ['i', 'j', 'k', 'ri', 'r0', 'r1', 'rowBytes'])}
+    ${locals('f64', ['scale', 'h', 'f', 'g', 'hh', 'f0', 'f1', 'g0', 'g1', 'w01'])}
+    ${locals('v128', ['gv', 'f0v', 'f1v', 'g0v', 'g1v', 'a0v', 'a1v', 'dv', 'ev'])}
+    ${set('rowBytes', bytes('n'))}
+    ${set('i', `(i32.sub ${get('n')} (i32.const 1))`)}
+    (memory.copy ${get('d')} ${add(get('w'), `(i32.mul ${get('i')} ${get('rowBytes')})`)} ${get('rowBytes')})
+    ${steps.join('\n    ')}
+  )`;
+}
+
 /** The module's WAT text. */
 export function kernelsWat() {
   return `;; Generated by scripts/gen-simd.mjs from scripts/simd-kernels.mjs. Do not edit.
 (module
   (import "env" "memory" (memory 1 ${MAX_PAGES} shared))
-${[dotKernel(), gemvKernel(), gemvTKernel(), axpyKernel(), gerKernel(), gemmNNUpdateKernel(NN_ROWS), gemmNTKernel(), rotateRowsKernel(), accumulateKernel(), zeroKernel(), symvLowerKernel()].join('\n')}
+${[dotKernel(), gemvKernel(), gemvTKernel(), axpyKernel(), gerKernel(), gemmNNUpdateKernel(NN_ROWS), gemmNTKernel(), rotateRowsKernel(), accumulateKernel(), zeroKernel(), symvLowerKernel(), qlSweepKernel(), reduceUnblockedKernel()].join('\n')}
 )
 `;
 }

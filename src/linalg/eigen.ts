@@ -15,7 +15,7 @@
  * runs along a row of W (contiguous memory). W is transposed into the caller's `vectors` at the end.
  */
 import { gemmNN, gemmNNUpdate, gemmNT, gemmNTUpdate, gemv, gemvT, symvLower } from './blas.js';
-import { homeOf, kernelHome, type Workspace } from './simd.js';
+import { homeOf, kernelHome, type Home, type Workspace } from './simd.js';
 import { TridiagonalEigen } from './tridiagonal.js';
 
 const EPS = 2 ** -52;
@@ -170,8 +170,38 @@ export class SymmetricEigen {
       return;
     }
     this.accumulate(n);
-    this.diagonalize(n);
+    this.diagonalize(n, true);
     this.writeSorted(n, values, vectors);
+  }
+
+  /**
+   * The eigenvalues alone, in descending order into values[0..n) (EISPACK tred1/tql1: `decompose`'s
+   * reduction and QL iteration without accumulating the reflections or rotating W, below
+   * DIVIDE_AND_CONQUER_MIN_ORDER; from it on, `decompose`'s divide and conquer). Below that order the
+   * values are `decompose`'s, bit for bit. Only the lower triangle is read; `a` is not modified.
+   */
+  eigenvalues(n: number, a: Float64Array, aOff: number, lda: number, values: Float64Array): void {
+    if (!Number.isInteger(n) || n < 1 || n > this.maxN) {
+      throw new Error(`SymmetricEigen: order n must be an integer in 1..${this.maxN}, got ${n}`);
+    }
+    if (values.length < n) throw new Error(`SymmetricEigen: output array too short for order ${n}`);
+    if (this.tridiagonal !== null && n >= DIVIDE_AND_CONQUER_MIN_ORDER) {
+      this.decomposeFactored(n, a, aOff, lda, values);
+      return;
+    }
+    this.checkInput(n, a, aOff, lda);
+    this.load(n, a, aOff, lda);
+    if (n === 1) {
+      values[0] = this.w[0];
+      return;
+    }
+    this.reduce(n);
+    // tred1's output for tql1: T's diagonal (on W's) into d, e[1..n) as left by `reduce`.
+    const d = this.d;
+    for (let i = 0; i < n; i++) d[i] = this.w[i * n + i];
+    this.e[0] = 0;
+    this.diagonalize(n, false);
+    this.writeSorted(n, values, null);
   }
 
   /**
@@ -289,11 +319,20 @@ export class SymmetricEigen {
     else this.reduceUnblocked(n);
   }
 
-  /** `reduce` one reflection at a time, as tred2 (below BLOCKED_REDUCTION_MIN_ORDER). */
+  /**
+   * `reduce` one reflection at a time, as tred2 (below BLOCKED_REDUCTION_MIN_ORDER). Its WebAssembly
+   * twin (`reduceUnblocked` in scripts/simd-kernels.mjs) writes d and e too: it runs only when W, d and
+   * e live in one workspace.
+   */
   private reduceUnblocked(n: number): void {
     const w = this.w;
     const d = this.d;
     const e = this.e;
+    const home = kernelHome(w, (2 * n * n * n) / 3);
+    if (home !== null && homeOf(d) === home && homeOf(e) === home) {
+      home.kernels.reduceUnblocked(n, home.address(w, 0), home.address(d, 0), home.address(e, 0));
+      return;
+    }
     const last = (n - 1) * n;
     for (let j = 0; j < n; j++) d[j] = w[last + j];
 
@@ -552,13 +591,16 @@ export class SymmetricEigen {
     e[0] = 0;
   }
 
-  /** Implicit QL iteration with Wilkinson shifts on the tridiagonal (d, e), rotating rows of W (EISPACK tql2). */
-  private diagonalize(n: number): void {
-    const w = this.w;
+  /**
+   * Implicit QL iteration with Wilkinson shifts on the tridiagonal (d, e), rotating rows of W when
+   * `withVectors` (EISPACK tql2; without, tql1).
+   */
+  private diagonalize(n: number, withVectors: boolean): void {
     const d = this.d;
     const e = this.e;
-    const rc = this.rotC;
-    const rs = this.rotS;
+    // The sweeps' WebAssembly twin writes d and e too: it runs only when W, d and e live in one workspace.
+    const home = withVectors ? kernelHome(this.w, n * n * n) : null;
+    const sweepHome = home !== null && homeOf(d) === home && homeOf(e) === home ? home : null;
     for (let i = 1; i < n; i++) e[i - 1] = e[i];
     e[n - 1] = 0;
 
@@ -583,44 +625,16 @@ export class SymmetricEigen {
             );
           }
           // Wilkinson shift.
-          let g = d[l];
-          let p = (d[l + 1] - g) / (2 * e[l]);
+          const g = d[l];
+          const p = (d[l + 1] - g) / (2 * e[l]);
           let r = hypot(p, 1);
           if (p < 0) r = -r;
           d[l] = e[l] / (p + r);
           d[l + 1] = e[l] * (p + r);
-          const dl1 = d[l + 1];
-          let h = g - d[l];
+          const h = g - d[l];
           for (let i = l + 2; i < n; i++) d[i] -= h;
           f += h;
-
-          // Implicit QL transformation.
-          p = d[m];
-          let c = 1;
-          let c2 = c;
-          let c3 = c;
-          const el1 = e[l + 1];
-          let s = 0;
-          let s2 = 0;
-          for (let i = m - 1; i >= l; i--) {
-            c3 = c2;
-            c2 = c;
-            s2 = s;
-            g = c * e[i];
-            h = c * p;
-            r = hypot(p, e[i]);
-            e[i + 1] = s * r;
-            s = e[i] / r;
-            c = p / r;
-            p = c * d[i] - s * g;
-            d[i + 1] = h + s * (c * g + s * d[i]);
-            rc[i] = c;
-            rs[i] = s;
-          }
-          applyRotations(n, w, l, m, rc, rs);
-          p = (-s * s2 * c3 * el1 * e[l]) / dl1;
-          e[l] = s * p;
-          d[l] = c * p;
+          this.qlSweep(n, l, m, withVectors, sweepHome);
         } while (Math.abs(e[l]) > EPS * tst1);
       }
       d[l] += f;
@@ -631,6 +645,51 @@ export class SymmetricEigen {
         throw new Error(`SymmetricEigen: non-finite eigenvalue (overflow) for order ${n}`);
       }
     }
+  }
+
+  /**
+   * One implicit QL transformation of tql2 from row m up to l (after the shift): the
+   * rotations' recurrence on (d, e), and when `withVectors` the rotations applied to rows of W; all of
+   * it by the WebAssembly twin (`qlSweep` in scripts/simd-kernels.mjs, which applies each pair of
+   * rotations behind the next pair's steps) when `home` is W's, d's and e's.
+   */
+  private qlSweep(n: number, l: number, m: number, withVectors: boolean, home: Home | null): void {
+    const w = this.w;
+    const d = this.d;
+    const e = this.e;
+    if (home !== null) {
+      home.kernels.qlSweep(n, home.address(w, 0), home.address(d, 0), home.address(e, 0), l, m);
+      return;
+    }
+    const rc = this.rotC;
+    const rs = this.rotS;
+    const dl1 = d[l + 1];
+    let p = d[m];
+    let c = 1;
+    let c2 = c;
+    let c3 = c;
+    const el1 = e[l + 1];
+    let s = 0;
+    let s2 = 0;
+    for (let i = m - 1; i >= l; i--) {
+      c3 = c2;
+      c2 = c;
+      s2 = s;
+      const g = c * e[i];
+      const h = c * p;
+      const r = hypot(p, e[i]);
+      e[i + 1] = s * r;
+      s = e[i] / r;
+      c = p / r;
+      p = c * d[i] - s * g;
+      d[i + 1] = h + s * (c * g + s * d[i]);
+      rc[i] = c;
+      rs[i] = s;
+    }
+    if (withVectors) applyRotations(n, w, l, m, rc, rs);
+    p = (-s * s2 * c3 * el1 * e[l]) / dl1;
+    e[l] = s * p;
+    d[l] = c * p;
   }
 
   /** Eigenvalues (descending) and eigenvectors Z of the tridiagonal matrix T of `reduce` (A = Q T Qᵀ) by divide and conquer. */
@@ -690,8 +749,8 @@ export class SymmetricEigen {
     gemmNNUpdate(rows, n, count, -1, vColumns, 0, count, y, 0, n, z, 0, n);
   }
 
-  /** Eigenvalues in descending order into values, and Wᵀ with columns permuted alike into vectors. */
-  private writeSorted(n: number, values: Float64Array, vectors: Float64Array): void {
+  /** Eigenvalues in descending order into values, and Wᵀ with columns permuted alike into vectors (when given). */
+  private writeSorted(n: number, values: Float64Array, vectors: Float64Array | null): void {
     const d = this.d;
     const w = this.w;
     const order = this.order;
@@ -705,9 +764,10 @@ export class SymmetricEigen {
       }
       order[j + 1] = i;
     }
+    for (let j = 0; j < n; j++) values[j] = d[order[j]];
+    if (vectors === null) return;
     for (let j = 0; j < n; j++) {
       const src = order[j] * n;
-      values[j] = d[order[j]];
       for (let r = 0; r < n; r++) vectors[r * n + j] = w[src + r];
     }
   }

@@ -52,6 +52,8 @@ interface Kernels {
   accumulate(n: number, w: number, d: number, e: number): void;
   zero(m: number, n: number, c: number, ldc: number): void;
   symvLower(m: number, a: number, lda: number, x: number, y: number): void;
+  qlSweep(n: number, w: number, d: number, e: number, l: number, m: number): void;
+  reduceUnblocked(n: number, w: number, d: number, e: number): void;
 }
 
 const PAGE_BYTES = 65536;

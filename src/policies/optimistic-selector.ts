@@ -44,7 +44,6 @@ export class OptimisticSelector {
   private readonly gradient: Float64Array;
   private readonly eigen: SymmetricEigen;
   private readonly eigenValues: Float64Array;
-  private readonly eigenVectors: Float64Array;
 
   constructor(K: number, d: number, reward: Float64Array, workspace: Workspace | null = null) {
     this.K = K;
@@ -58,7 +57,6 @@ export class OptimisticSelector {
     this.gradient = new Float64Array(K);
     this.eigen = new SymmetricEigen(K);
     this.eigenValues = new Float64Array(K);
-    this.eigenVectors = new Float64Array(K * K);
   }
 
   /** Scratch for the linear scores z = W x of every action (count×K), grown on demand. */
@@ -140,7 +138,7 @@ export class OptimisticSelector {
       for (let j = 0; j < K; j++) s += curvature[i * K + j] * gradient[j];
       firstOrder += gradient[i] * s;
     }
-    this.eigen.decompose(K, curvature, 0, K, this.eigenValues, this.eigenVectors);
+    this.eigen.eigenvalues(K, curvature, 0, K, this.eigenValues);
     const spectralNorm = this.eigenValues[0];
     return expected + rootBeta * Math.sqrt(Math.max(0, firstOrder)) + 0.5 * this.rewardL1 * beta * spectralNorm;
   }

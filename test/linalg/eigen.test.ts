@@ -11,6 +11,7 @@ import {
   randomDense,
   randomOrthogonal,
   randomSymmetric,
+  symmetricUniform,
   toMatrix,
   withSpectrum,
 } from './fixtures.js';
@@ -167,6 +168,67 @@ describe('SymmetricEigen: random symmetric matrices vs ml-matrix', () => {
     const A = randomSymmetric(300, rand);
     checkDecomposition(A, decompose(A));
   });
+});
+
+describe('SymmetricEigen.eigenvalues (tred1/tql1)', () => {
+  const rand = mulberry32(20261205);
+  for (const n of [1, 2, 4, 5, 44, 95]) {
+    it(`n = ${n}: decompose's values bit for bit, known spectrum, a not modified`, () => {
+      const lambda = Array.from({ length: n }, () => 10 * symmetricUniform(rand));
+      const A = withSpectrum(randomOrthogonal(n, rand), lambda);
+      const a = embed(A, n, 3, n + 2, NaN);
+      const copy = Float64Array.from(a.buf);
+      const values = new Float64Array(n);
+      const solver = new SymmetricEigen(n);
+      solver.eigenvalues(n, a.buf, a.off, a.ld, values);
+      expect(a.buf.every((x, i) => Object.is(x, copy[i]))).toBe(true);
+      const full = decompose(A, solver);
+      expect(Array.from(values)).toEqual(Array.from(full.values));
+      const sorted = lambda.slice().sort((x, y) => y - x);
+      const tol = 2 * C * n * EPS * frobenius(A);
+      for (let j = 0; j < n; j++) expect(Math.abs(values[j] - sorted[j])).toBeLessThanOrEqual(tol);
+      // Both backends: the same bits (the QL sweeps' rotations are skipped in either).
+      const simdValues = new Float64Array(n);
+      new SymmetricEigen(n, new Workspace(1024, 'wasm')).eigenvalues(n, a.buf, a.off, a.ld, simdValues);
+      expect(Array.from(simdValues)).toEqual(Array.from(values));
+    });
+  }
+
+  it('n = 130 (divide and conquer): ml-matrix\'s eigenvalues', () => {
+    const n = 130;
+    const A = randomSymmetric(n, rand);
+    const values = new Float64Array(n);
+    new SymmetricEigen(n).eigenvalues(n, Float64Array.from(A.flat()), 0, n, values);
+    const reference = new EigenvalueDecomposition(toMatrix(A), { assumeSymmetric: true }).realEigenvalues.sort((x, y) => y - x);
+    const tol = 2 * C * n * EPS * frobenius(A);
+    for (let j = 0; j < n; j++) expect(Math.abs(values[j] - reference[j])).toBeLessThanOrEqual(tol);
+  });
+
+  it('rejects bad orders and short outputs', () => {
+    const solver = new SymmetricEigen(3);
+    expect(() => solver.eigenvalues(4, new Float64Array(16), 0, 4, new Float64Array(4))).toThrow(/integer in 1\.\.3/);
+    expect(() => solver.eigenvalues(3, new Float64Array(9), 0, 3, new Float64Array(2))).toThrow(/too short/);
+  });
+});
+
+describe('SymmetricEigen: the WebAssembly small-order path (reduction, QL sweeps) gives the TypeScript bits', () => {
+  const rand = mulberry32(20261206);
+  for (const n of [6, 44, 45]) {
+    it(`n = ${n}: random, reducible (rows with nothing to reflect) and with a repeated eigenvalue`, () => {
+      const random = randomSymmetric(n, rand);
+      // Block diagonal with a decoupled last row: steps with scale = 0 in the reduction, and QL sweeps
+      // that stop at a zero subdiagonal.
+      const reducible = random.map((row, i) => row.map((x, j) => (i === n - 1 || j === n - 1 ? (i === j ? x : 0) : (i < n >> 1) === (j < n >> 1) ? x : 0)));
+      const repeated = withSpectrum(randomOrthogonal(n, rand), Array.from({ length: n }, (_, i) => (i % 3 === 0 ? 2 : i)));
+      for (const A of [random, reducible, repeated]) {
+        const plain = decompose(A);
+        checkDecomposition(A, plain);
+        const simd = decompose(A, new SymmetricEigen(n, new Workspace(1024, 'wasm')));
+        expect(simd.values).toEqual(plain.values);
+        expect(simd.vectors).toEqual(plain.vectors);
+      }
+    });
+  }
 });
 
 describe('SymmetricEigen.tridiagonalize', () => {
