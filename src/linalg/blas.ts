@@ -29,6 +29,26 @@ const GEMM_NN_JC = 1024;
  */
 const GEMM_NN_KC = 128;
 
+/**
+ * Doubles of a packed B block in the WebAssembly gemm kernels: `nc` columns × the sum's length, 256 KiB,
+ * so that the block stays in L2 while every row tile of A sweeps it.
+ */
+const GEMM_PACK_DOUBLES = 32768;
+
+/** At least the micro-tile's rows and columns (scripts/simd-kernels.mjs GEMM_MR, 2·GEMM_NV): padding of the packed panels. */
+const GEMM_TILE_MAX = 8;
+
+/** Columns of B per packed block for a sum of `len` terms over n columns: a multiple of GEMM_TILE_MAX. */
+function packColumns(n: number, len: number): number {
+  const fit = Math.floor(GEMM_PACK_DOUBLES / Math.max(len, 1) / GEMM_TILE_MAX) * GEMM_TILE_MAX;
+  return Math.max(GEMM_TILE_MAX, Math.min(fit, Math.ceil(n / GEMM_TILE_MAX) * GEMM_TILE_MAX));
+}
+
+/** Doubles of scratch the packed kernels need for blocks of nc columns and sums of `len` terms. */
+function packScratch(nc: number, len: number): number {
+  return (nc + 2 * GEMM_TILE_MAX) * len + GEMM_TILE_MAX * GEMM_TILE_MAX;
+}
+
 /** Σ x[xOff+i]·y[yOff+i] over i < n (4-way unrolled, separate accumulators). */
 export function dot(n: number, x: Float64Array, xOff: number, y: Float64Array, yOff: number): number {
   const home = inputHome(x, y, n);
@@ -213,9 +233,11 @@ function gemmNTInto(
     const pa = home.input(a, aOff, extent(m, k, lda));
     const pb = home.input(b, bOff, extent(n, k, ldb));
     const pc = home.address(c, cOff);
+    const nc = packColumns(n, Math.min(k, GEMM_NT_KC));
+    const work = home.scratch(packScratch(nc, Math.min(k, GEMM_NT_KC)));
     let p0 = 0;
     do {
-      home.kernels.gemmNTPanel(m, n, Math.min(k, p0 + GEMM_NT_KC) - p0, pa + 8 * p0, lda, pb + 8 * p0, ldb, pc, ldc, accumulate || p0 > 0 ? 1 : 0);
+      home.kernels.gemmNTPanel(m, n, Math.min(k, p0 + GEMM_NT_KC) - p0, pa + 8 * p0, lda, pb + 8 * p0, ldb, pc, ldc, accumulate || p0 > 0 ? 1 : 0, work, nc);
       p0 += GEMM_NT_KC;
     } while (p0 < k);
     return;
@@ -532,9 +554,11 @@ export function gemmNNUpdate(
     // Panels of GEMM_NN_KC rows × GEMM_NN_JC columns of B, so that B's panel stays in cache while every
     // row of C sweeps it. KC is a multiple of the kernel's 4 terms per step, so every element gets the
     // same sum in the same order as in one call.
+    const nc = packColumns(Math.min(n, GEMM_NN_JC), Math.min(k, GEMM_NN_KC));
+    const work = home.scratch(packScratch(nc, Math.min(k, GEMM_NN_KC)));
     for (let j0 = 0; j0 < n; j0 += GEMM_NN_JC) {
       for (let p0 = 0; p0 < k; p0 += GEMM_NN_KC) {
-        home.kernels.gemmNNUpdate(m, Math.min(GEMM_NN_JC, n - j0), Math.min(GEMM_NN_KC, k - p0), alpha, pa + 8 * p0, lda, pb + 8 * (p0 * ldb + j0), ldb, pc + 8 * j0, ldc);
+        home.kernels.gemmNNUpdate(m, Math.min(GEMM_NN_JC, n - j0), Math.min(GEMM_NN_KC, k - p0), alpha, pa + 8 * p0, lda, pb + 8 * (p0 * ldb + j0), ldb, pc + 8 * j0, ldc, work, nc);
       }
     }
     return;
