@@ -176,6 +176,25 @@ describe('simd: every kernel gives the TypeScript kernel’s bits', () => {
     }
   });
 
+  it('gemmNT and gemmNTUpdate across packed blocks of B (columns beyond 32 K doubles / k), odd m, partial last tiles', () => {
+    // k = 600 packs B by 48 columns, k = 1100 by 32 (and splits k into two panels): several blocks, a
+    // partial last block and tile, and the last row's dot-summed columns in the last block.
+    for (const [m, n, k] of [[7, 45, 1100], [5, 70, 600], [6, 99, 600], [1, 50, 1100]] as const) {
+      const lda = k + 1;
+      const ldb = k + 2;
+      const ldc = n + 3;
+      for (const update of [false, true]) {
+        const r = bothBackends(
+          [m * lda + 1, n * ldb + 2, m * ldc + 1],
+          ([a, b, c]) => (update ? gemmNTUpdate : gemmNT)(m, n, k, a!, 1, lda, b!, 2, ldb, c!, 1, ldc),
+          [false, false, false],
+          random,
+        );
+        expect(bits(r.home[2]!), `${update ? 'gemmNTUpdate' : 'gemmNT'} ${m}×${n}×${k}`).toEqual(bits(r.plain[2]!));
+      }
+    }
+  });
+
   it('the QL eigensolver’s row rotations: the same eigenpairs, bit for bit, with W in a workspace', () => {
     for (const n of [2, 3, 7, 8, 44, 45, 95]) {
       const data = values(random, n * n);
