@@ -183,11 +183,59 @@ const inc = (name, step) => set(name, add(get(name), typeof step === 'number' ? 
  * a source into an interleaved panel: element p of source line q goes to dst + 8·(⌊q/width⌋·width·len +
  * p·width + q mod width), lines from `count` up to the next multiple of `width` are zeros. A line starts
  * at src + q·lineStride and steps by pStride bytes; `scale` (an f64 expression) multiplies each value.
+ * Whole groups of `width` lines are copied by vectors: `contiguous` 'p' (each line contiguous, pStride 8:
+ * two lines' pairs of elements transposed by shuffles) or 'q' (lineStride 8: a group is `width`
+ * consecutive doubles of each step p); the last partial group element by element.
  */
-function packPanel(label, { dst, src, count, width, len, lineStride, pStride, scale }) {
+function packPanel(label, { dst, src, count, width, len, lineStride, pStride, scale, contiguous }) {
   const value = `(f64.load ${add(get('pk_s'), mul(get('pk_p'), pStride))})`;
+  const scaled = (v) => (scale === undefined ? v : `(f64x2.mul ${get('pk_alpha')} ${v})`);
+  const groupBytes = mul(i32c(8 * width), len);
+  const whole = [];
+  if (contiguous === 'p') {
+    // Lines q + t, q + t + 1 for each even t: (x_p, y_p) and (x_p+1, y_p+1) from (x_p, x_p+1), (y_p, y_p+1).
+    for (let t = 0; t < width; t += 2) {
+      whole.push(
+        set('pk_s', add(src, mul(add(get('pk_q'), i32c(t)), lineStride))),
+        set('pk_s1', add(get('pk_s'), lineStride)),
+        set('pk_d', add(get('pk_g'), i32c(8 * t))),
+        set('pk_e', add(get('pk_s'), `(i32.shl (i32.and ${len} (i32.const -2)) (i32.const 3))`)),
+        ...whileLoop(`${label}_pairs${t}`, ge(get('pk_s'), get('pk_e')), [
+          set('pk_va', scaled(`(v128.load ${get('pk_s')})`)),
+          set('pk_vb', scaled(`(v128.load ${get('pk_s1')})`)),
+          `(v128.store ${get('pk_d')} (i8x16.shuffle 0 1 2 3 4 5 6 7 16 17 18 19 20 21 22 23 ${get('pk_va')} ${get('pk_vb')}))`,
+          `(v128.store offset=${8 * width} ${get('pk_d')} (i8x16.shuffle 8 9 10 11 12 13 14 15 24 25 26 27 28 29 30 31 ${get('pk_va')} ${get('pk_vb')}))`,
+          inc('pk_s', 16),
+          inc('pk_s1', 16),
+          inc('pk_d', 16 * width),
+        ]),
+        `(if (i32.and ${len} (i32.const 1)) (then (v128.store ${get('pk_d')} ${scaled(pair(get('pk_s'), get('pk_s1')))})))`,
+      );
+    }
+    whole.unshift(set('pk_g', add(dst, mul(`(i32.div_u ${get('pk_q')} ${i32c(width)})`, groupBytes))));
+    whole.push(inc('pk_q', width));
+  } else {
+    // Step p: the group's `width` doubles from the source row p, to dst + group·width·len + p·width.
+    whole.push(
+      set('pk_s', add(src, mul(get('pk_p'), pStride))),
+      set('pk_d', add(dst, `(i32.shl ${mul(get('pk_p'), i32c(width))} (i32.const 3))`)),
+      set('pk_e', add(get('pk_s'), `(i32.shl ${get('pk_qWhole')} (i32.const 3))`)),
+      ...whileLoop(`${label}_groups`, ge(get('pk_s'), get('pk_e')), [
+        ...Array.from({ length: width / 2 }, (_, v) => `(v128.store offset=${16 * v} ${get('pk_d')} ${scaled(`(v128.load offset=${16 * v} ${get('pk_s')})`)})`),
+        inc('pk_s', 8 * width),
+        inc('pk_d', groupBytes),
+      ]),
+      inc('pk_p', 1),
+    );
+  }
   return [
+    ...(scale === undefined ? [] : [set('pk_alpha', `(f64x2.splat ${scale})`)]),
+    set('pk_qWhole', mul(`(i32.div_u ${count} ${i32c(width)})`, i32c(width))),
     set('pk_q', i32c(0)),
+    set('pk_p', i32c(0)),
+    ...(contiguous === 'p'
+      ? whileLoop(`${label}_whole`, ge(get('pk_q'), get('pk_qWhole')), whole)
+      : [`(if (i32.gt_s ${get('pk_qWhole')} (i32.const 0)) (then`, ...whileLoop(`${label}_steps`, ge(get('pk_p'), len), whole), `))`, set('pk_q', get('pk_qWhole'))]),
     set('pk_qEnd', roundUp(count, width)),
     ...whileLoop(`${label}_lines`, ge(get('pk_q'), get('pk_qEnd')), [
       set('pk_d', add(dst, `(i32.shl (i32.add ${mul(`(i32.div_u ${get('pk_q')} ${i32c(width)})`, mul(i32c(width), len))} (i32.rem_u ${get('pk_q')} ${i32c(width)})) (i32.const 3))`)),
@@ -209,7 +257,8 @@ function packPanel(label, { dst, src, count, width, len, lineStride, pStride, sc
   ];
 }
 
-const packLocals = ['pk_q', 'pk_qEnd', 'pk_d', 'pk_s', 'pk_p'];
+const packLocals = ['pk_q', 'pk_qEnd', 'pk_qWhole', 'pk_d', 'pk_s', 'pk_s1', 'pk_e', 'pk_g', 'pk_p'];
+const packVectorLocals = ['pk_va', 'pk_vb', 'pk_alpha'];
 
 /** The accumulators of one micro-tile. */
 const tileAcc = (MR, NV) => Array.from({ length: MR * NV }, (_, x) => `s${Math.floor(x / NV)}_${x % NV}`);
@@ -278,7 +327,7 @@ function gemmNTKernel(MR = GEMM_MR, NV = GEMM_NV) {
   return `
   (func (export "gemmNTPanel") (param $m i32) (param $n i32) (param $len i32) (param $a i32) (param $lda i32) (param $b i32) (param $ldb i32) (param $c i32) (param $ldc i32) (param $accumulate i32) (param $work i32) (param $nc i32)
     ${locals('i32', ['i', 'j', 'jc', 'jEnd', 'ncur', 'rows', 'cols', 'jLimit', 'mOdd', 'n4', 'tr', 'tt', 'ldaBytes', 'ldbBytes', 'ldcBytes', 'apack', 'bpack', 't', 'ap', 'bp', 'bpEnd', 'bg', ...packLocals])}
-    ${locals('v128', ['xv', ...Array.from({ length: NV }, (_, v) => `y${v}`), ...acc])} ${locals('f64', ['xs'])}
+    ${locals('v128', ['xv', ...packVectorLocals, ...Array.from({ length: NV }, (_, v) => `y${v}`), ...acc])} ${locals('f64', ['xs'])}
     ${set('ldaBytes', bytes('lda'))} ${set('ldbBytes', bytes('ldb'))} ${set('ldcBytes', bytes('ldc'))}
     ${set('bpack', get('work'))}
     ${set('apack', add(get('work'), `(i32.shl ${mul(roundUp(get('nc'), NR), get('len'))} (i32.const 3))`))}
@@ -287,11 +336,11 @@ function gemmNTKernel(MR = GEMM_MR, NV = GEMM_NV) {
     ${whileLoop('nt_jc', ge(get('jc'), get('n')), [
       set('ncur', minS(get('nc'), `(i32.sub ${get('n')} ${get('jc')})`)),
       set('jEnd', add(get('jc'), get('ncur'))),
-      ...packPanel('nt_packb', { dst: get('bpack'), src: add(get('b'), mul(get('jc'), get('ldbBytes'))), count: get('ncur'), width: NR, len: get('len'), lineStride: get('ldbBytes'), pStride: i32c(8) }),
+      ...packPanel('nt_packb', { dst: get('bpack'), src: add(get('b'), mul(get('jc'), get('ldbBytes'))), count: get('ncur'), width: NR, len: get('len'), lineStride: get('ldbBytes'), pStride: i32c(8), contiguous: 'p' }),
       set('i', i32c(0)),
       ...whileLoop('nt_i', ge(get('i'), get('m')), [
         set('rows', minS(i32c(MR), `(i32.sub ${get('m')} ${get('i')})`)),
-        ...packPanel('nt_packa', { dst: get('apack'), src: add(get('a'), mul(get('i'), get('ldaBytes'))), count: get('rows'), width: MR, len: get('len'), lineStride: get('ldaBytes'), pStride: i32c(8) }),
+        ...packPanel('nt_packa', { dst: get('apack'), src: add(get('a'), mul(get('i'), get('ldaBytes'))), count: get('rows'), width: MR, len: get('len'), lineStride: get('ldaBytes'), pStride: i32c(8), contiguous: 'p' }),
         // Tiles up to jLimit are whole and hold no dot-summed element.
         set('jLimit', `(if (result i32) ${lt(get('rows'), i32c(MR))} (then (i32.const -1)) (else (if (result i32) (i32.and ${get('mOdd')} ${ge(add(get('i'), i32c(MR)), get('m'))}) (then ${get('n4')}) (else ${get('n')}))))`),
         set('j', get('jc')),
@@ -354,7 +403,7 @@ function gemmNNUpdateKernel(MR = GEMM_NN_MR, NV = GEMM_NN_NV) {
   return `
   (func (export "gemmNNUpdate") (param $m i32) (param $n i32) (param $k i32) (param $alpha f64) (param $a i32) (param $lda i32) (param $b i32) (param $ldb i32) (param $c i32) (param $ldc i32) (param $work i32) (param $nc i32)
     ${locals('i32', ['i', 'j', 'jc', 'jEnd', 'ncur', 'rows', 'cols', 'tr', 'tt', 'ldaBytes', 'ldbBytes', 'ldcBytes', 'apack', 'bpack', 't', 'ap', 'bp', 'bpEnd', 'qEnd', 'bg', 'k4', 'cs', ...packLocals, ...Array.from({ length: MR }, (_, r) => row(r))])}
-    ${locals('v128', ['xv', ...Array.from({ length: NV }, (_, v) => `y${v}`), ...sums])}
+    ${locals('v128', ['xv', ...packVectorLocals, ...Array.from({ length: NV }, (_, v) => `y${v}`), ...sums])}
     ${set('ldaBytes', bytes('lda'))} ${set('ldbBytes', bytes('ldb'))} ${set('ldcBytes', bytes('ldc'))}
     ${set('bpack', get('work'))}
     ${set('apack', add(get('work'), `(i32.shl ${mul(roundUp(get('nc'), NR), get('k'))} (i32.const 3))`))}
@@ -363,11 +412,11 @@ function gemmNNUpdateKernel(MR = GEMM_NN_MR, NV = GEMM_NN_NV) {
     ${whileLoop('nn_jc', ge(get('jc'), get('n')), [
       set('ncur', minS(get('nc'), `(i32.sub ${get('n')} ${get('jc')})`)),
       set('jEnd', add(get('jc'), get('ncur'))),
-      ...packPanel('nn_packb', { dst: get('bpack'), src: add(get('b'), `(i32.shl ${get('jc')} (i32.const 3))`), count: get('ncur'), width: NR, len: get('k'), lineStride: i32c(8), pStride: get('ldbBytes') }),
+      ...packPanel('nn_packb', { dst: get('bpack'), src: add(get('b'), `(i32.shl ${get('jc')} (i32.const 3))`), count: get('ncur'), width: NR, len: get('k'), lineStride: i32c(8), pStride: get('ldbBytes'), contiguous: 'q' }),
       set('i', i32c(0)),
       ...whileLoop('nn_i', ge(get('i'), get('m')), [
         set('rows', minS(i32c(MR), `(i32.sub ${get('m')} ${get('i')})`)),
-        ...packPanel('nn_packa', { dst: get('apack'), src: add(get('a'), mul(get('i'), get('ldaBytes'))), count: get('rows'), width: MR, len: get('k'), lineStride: get('ldaBytes'), pStride: i32c(8), scale: get('alpha') }),
+        ...packPanel('nn_packa', { dst: get('apack'), src: add(get('a'), mul(get('i'), get('ldaBytes'))), count: get('rows'), width: MR, len: get('k'), lineStride: get('ldaBytes'), pStride: i32c(8), scale: get('alpha'), contiguous: 'p' }),
         set('j', get('jc')),
         set('bg', get('bpack')),
         ...whileLoop('nn_j', ge(get('j'), get('jEnd')), [
