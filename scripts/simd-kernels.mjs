@@ -378,9 +378,9 @@ export const GEMM_NN_NV = 2;
 
 /**
  * C += α A B (blas.ts `gemmNNUpdate`): every element, k in blocks of four, c + (((a0 y0 + a1 y1) + a2 y2)
- * + a3 y3) with a_q = α·A[i, p+q], then single terms c + a·y. A block's sum t starts at −0, the identity
- * of IEEE addition (−0 + x = x for every x, −0 included), and gains one term per step of an inner loop;
- * a loop rather than four unrolled steps keeps V8 from hoisting all sixteen steps' loads (and spilling).
+ * + a3 y3) with a_q = α·A[i, p+q], then single terms c + a·y. A block's sum t is its first product, then
+ * gains the other three in an inner loop: a loop rather than unrolled steps keeps V8 from hoisting all
+ * four steps' loads (and spilling).
  * B's columns are packed by blocks of `nc` into panels of 2·GEMM_NN_NV (two columns of C per vector), α·A's
  * rows by GEMM_NN_MR; tiles GEMM_NN_MR × 2·GEMM_NN_NV, the edges through a staging tile.
  * `work` holds (nc rounded up to 2·GEMM_NN_NV, + GEMM_NN_MR)·k + GEMM_NN_MR·2·GEMM_NN_NV doubles.
@@ -436,8 +436,8 @@ function gemmNNUpdateKernel(MR = GEMM_NN_MR, NV = GEMM_NN_NV) {
           set('bp', get('bg')),
           set('bpEnd', add(get('bg'), mul(get('k4'), i32c(8 * NR)))),
           ...whileLoop('nn_quads', ge(get('bp'), get('bpEnd')), [
-            ...sums.map((s) => set(s, '(v128.const f64x2 -0 -0)')),
-            set('qEnd', add(get('bp'), i32c(32 * NR))),
+            ...term((r, v, product) => set(`s${r}_${v}`, product)),
+            set('qEnd', add(get('bp'), i32c(24 * NR))),
             `(loop $nn_terms`,
             ...term((r, v, product) => set(`s${r}_${v}`, vadd(get(`s${r}_${v}`), product))).map((l) => `  ${l}`),
             `  (br_if $nn_terms ${lt(get('bp'), get('qEnd'))}))`,
