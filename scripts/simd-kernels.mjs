@@ -286,20 +286,28 @@ function tileCopy(label, NR, { toC, keep }) {
 
 /**
  * C (=, or += when accumulate) A Bᵀ over `len` columns (blas.ts `gemmNTPanel`): every element is the sum
- * over p in order from 0, then stored or added to C. B's rows are packed by blocks of `nc` into panels of
- * 2·GEMM_NV rows interleaved (two columns of C per vector), A's rows by GEMM_MR (each splatted); tiles
- * are GEMM_MR × 2·GEMM_NV, the edges through a staging tile. The TypeScript's last row when m is odd sums
+ * over p in order from 0, then stored or added to C. The sum runs over sub-panels of `kc` terms; between
+ * them a tile's partial sums wait in the scratch S (m × nc), stored and reloaded exactly, so the order
+ * stays that of one pass. Per sub-panel B's rows are packed by blocks of `nc` into panels of 2·GEMM_NV
+ * rows interleaved (two columns of C per vector), A's rows by GEMM_MR (each splatted); tiles are
+ * GEMM_MR × 2·GEMM_NV, the edges through a staging tile. The TypeScript's last row when m is odd sums
  * its columns past the last multiple of four by `dot` (four partial sums): so does this kernel.
- * `work` holds (nc rounded up to 2·GEMM_NV, + GEMM_MR)·len + GEMM_MR·2·GEMM_NV doubles.
+ * `work` holds (nc rounded up to 2·GEMM_NV, + GEMM_MR)·kc + GEMM_MR·2·GEMM_NV doubles, then S: m rounded
+ * up to GEMM_MR × nc rounded up to 2·GEMM_NV.
  */
 function gemmNTKernel(MR = GEMM_MR, NV = GEMM_NV) {
   const NR = 2 * NV;
   const acc = tileAcc(MR, NV);
+  const sVec = (x) => add(add(get('s'), mul(add(get('i'), i32c(Math.floor(x / NV))), get('sRow'))), add(`(i32.shl (i32.sub ${get('j')} ${get('jc')}) (i32.const 3))`, i32c(16 * (x % NV))));
   const micro = [
+    `(if ${get('first')} (then`,
     ...acc.map((s) => set(s, '(v128.const f64x2 0 0)')),
+    `) (else`,
+    ...acc.map((s, x) => set(s, `(v128.load ${sVec(x)})`)),
+    `))`,
     set('ap', get('apack')),
     set('bp', get('bg')),
-    set('bpEnd', add(get('bg'), mul(get('len'), i32c(8 * NR)))),
+    set('bpEnd', add(get('bg'), mul(get('klen'), i32c(8 * NR)))),
     ...whileLoop('nt_p', ge(get('bp'), get('bpEnd')), [
       ...Array.from({ length: NV }, (_, v) => set(`y${v}`, `(v128.load offset=${16 * v} ${get('bp')})`)),
       ...Array.from({ length: MR }, (_, r) => [
@@ -325,39 +333,53 @@ function gemmNTKernel(MR = GEMM_MR, NV = GEMM_NV) {
     }),
   ];
   return `
-  (func (export "gemmNTPanel") (param $m i32) (param $n i32) (param $len i32) (param $a i32) (param $lda i32) (param $b i32) (param $ldb i32) (param $c i32) (param $ldc i32) (param $accumulate i32) (param $work i32) (param $nc i32)
-    ${locals('i32', ['i', 'j', 'jc', 'jEnd', 'ncur', 'rows', 'cols', 'jLimit', 'mOdd', 'n4', 'tr', 'tt', 'ldaBytes', 'ldbBytes', 'ldcBytes', 'apack', 'bpack', 't', 'ap', 'bp', 'bpEnd', 'bg', ...packLocals])}
+  (func (export "gemmNTPanel") (param $m i32) (param $n i32) (param $len i32) (param $a i32) (param $lda i32) (param $b i32) (param $ldb i32) (param $c i32) (param $ldc i32) (param $accumulate i32) (param $work i32) (param $nc i32) (param $kc i32)
+    ${locals('i32', ['i', 'j', 'jc', 'jEnd', 'ncur', 'rows', 'cols', 'jLimit', 'mOdd', 'n4', 'tr', 'tt', 'ldaBytes', 'ldbBytes', 'ldcBytes', 'apack', 'bpack', 't', 's', 'sRow', 'k0', 'klen', 'first', 'last', 'ap', 'bp', 'bpEnd', 'bg', ...packLocals])}
     ${locals('v128', ['xv', ...packVectorLocals, ...Array.from({ length: NV }, (_, v) => `y${v}`), ...acc])} ${locals('f64', ['xs'])}
     ${set('ldaBytes', bytes('lda'))} ${set('ldbBytes', bytes('ldb'))} ${set('ldcBytes', bytes('ldc'))}
     ${set('bpack', get('work'))}
-    ${set('apack', add(get('work'), `(i32.shl ${mul(roundUp(get('nc'), NR), get('len'))} (i32.const 3))`))}
-    ${set('t', add(get('apack'), `(i32.shl ${mul(i32c(MR), get('len'))} (i32.const 3))`))}
+    ${set('apack', add(get('work'), `(i32.shl ${mul(roundUp(get('nc'), NR), get('kc'))} (i32.const 3))`))}
+    ${set('t', add(get('apack'), `(i32.shl ${mul(i32c(MR), get('kc'))} (i32.const 3))`))}
+    ${set('s', add(get('t'), i32c(8 * MR * NR)))}
+    ${set('sRow', `(i32.shl ${roundUp(get('nc'), NR)} (i32.const 3))`)}
     ${set('mOdd', `(i32.and ${get('m')} (i32.const 1))`)} ${set('n4', `(i32.and ${get('n')} (i32.const -4))`)}
     ${whileLoop('nt_jc', ge(get('jc'), get('n')), [
       set('ncur', minS(get('nc'), `(i32.sub ${get('n')} ${get('jc')})`)),
       set('jEnd', add(get('jc'), get('ncur'))),
-      ...packPanel('nt_packb', { dst: get('bpack'), src: add(get('b'), mul(get('jc'), get('ldbBytes'))), count: get('ncur'), width: NR, len: get('len'), lineStride: get('ldbBytes'), pStride: i32c(8), contiguous: 'p' }),
+      set('k0', i32c(0)),
+      // Sub-panels of kc terms; at least one, so that len = 0 stores zeros.
+      `(loop $nt_kc`,
+      set('klen', minS(get('kc'), `(i32.sub ${get('len')} ${get('k0')})`)),
+      set('first', `(i32.eqz ${get('k0')})`),
+      set('last', ge(add(get('k0'), get('klen')), get('len'))),
+      ...packPanel('nt_packb', { dst: get('bpack'), src: add(add(get('b'), mul(get('jc'), get('ldbBytes'))), `(i32.shl ${get('k0')} (i32.const 3))`), count: get('ncur'), width: NR, len: get('klen'), lineStride: get('ldbBytes'), pStride: i32c(8), contiguous: 'p' }),
       set('i', i32c(0)),
       ...whileLoop('nt_i', ge(get('i'), get('m')), [
         set('rows', minS(i32c(MR), `(i32.sub ${get('m')} ${get('i')})`)),
-        ...packPanel('nt_packa', { dst: get('apack'), src: add(get('a'), mul(get('i'), get('ldaBytes'))), count: get('rows'), width: MR, len: get('len'), lineStride: get('ldaBytes'), pStride: i32c(8), contiguous: 'p' }),
+        ...packPanel('nt_packa', { dst: get('apack'), src: add(add(get('a'), mul(get('i'), get('ldaBytes'))), `(i32.shl ${get('k0')} (i32.const 3))`), count: get('rows'), width: MR, len: get('klen'), lineStride: get('ldaBytes'), pStride: i32c(8), contiguous: 'p' }),
         // Tiles up to jLimit are whole and hold no dot-summed element.
         set('jLimit', `(if (result i32) ${lt(get('rows'), i32c(MR))} (then (i32.const -1)) (else (if (result i32) (i32.and ${get('mOdd')} ${ge(add(get('i'), i32c(MR)), get('m'))}) (then ${get('n4')}) (else ${get('n')}))))`),
         set('j', get('jc')),
         set('bg', get('bpack')),
         ...whileLoop('nt_j', ge(get('j'), get('jEnd')), [
           ...micro,
+          `(if ${get('last')} (then`,
           `(if (i32.and (i32.le_s ${add(get('j'), i32c(NR))} ${get('jLimit')}) (i32.le_s ${add(get('j'), i32c(NR))} ${get('jEnd')})) (then`,
           `  (if ${get('accumulate')} (then ${storeFull(true).join(' ')}) (else ${storeFull(false).join(' ')}))`,
           `) (else`,
           set('cols', minS(i32c(NR), `(i32.sub ${get('jEnd')} ${get('j')})`)),
           ...storeEdge,
           `))`,
+          `) (else`,
+          ...acc.map((s, x) => `(v128.store ${sVec(x)} ${get(s)})`),
+          `))`,
           inc('j', NR),
-          inc('bg', mul(get('len'), i32c(8 * NR))),
+          inc('bg', mul(get('klen'), i32c(8 * NR))),
         ]),
         inc('i', MR),
       ]),
+      inc('k0', get('klen')),
+      `(br_if $nt_kc ${lt(get('k0'), get('len'))}))`,
       inc('jc', get('nc')),
     ]).join('\n    ')}
     ;; Row m−1 for odd m, columns n4..n: by dot, as blas.ts.

@@ -15,6 +15,12 @@ import { extent, inputHome, kernelHome } from './simd.js';
 const GEMM_NT_KC = 1024;
 
 /**
+ * Terms per sub-panel of the WebAssembly gemmNT (partial sums kept exactly in scratch between them): the
+ * packed 4-row slices of A and B (8 KiB each) stay in L1 where 1024 terms' did not.
+ */
+const GEMM_NT_PACK_KC = 256;
+
+/**
  * Columns of C per call of the WebAssembly gemmNNUpdate: a k×1024 panel of B (400 kB at k = 50) stays
  * in L2 while every row of C sweeps it, where whole rows of a wide B came from memory each time
  * (50×51,200×50: 40 → 30 ms here; 512 and 2048 measured the same within noise, 256 slower).
@@ -233,11 +239,12 @@ function gemmNTInto(
     const pa = home.input(a, aOff, extent(m, k, lda));
     const pb = home.input(b, bOff, extent(n, k, ldb));
     const pc = home.address(c, cOff);
-    const nc = packColumns(n, Math.min(k, GEMM_NT_KC));
-    const work = home.scratch(packScratch(nc, Math.min(k, GEMM_NT_KC)));
+    const kc = Math.min(k, GEMM_NT_KC, GEMM_NT_PACK_KC);
+    const nc = packColumns(n, kc);
+    const work = home.scratch(packScratch(nc, kc) + Math.ceil(m / GEMM_TILE_MAX) * GEMM_TILE_MAX * (nc + GEMM_TILE_MAX));
     let p0 = 0;
     do {
-      home.kernels.gemmNTPanel(m, n, Math.min(k, p0 + GEMM_NT_KC) - p0, pa + 8 * p0, lda, pb + 8 * p0, ldb, pc, ldc, accumulate || p0 > 0 ? 1 : 0, work, nc);
+      home.kernels.gemmNTPanel(m, n, Math.min(k, p0 + GEMM_NT_KC) - p0, pa + 8 * p0, lda, pb + 8 * p0, ldb, pc, ldc, accumulate || p0 > 0 ? 1 : 0, work, nc, Math.max(kc, 1));
       p0 += GEMM_NT_KC;
     } while (p0 < k);
     return;

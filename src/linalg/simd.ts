@@ -47,7 +47,7 @@ interface Kernels {
   axpy(n: number, alpha: number, x: number, y: number): void;
   ger(m: number, n: number, alpha: number, x: number, incx: number, y: number, a: number, lda: number): void;
   gemmNNUpdate(m: number, n: number, k: number, alpha: number, a: number, lda: number, b: number, ldb: number, c: number, ldc: number, work: number, nc: number): void;
-  gemmNTPanel(m: number, n: number, len: number, a: number, lda: number, b: number, ldb: number, c: number, ldc: number, accumulate: number, work: number, nc: number): void;
+  gemmNTPanel(m: number, n: number, len: number, a: number, lda: number, b: number, ldb: number, c: number, ldc: number, accumulate: number, work: number, nc: number, kc: number): void;
   rotateRows(n: number, w: number, l: number, m: number, rc: number, rs: number): void;
   accumulate(n: number, w: number, d: number, e: number): void;
   zero(m: number, n: number, c: number, ldc: number): void;
