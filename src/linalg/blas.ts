@@ -21,6 +21,12 @@ const GEMM_NT_KC = 1024;
 const GEMM_NT_PACK_KC = 256;
 
 /**
+ * Rows of C per call of the WebAssembly gemmNT, a multiple of four (the TypeScript's row tiles): bounds
+ * the scratch of partial sums (GEMM_NT_MC × the packed block's columns).
+ */
+const GEMM_NT_MC = 256;
+
+/**
  * Columns of C per call of the WebAssembly gemmNNUpdate: a k×1024 panel of B (400 kB at k = 50) stays
  * in L2 while every row of C sweeps it, where whole rows of a wide B came from memory each time
  * (50×51,200×50: 40 → 30 ms here; 512 and 2048 measured the same within noise, 256 slower).
@@ -235,16 +241,20 @@ function gemmNTInto(
   accumulate: boolean,
 ): void {
   const home = kernelHome(c, m * n * k);
-  if (home !== null) {
+  const kc = Math.min(k, GEMM_NT_KC, GEMM_NT_PACK_KC);
+  const nc = packColumns(n, kc);
+  const work = home?.scratch(packScratch(nc, kc) + Math.ceil(Math.min(m, GEMM_NT_MC) / GEMM_TILE_MAX) * GEMM_TILE_MAX * (nc + GEMM_TILE_MAX)) ?? null;
+  if (home !== null && work !== null) {
     const pa = home.input(a, aOff, extent(m, k, lda));
     const pb = home.input(b, bOff, extent(n, k, ldb));
     const pc = home.address(c, cOff);
-    const kc = Math.min(k, GEMM_NT_KC, GEMM_NT_PACK_KC);
-    const nc = packColumns(n, kc);
-    const work = home.scratch(packScratch(nc, kc) + Math.ceil(m / GEMM_TILE_MAX) * GEMM_TILE_MAX * (nc + GEMM_TILE_MAX));
     let p0 = 0;
     do {
-      home.kernels.gemmNTPanel(m, n, Math.min(k, p0 + GEMM_NT_KC) - p0, pa + 8 * p0, lda, pb + 8 * p0, ldb, pc, ldc, accumulate || p0 > 0 ? 1 : 0, work, nc, Math.max(kc, 1));
+      // Row blocks of GEMM_NT_MC (a multiple of four): the last holds row m − 1 and m's parity.
+      for (let i0 = 0; i0 < m; i0 += GEMM_NT_MC) {
+        const len = Math.min(k, p0 + GEMM_NT_KC) - p0;
+        home.kernels.gemmNTPanel(Math.min(GEMM_NT_MC, m - i0), n, len, pa + 8 * (i0 * lda + p0), lda, pb + 8 * p0, ldb, pc + 8 * i0 * ldc, ldc, accumulate || p0 > 0 ? 1 : 0, work, nc, kc);
+      }
       p0 += GEMM_NT_KC;
     } while (p0 < k);
     return;
@@ -554,15 +564,15 @@ export function gemmNNUpdate(
   ldc: number,
 ): void {
   const home = kernelHome(c, m * n * k);
-  if (home !== null) {
+  const nc = packColumns(Math.min(n, GEMM_NN_JC), Math.min(k, GEMM_NN_KC));
+  const work = home?.scratch(packScratch(nc, Math.min(k, GEMM_NN_KC))) ?? null;
+  if (home !== null && work !== null) {
     const pa = home.input(a, aOff, extent(m, k, lda));
     const pb = home.input(b, bOff, extent(k, n, ldb));
     const pc = home.address(c, cOff);
     // Panels of GEMM_NN_KC rows × GEMM_NN_JC columns of B, so that B's panel stays in cache while every
     // row of C sweeps it. KC is a multiple of the kernel's 4 terms per step, so every element gets the
     // same sum in the same order as in one call.
-    const nc = packColumns(Math.min(n, GEMM_NN_JC), Math.min(k, GEMM_NN_KC));
-    const work = home.scratch(packScratch(nc, Math.min(k, GEMM_NN_KC)));
     for (let j0 = 0; j0 < n; j0 += GEMM_NN_JC) {
       for (let p0 = 0; p0 < k; p0 += GEMM_NN_KC) {
         home.kernels.gemmNNUpdate(m, Math.min(GEMM_NN_JC, n - j0), Math.min(GEMM_NN_KC, k - p0), alpha, pa + 8 * p0, lda, pb + 8 * (p0 * ldb + j0), ldb, pc + 8 * j0, ldc, work, nc);
