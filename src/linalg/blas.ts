@@ -34,12 +34,12 @@ const GEMM_NT_MC = 256;
 const GEMM_NN_JC = 1024;
 
 /**
- * Rows of B (terms of each sum) per call of the WebAssembly gemmNNUpdate: a 128×1024 panel is 1 MiB, an
- * L2 here. Without it a product with a long k (the back-transformation's Vᵀ·Z, 32×1600×1600) streams
- * all of B from L3 for every row of C: 3.1–3.9 → 6.5 GFLOP/s at that shape (under load); no
- * difference measurable at order 785, where B fits in L3 either way.
+ * Rows of B (terms of each sum) per call of the WebAssembly gemmNNUpdate, a multiple of four (the blocks
+ * of terms), packed by blocks of 128 columns (256 KiB). 256 against 128: 32×1600×1600 (the
+ * back-transformation's Vᵀ·Z) 11.8 → 13.1 GFLOP/s, 32×785×785 13.0 → 14.2, square shapes the same; 512
+ * slower at 32×1600×1600 (9.9).
  */
-const GEMM_NN_KC = 128;
+const GEMM_NN_KC = 256;
 
 /**
  * Doubles of a packed B block in the WebAssembly gemm kernels: `nc` columns × the sum's length, 256 KiB,
