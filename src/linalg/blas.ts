@@ -243,7 +243,9 @@ function gemmNTInto(
   const home = kernelHome(c, m * n * k);
   const kc = Math.min(k, GEMM_NT_KC, GEMM_NT_PACK_KC);
   const nc = packColumns(n, kc);
-  const work = home?.scratch(packScratch(nc, kc) + Math.ceil(Math.min(m, GEMM_NT_MC) / GEMM_TILE_MAX) * GEMM_TILE_MAX * (nc + GEMM_TILE_MAX)) ?? null;
+  // Partial sums between sub-panels (only when there are several): GEMM_NT_MC rows at most × nc ≤ 128.
+  const partials = k > kc ? Math.ceil(Math.min(m, GEMM_NT_MC) / GEMM_TILE_MAX) * GEMM_TILE_MAX * (nc + GEMM_TILE_MAX) : 0;
+  const work = home?.scratch(packScratch(nc, kc) + partials) ?? null;
   if (home !== null && work !== null) {
     const pa = home.input(a, aOff, extent(m, k, lda));
     const pb = home.input(b, bOff, extent(n, k, ldb));
