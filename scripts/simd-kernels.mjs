@@ -290,7 +290,8 @@ function tileCopy(label, NR, { toC, keep }) {
  * them a tile's partial sums wait in the scratch S (m × nc), stored and reloaded exactly, so the order
  * stays that of one pass. Per sub-panel B's rows are packed by blocks of `nc` into panels of 2·GEMM_NV
  * rows interleaved (two columns of C per vector), A's rows by GEMM_MR (each splatted); tiles are
- * GEMM_MR × 2·GEMM_NV, the edges through a staging tile. The TypeScript's last row when m is odd sums
+ * GEMM_MR × 2·GEMM_NV, the edges through a staging tile (for at most two tiles of columns A is read in
+ * place, unpacked). The TypeScript's last row when m is odd sums
  * its columns past the last multiple of four by `dot` (four partial sums): so does this kernel.
  * `work` holds (nc rounded up to 2·GEMM_NV, + GEMM_MR)·kc + GEMM_MR·2·GEMM_NV doubles, then S: m rounded
  * up to GEMM_MR × nc rounded up to 2·GEMM_NV.
@@ -299,24 +300,31 @@ function gemmNTKernel(MR = GEMM_MR, NV = GEMM_NV) {
   const NR = 2 * NV;
   const acc = tileAcc(MR, NV);
   const sVec = (x) => add(add(get('s'), mul(add(get('i'), i32c(Math.floor(x / NV))), get('sRow'))), add(`(i32.shl (i32.sub ${get('j')} ${get('jc')}) (i32.const 3))`, i32c(16 * (x % NV))));
+  // One term per step: B's vectors, then each row's splat of A (`splatA(r)`) times them.
+  const step = (label, splatA, advance) => whileLoop(label, ge(get('bp'), get('bpEnd')), [
+    ...Array.from({ length: NV }, (_, v) => set(`y${v}`, `(v128.load offset=${16 * v} ${get('bp')})`)),
+    ...Array.from({ length: MR }, (_, r) => [
+      set('xv', splatA(r)),
+      ...Array.from({ length: NV }, (_, v) => set(`s${r}_${v}`, vadd(get(`s${r}_${v}`), vmul(get('xv'), get(`y${v}`))))),
+    ]).flat(),
+    ...advance,
+    inc('bp', 8 * NR),
+  ]);
   const micro = [
     `(if ${get('first')} (then`,
     ...acc.map((s) => set(s, '(v128.const f64x2 0 0)')),
     `) (else`,
     ...acc.map((s, x) => set(s, `(v128.load ${sVec(x)})`)),
     `))`,
-    set('ap', get('apack')),
     set('bp', get('bg')),
     set('bpEnd', add(get('bg'), mul(get('klen'), i32c(8 * NR)))),
-    ...whileLoop('nt_p', ge(get('bp'), get('bpEnd')), [
-      ...Array.from({ length: NV }, (_, v) => set(`y${v}`, `(v128.load offset=${16 * v} ${get('bp')})`)),
-      ...Array.from({ length: MR }, (_, r) => [
-        set('xv', `(v128.load64_splat offset=${8 * r} ${get('ap')})`),
-        ...Array.from({ length: NV }, (_, v) => set(`s${r}_${v}`, vadd(get(`s${r}_${v}`), vmul(get('xv'), get(`y${v}`))))),
-      ]).flat(),
-      inc('ap', 8 * MR),
-      inc('bp', 8 * NR),
-    ]),
+    `(if ${get('packA')} (then`,
+    set('ap', get('apack')),
+    ...step('nt_p', (r) => `(v128.load64_splat offset=${8 * r} ${get('ap')})`, [inc('ap', 8 * MR)]),
+    `) (else`,
+    ...Array.from({ length: MR }, (_, r) => set(`ar${r}`, get(`ra${r}`))),
+    ...step('nt_pd', (r) => `(v128.load64_splat ${get(`ar${r}`)})`, Array.from({ length: MR }, (_, r) => inc(`ar${r}`, 8))),
+    `))`,
   ];
   const cVec = (r, v) => add(add(get('c'), mul(add(get('i'), i32c(r)), get('ldcBytes'))), add(`(i32.shl ${get('j')} (i32.const 3))`, i32c(16 * v)));
   const storeFull = (accumulate) => acc.map((s, x) => {
@@ -334,7 +342,7 @@ function gemmNTKernel(MR = GEMM_MR, NV = GEMM_NV) {
   ];
   return `
   (func (export "gemmNTPanel") (param $m i32) (param $n i32) (param $len i32) (param $a i32) (param $lda i32) (param $b i32) (param $ldb i32) (param $c i32) (param $ldc i32) (param $accumulate i32) (param $work i32) (param $nc i32) (param $kc i32)
-    ${locals('i32', ['i', 'j', 'jc', 'jEnd', 'ncur', 'rows', 'cols', 'jLimit', 'mOdd', 'n4', 'tr', 'tt', 'ldaBytes', 'ldbBytes', 'ldcBytes', 'apack', 'bpack', 't', 's', 'sRow', 'k0', 'klen', 'first', 'last', 'ap', 'bp', 'bpEnd', 'bg', ...packLocals])}
+    ${locals('i32', ['i', 'j', 'jc', 'jEnd', 'ncur', 'rows', 'cols', 'jLimit', 'mOdd', 'n4', 'tr', 'tt', 'ldaBytes', 'ldbBytes', 'ldcBytes', 'apack', 'bpack', 't', 's', 'sRow', 'k0', 'klen', 'first', 'last', 'packA', 'ap', 'bp', 'bpEnd', 'bg', ...packLocals, ...Array.from({ length: MR }, (_, r) => [`ra${r}`, `ar${r}`]).flat()])}
     ${locals('v128', ['xv', ...packVectorLocals, ...Array.from({ length: NV }, (_, v) => `y${v}`), ...acc])} ${locals('f64', ['xs'])}
     ${set('ldaBytes', bytes('lda'))} ${set('ldbBytes', bytes('ldb'))} ${set('ldcBytes', bytes('ldc'))}
     ${set('bpack', get('work'))}
@@ -346,6 +354,8 @@ function gemmNTKernel(MR = GEMM_MR, NV = GEMM_NV) {
     ${whileLoop('nt_jc', ge(get('jc'), get('n')), [
       set('ncur', minS(get('nc'), `(i32.sub ${get('n')} ${get('jc')})`)),
       set('jEnd', add(get('jc'), get('ncur'))),
+      // A's rows are packed when more than two tiles of columns share them.
+      set('packA', `(i32.gt_s ${get('ncur')} ${i32c(2 * NR)})`),
       set('k0', i32c(0)),
       // Sub-panels of kc terms; at least one, so that len = 0 stores zeros.
       `(loop $nt_kc`,
@@ -356,7 +366,12 @@ function gemmNTKernel(MR = GEMM_MR, NV = GEMM_NV) {
       set('i', i32c(0)),
       ...whileLoop('nt_i', ge(get('i'), get('m')), [
         set('rows', minS(i32c(MR), `(i32.sub ${get('m')} ${get('i')})`)),
+        `(if ${get('packA')} (then`,
         ...packPanel('nt_packa', { dst: get('apack'), src: add(add(get('a'), mul(get('i'), get('ldaBytes'))), `(i32.shl ${get('k0')} (i32.const 3))`), count: get('rows'), width: MR, len: get('klen'), lineStride: get('ldaBytes'), pStride: i32c(8), contiguous: 'p' }),
+        `) (else`,
+        // A's rows read in place; rows past m repeat row m − 1 (their sums are discarded).
+        ...Array.from({ length: MR }, (_, r) => set(`ra${r}`, add(add(get('a'), mul(minS(add(get('i'), i32c(r)), `(i32.sub ${get('m')} (i32.const 1))`), get('ldaBytes'))), `(i32.shl ${get('k0')} (i32.const 3))`))),
+        `))`,
         // Tiles up to jLimit are whole and hold no dot-summed element.
         set('jLimit', `(if (result i32) ${lt(get('rows'), i32c(MR))} (then (i32.const -1)) (else (if (result i32) (i32.and ${get('mOdd')} ${ge(add(get('i'), i32c(MR)), get('m'))}) (then ${get('n4')}) (else ${get('n')}))))`),
         set('j', get('jc')),

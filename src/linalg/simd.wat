@@ -353,7 +353,7 @@
   )
 
   (func (export "gemmNTPanel") (param $m i32) (param $n i32) (param $len i32) (param $a i32) (param $lda i32) (param $b i32) (param $ldb i32) (param $c i32) (param $ldc i32) (param $accumulate i32) (param $work i32) (param $nc i32) (param $kc i32)
-    (local $i i32) (local $j i32) (local $jc i32) (local $jEnd i32) (local $ncur i32) (local $rows i32) (local $cols i32) (local $jLimit i32) (local $mOdd i32) (local $n4 i32) (local $tr i32) (local $tt i32) (local $ldaBytes i32) (local $ldbBytes i32) (local $ldcBytes i32) (local $apack i32) (local $bpack i32) (local $t i32) (local $s i32) (local $sRow i32) (local $k0 i32) (local $klen i32) (local $first i32) (local $last i32) (local $ap i32) (local $bp i32) (local $bpEnd i32) (local $bg i32) (local $pk_q i32) (local $pk_qEnd i32) (local $pk_qWhole i32) (local $pk_d i32) (local $pk_s i32) (local $pk_s1 i32) (local $pk_e i32) (local $pk_g i32) (local $pk_p i32)
+    (local $i i32) (local $j i32) (local $jc i32) (local $jEnd i32) (local $ncur i32) (local $rows i32) (local $cols i32) (local $jLimit i32) (local $mOdd i32) (local $n4 i32) (local $tr i32) (local $tt i32) (local $ldaBytes i32) (local $ldbBytes i32) (local $ldcBytes i32) (local $apack i32) (local $bpack i32) (local $t i32) (local $s i32) (local $sRow i32) (local $k0 i32) (local $klen i32) (local $first i32) (local $last i32) (local $packA i32) (local $ap i32) (local $bp i32) (local $bpEnd i32) (local $bg i32) (local $pk_q i32) (local $pk_qEnd i32) (local $pk_qWhole i32) (local $pk_d i32) (local $pk_s i32) (local $pk_s1 i32) (local $pk_e i32) (local $pk_g i32) (local $pk_p i32) (local $ra0 i32) (local $ar0 i32) (local $ra1 i32) (local $ar1 i32) (local $ra2 i32) (local $ar2 i32) (local $ra3 i32) (local $ar3 i32)
     (local $xv v128) (local $pk_va v128) (local $pk_vb v128) (local $pk_alpha v128) (local $y0 v128) (local $y1 v128) (local $s0_0 v128) (local $s0_1 v128) (local $s1_0 v128) (local $s1_1 v128) (local $s2_0 v128) (local $s2_1 v128) (local $s3_0 v128) (local $s3_1 v128) (local $xs f64)
     (local.set $ldaBytes (i32.shl (local.get $lda) (i32.const 3))) (local.set $ldbBytes (i32.shl (local.get $ldb) (i32.const 3))) (local.set $ldcBytes (i32.shl (local.get $ldc) (i32.const 3)))
     (local.set $bpack (local.get $work))
@@ -366,6 +366,7 @@
       (br_if $nt_jc_done (i32.ge_s (local.get $jc) (local.get $n)))
       (local.set $ncur (select (local.get $nc) (i32.sub (local.get $n) (local.get $jc)) (i32.lt_s (local.get $nc) (i32.sub (local.get $n) (local.get $jc)))))
       (local.set $jEnd (i32.add (local.get $jc) (local.get $ncur)))
+      (local.set $packA (i32.gt_s (local.get $ncur) (i32.const 8)))
       (local.set $k0 (i32.const 0))
       (loop $nt_kc
       (local.set $klen (select (local.get $kc) (i32.sub (local.get $len) (local.get $k0)) (i32.lt_s (local.get $kc) (i32.sub (local.get $len) (local.get $k0)))))
@@ -434,6 +435,7 @@
       (block $nt_i_done (loop $nt_i
         (br_if $nt_i_done (i32.ge_s (local.get $i) (local.get $m)))
         (local.set $rows (select (i32.const 4) (i32.sub (local.get $m) (local.get $i)) (i32.lt_s (i32.const 4) (i32.sub (local.get $m) (local.get $i)))))
+        (if (local.get $packA) (then
         (local.set $pk_qWhole (i32.mul (i32.div_u (local.get $rows) (i32.const 4)) (i32.const 4)))
         (local.set $pk_q (i32.const 0))
         (local.set $pk_p (i32.const 0))
@@ -493,6 +495,12 @@
           ))
           (local.set $pk_q (i32.add (local.get $pk_q) (i32.const 1)))
           (br $nt_packa_lines)))
+        ) (else
+        (local.set $ra0 (i32.add (i32.add (local.get $a) (i32.mul (select (i32.add (local.get $i) (i32.const 0)) (i32.sub (local.get $m) (i32.const 1)) (i32.lt_s (i32.add (local.get $i) (i32.const 0)) (i32.sub (local.get $m) (i32.const 1)))) (local.get $ldaBytes))) (i32.shl (local.get $k0) (i32.const 3))))
+        (local.set $ra1 (i32.add (i32.add (local.get $a) (i32.mul (select (i32.add (local.get $i) (i32.const 1)) (i32.sub (local.get $m) (i32.const 1)) (i32.lt_s (i32.add (local.get $i) (i32.const 1)) (i32.sub (local.get $m) (i32.const 1)))) (local.get $ldaBytes))) (i32.shl (local.get $k0) (i32.const 3))))
+        (local.set $ra2 (i32.add (i32.add (local.get $a) (i32.mul (select (i32.add (local.get $i) (i32.const 2)) (i32.sub (local.get $m) (i32.const 1)) (i32.lt_s (i32.add (local.get $i) (i32.const 2)) (i32.sub (local.get $m) (i32.const 1)))) (local.get $ldaBytes))) (i32.shl (local.get $k0) (i32.const 3))))
+        (local.set $ra3 (i32.add (i32.add (local.get $a) (i32.mul (select (i32.add (local.get $i) (i32.const 3)) (i32.sub (local.get $m) (i32.const 1)) (i32.lt_s (i32.add (local.get $i) (i32.const 3)) (i32.sub (local.get $m) (i32.const 1)))) (local.get $ldaBytes))) (i32.shl (local.get $k0) (i32.const 3))))
+        ))
         (local.set $jLimit (if (result i32) (i32.lt_s (local.get $rows) (i32.const 4)) (then (i32.const -1)) (else (if (result i32) (i32.and (local.get $mOdd) (i32.ge_s (i32.add (local.get $i) (i32.const 4)) (local.get $m))) (then (local.get $n4)) (else (local.get $n))))))
         (local.set $j (local.get $jc))
         (local.set $bg (local.get $bpack))
@@ -517,9 +525,10 @@
           (local.set $s3_0 (v128.load (i32.add (i32.add (local.get $s) (i32.mul (i32.add (local.get $i) (i32.const 3)) (local.get $sRow))) (i32.add (i32.shl (i32.sub (local.get $j) (local.get $jc)) (i32.const 3)) (i32.const 0)))))
           (local.set $s3_1 (v128.load (i32.add (i32.add (local.get $s) (i32.mul (i32.add (local.get $i) (i32.const 3)) (local.get $sRow))) (i32.add (i32.shl (i32.sub (local.get $j) (local.get $jc)) (i32.const 3)) (i32.const 16)))))
           ))
-          (local.set $ap (local.get $apack))
           (local.set $bp (local.get $bg))
           (local.set $bpEnd (i32.add (local.get $bg) (i32.mul (local.get $klen) (i32.const 32))))
+          (if (local.get $packA) (then
+          (local.set $ap (local.get $apack))
           (block $nt_p_done (loop $nt_p
             (br_if $nt_p_done (i32.ge_s (local.get $bp) (local.get $bpEnd)))
             (local.set $y0 (v128.load offset=0 (local.get $bp)))
@@ -539,6 +548,34 @@
             (local.set $ap (i32.add (local.get $ap) (i32.const 32)))
             (local.set $bp (i32.add (local.get $bp) (i32.const 32)))
             (br $nt_p)))
+          ) (else
+          (local.set $ar0 (local.get $ra0))
+          (local.set $ar1 (local.get $ra1))
+          (local.set $ar2 (local.get $ra2))
+          (local.set $ar3 (local.get $ra3))
+          (block $nt_pd_done (loop $nt_pd
+            (br_if $nt_pd_done (i32.ge_s (local.get $bp) (local.get $bpEnd)))
+            (local.set $y0 (v128.load offset=0 (local.get $bp)))
+            (local.set $y1 (v128.load offset=16 (local.get $bp)))
+            (local.set $xv (v128.load64_splat (local.get $ar0)))
+            (local.set $s0_0 (f64x2.add (local.get $s0_0) (f64x2.mul (local.get $xv) (local.get $y0))))
+            (local.set $s0_1 (f64x2.add (local.get $s0_1) (f64x2.mul (local.get $xv) (local.get $y1))))
+            (local.set $xv (v128.load64_splat (local.get $ar1)))
+            (local.set $s1_0 (f64x2.add (local.get $s1_0) (f64x2.mul (local.get $xv) (local.get $y0))))
+            (local.set $s1_1 (f64x2.add (local.get $s1_1) (f64x2.mul (local.get $xv) (local.get $y1))))
+            (local.set $xv (v128.load64_splat (local.get $ar2)))
+            (local.set $s2_0 (f64x2.add (local.get $s2_0) (f64x2.mul (local.get $xv) (local.get $y0))))
+            (local.set $s2_1 (f64x2.add (local.get $s2_1) (f64x2.mul (local.get $xv) (local.get $y1))))
+            (local.set $xv (v128.load64_splat (local.get $ar3)))
+            (local.set $s3_0 (f64x2.add (local.get $s3_0) (f64x2.mul (local.get $xv) (local.get $y0))))
+            (local.set $s3_1 (f64x2.add (local.get $s3_1) (f64x2.mul (local.get $xv) (local.get $y1))))
+            (local.set $ar0 (i32.add (local.get $ar0) (i32.const 8)))
+            (local.set $ar1 (i32.add (local.get $ar1) (i32.const 8)))
+            (local.set $ar2 (i32.add (local.get $ar2) (i32.const 8)))
+            (local.set $ar3 (i32.add (local.get $ar3) (i32.const 8)))
+            (local.set $bp (i32.add (local.get $bp) (i32.const 32)))
+            (br $nt_pd)))
+          ))
           (if (local.get $last) (then
           (if (i32.and (i32.le_s (i32.add (local.get $j) (i32.const 4)) (local.get $jLimit)) (i32.le_s (i32.add (local.get $j) (i32.const 4)) (local.get $jEnd))) (then
             (if (local.get $accumulate) (then (v128.store (i32.add (i32.add (local.get $c) (i32.mul (i32.add (local.get $i) (i32.const 0)) (local.get $ldcBytes))) (i32.add (i32.shl (local.get $j) (i32.const 3)) (i32.const 0))) (f64x2.add (v128.load (i32.add (i32.add (local.get $c) (i32.mul (i32.add (local.get $i) (i32.const 0)) (local.get $ldcBytes))) (i32.add (i32.shl (local.get $j) (i32.const 3)) (i32.const 0)))) (local.get $s0_0))) (v128.store (i32.add (i32.add (local.get $c) (i32.mul (i32.add (local.get $i) (i32.const 0)) (local.get $ldcBytes))) (i32.add (i32.shl (local.get $j) (i32.const 3)) (i32.const 16))) (f64x2.add (v128.load (i32.add (i32.add (local.get $c) (i32.mul (i32.add (local.get $i) (i32.const 0)) (local.get $ldcBytes))) (i32.add (i32.shl (local.get $j) (i32.const 3)) (i32.const 16)))) (local.get $s0_1))) (v128.store (i32.add (i32.add (local.get $c) (i32.mul (i32.add (local.get $i) (i32.const 1)) (local.get $ldcBytes))) (i32.add (i32.shl (local.get $j) (i32.const 3)) (i32.const 0))) (f64x2.add (v128.load (i32.add (i32.add (local.get $c) (i32.mul (i32.add (local.get $i) (i32.const 1)) (local.get $ldcBytes))) (i32.add (i32.shl (local.get $j) (i32.const 3)) (i32.const 0)))) (local.get $s1_0))) (v128.store (i32.add (i32.add (local.get $c) (i32.mul (i32.add (local.get $i) (i32.const 1)) (local.get $ldcBytes))) (i32.add (i32.shl (local.get $j) (i32.const 3)) (i32.const 16))) (f64x2.add (v128.load (i32.add (i32.add (local.get $c) (i32.mul (i32.add (local.get $i) (i32.const 1)) (local.get $ldcBytes))) (i32.add (i32.shl (local.get $j) (i32.const 3)) (i32.const 16)))) (local.get $s1_1))) (v128.store (i32.add (i32.add (local.get $c) (i32.mul (i32.add (local.get $i) (i32.const 2)) (local.get $ldcBytes))) (i32.add (i32.shl (local.get $j) (i32.const 3)) (i32.const 0))) (f64x2.add (v128.load (i32.add (i32.add (local.get $c) (i32.mul (i32.add (local.get $i) (i32.const 2)) (local.get $ldcBytes))) (i32.add (i32.shl (local.get $j) (i32.const 3)) (i32.const 0)))) (local.get $s2_0))) (v128.store (i32.add (i32.add (local.get $c) (i32.mul (i32.add (local.get $i) (i32.const 2)) (local.get $ldcBytes))) (i32.add (i32.shl (local.get $j) (i32.const 3)) (i32.const 16))) (f64x2.add (v128.load (i32.add (i32.add (local.get $c) (i32.mul (i32.add (local.get $i) (i32.const 2)) (local.get $ldcBytes))) (i32.add (i32.shl (local.get $j) (i32.const 3)) (i32.const 16)))) (local.get $s2_1))) (v128.store (i32.add (i32.add (local.get $c) (i32.mul (i32.add (local.get $i) (i32.const 3)) (local.get $ldcBytes))) (i32.add (i32.shl (local.get $j) (i32.const 3)) (i32.const 0))) (f64x2.add (v128.load (i32.add (i32.add (local.get $c) (i32.mul (i32.add (local.get $i) (i32.const 3)) (local.get $ldcBytes))) (i32.add (i32.shl (local.get $j) (i32.const 3)) (i32.const 0)))) (local.get $s3_0))) (v128.store (i32.add (i32.add (local.get $c) (i32.mul (i32.add (local.get $i) (i32.const 3)) (local.get $ldcBytes))) (i32.add (i32.shl (local.get $j) (i32.const 3)) (i32.const 16))) (f64x2.add (v128.load (i32.add (i32.add (local.get $c) (i32.mul (i32.add (local.get $i) (i32.const 3)) (local.get $ldcBytes))) (i32.add (i32.shl (local.get $j) (i32.const 3)) (i32.const 16)))) (local.get $s3_1)))) (else (v128.store (i32.add (i32.add (local.get $c) (i32.mul (i32.add (local.get $i) (i32.const 0)) (local.get $ldcBytes))) (i32.add (i32.shl (local.get $j) (i32.const 3)) (i32.const 0))) (local.get $s0_0)) (v128.store (i32.add (i32.add (local.get $c) (i32.mul (i32.add (local.get $i) (i32.const 0)) (local.get $ldcBytes))) (i32.add (i32.shl (local.get $j) (i32.const 3)) (i32.const 16))) (local.get $s0_1)) (v128.store (i32.add (i32.add (local.get $c) (i32.mul (i32.add (local.get $i) (i32.const 1)) (local.get $ldcBytes))) (i32.add (i32.shl (local.get $j) (i32.const 3)) (i32.const 0))) (local.get $s1_0)) (v128.store (i32.add (i32.add (local.get $c) (i32.mul (i32.add (local.get $i) (i32.const 1)) (local.get $ldcBytes))) (i32.add (i32.shl (local.get $j) (i32.const 3)) (i32.const 16))) (local.get $s1_1)) (v128.store (i32.add (i32.add (local.get $c) (i32.mul (i32.add (local.get $i) (i32.const 2)) (local.get $ldcBytes))) (i32.add (i32.shl (local.get $j) (i32.const 3)) (i32.const 0))) (local.get $s2_0)) (v128.store (i32.add (i32.add (local.get $c) (i32.mul (i32.add (local.get $i) (i32.const 2)) (local.get $ldcBytes))) (i32.add (i32.shl (local.get $j) (i32.const 3)) (i32.const 16))) (local.get $s2_1)) (v128.store (i32.add (i32.add (local.get $c) (i32.mul (i32.add (local.get $i) (i32.const 3)) (local.get $ldcBytes))) (i32.add (i32.shl (local.get $j) (i32.const 3)) (i32.const 0))) (local.get $s3_0)) (v128.store (i32.add (i32.add (local.get $c) (i32.mul (i32.add (local.get $i) (i32.const 3)) (local.get $ldcBytes))) (i32.add (i32.shl (local.get $j) (i32.const 3)) (i32.const 16))) (local.get $s3_1))))

@@ -179,8 +179,8 @@ describe('simd: every kernel gives the TypeScript kernel’s bits', () => {
   it('gemmNT and gemmNTUpdate across packed blocks of B, sub-panels of the sum, row blocks, odd m, partial last tiles', () => {
     // Sums of 256 terms pack B by 128 columns; k = 1100 splits into two panels, each into sub-panels of
     // 256 terms: several blocks, a partial last block and tile, the last row's dot-summed columns in the
-    // last block; m beyond 256 rows (row blocks of 256, the last with m's parity).
-    for (const [m, n, k] of [[7, 45, 1100], [5, 170, 600], [6, 299, 600], [1, 50, 1100], [259, 9, 300], [300, 13, 40]] as const) {
+    // last block; m beyond 256 rows (row blocks of 256, the last with m's parity); n ≤ 8, A read in place.
+    for (const [m, n, k] of [[7, 45, 1100], [5, 170, 600], [6, 299, 600], [1, 50, 1100], [259, 9, 300], [300, 13, 40], [261, 7, 600], [5, 8, 1100]] as const) {
       const lda = k + 1;
       const ldb = k + 2;
       const ldc = n + 3;
