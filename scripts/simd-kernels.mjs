@@ -333,6 +333,15 @@ function gemmNTKernel(MR = GEMM_MR, NV = GEMM_NV) {
   });
   // The dot-summed elements: row m−1 for odd m, columns from n rounded down to four.
   const special = `(i32.and ${get('mOdd')} (i32.and (i32.eq ${add(get('i'), get('tr'))} (i32.sub ${get('m')} (i32.const 1))) ${ge(add(get('j'), get('tt')), get('n4'))}))`;
+  // Whole rows, no dot-summed element, the first `cols` < 2·GEMM_NV columns: vectors, then a lane.
+  const storeColumns = acc.map((s, x) => {
+    const r = Math.floor(x / NV);
+    const v = x % NV;
+    const address = cVec(r, v);
+    const lane = `(f64x2.extract_lane 0 ${get(s)})`;
+    return `(if ${ge(get('cols'), i32c(2 * v + 2))} (then (v128.store ${address} (if (result v128) ${get('accumulate')} (then ${vadd(`(v128.load ${address})`, get(s))}) (else ${get(s)})))) ` +
+      `(else (if (i32.eq ${get('cols')} ${i32c(2 * v + 1)}) (then (f64.store ${address} (if (result f64) ${get('accumulate')} (then (f64.add (f64.load ${address}) ${lane})) (else ${lane})))))))`;
+  });
   const storeEdge = [
     ...acc.map((s, x) => `(v128.store offset=${16 * x} ${get('t')} ${get(s)})`),
     ...tileCopy('nt_edge', NR, {
@@ -383,7 +392,11 @@ function gemmNTKernel(MR = GEMM_MR, NV = GEMM_NV) {
           `  (if ${get('accumulate')} (then ${storeFull(true).join(' ')}) (else ${storeFull(false).join(' ')}))`,
           `) (else`,
           set('cols', minS(i32c(NR), `(i32.sub ${get('jEnd')} ${get('j')})`)),
+          `(if (i32.eq ${get('jLimit')} ${get('n')}) (then`,
+          ...storeColumns,
+          `) (else`,
           ...storeEdge,
+          `))`,
           `))`,
           `) (else`,
           ...acc.map((s, x) => `(v128.store ${sVec(x)} ${get(s)})`),
