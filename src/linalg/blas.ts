@@ -15,6 +15,18 @@ import { extent, inputHome, kernelHome } from './simd.js';
 const GEMM_NT_KC = 1024;
 
 /**
+ * Terms per sub-panel of the WebAssembly gemmNT (partial sums kept exactly in scratch between them): the
+ * packed 4-row slices of A and B (8 KiB each) stay in L1 where 1024 terms' did not.
+ */
+const GEMM_NT_PACK_KC = 256;
+
+/**
+ * Rows of C per call of the WebAssembly gemmNT, a multiple of four (the TypeScript's row tiles): bounds
+ * the scratch of partial sums (GEMM_NT_MC × the packed block's columns).
+ */
+const GEMM_NT_MC = 256;
+
+/**
  * Columns of C per call of the WebAssembly gemmNNUpdate: a k×1024 panel of B (400 kB at k = 50) stays
  * in L2 while every row of C sweeps it, where whole rows of a wide B came from memory each time
  * (50×51,200×50: 40 → 30 ms here; 512 and 2048 measured the same within noise, 256 slower).
@@ -22,12 +34,32 @@ const GEMM_NT_KC = 1024;
 const GEMM_NN_JC = 1024;
 
 /**
- * Rows of B (terms of each sum) per call of the WebAssembly gemmNNUpdate: a 128×1024 panel is 1 MiB, an
- * L2 here. Without it a product with a long k (the back-transformation's Vᵀ·Z, 32×1600×1600) streams
- * all of B from L3 for every row of C: 3.1–3.9 → 6.5 GFLOP/s at that shape (under load); no
- * difference measurable at order 785, where B fits in L3 either way.
+ * Rows of B (terms of each sum) per call of the WebAssembly gemmNNUpdate, a multiple of four (the blocks
+ * of terms), packed by blocks of 128 columns (256 KiB). 256 against 128: 32×1600×1600 (the
+ * back-transformation's Vᵀ·Z) 11.8 → 13.1 GFLOP/s, 32×785×785 13.0 → 14.2, square shapes the same; 512
+ * slower at 32×1600×1600 (9.9).
  */
-const GEMM_NN_KC = 128;
+const GEMM_NN_KC = 256;
+
+/**
+ * Doubles of a packed B block in the WebAssembly gemm kernels: `nc` columns × the sum's length, 256 KiB,
+ * so that the block stays in L2 while every row tile of A sweeps it.
+ */
+const GEMM_PACK_DOUBLES = 32768;
+
+/** At least the micro-tile's rows and columns (scripts/simd-kernels.mjs GEMM_MR, 2·GEMM_NV): padding of the packed panels. */
+const GEMM_TILE_MAX = 8;
+
+/** Columns of B per packed block for a sum of `len` terms over n columns: a multiple of GEMM_TILE_MAX. */
+function packColumns(n: number, len: number): number {
+  const fit = Math.floor(GEMM_PACK_DOUBLES / Math.max(len, 1) / GEMM_TILE_MAX) * GEMM_TILE_MAX;
+  return Math.max(GEMM_TILE_MAX, Math.min(fit, Math.ceil(n / GEMM_TILE_MAX) * GEMM_TILE_MAX));
+}
+
+/** Doubles of scratch the packed kernels need for blocks of nc columns and sums of `len` terms. */
+function packScratch(nc: number, len: number): number {
+  return (nc + 2 * GEMM_TILE_MAX) * len + GEMM_TILE_MAX * GEMM_TILE_MAX;
+}
 
 /** Σ x[xOff+i]·y[yOff+i] over i < n (4-way unrolled, separate accumulators). */
 export function dot(n: number, x: Float64Array, xOff: number, y: Float64Array, yOff: number): number {
@@ -209,13 +241,22 @@ function gemmNTInto(
   accumulate: boolean,
 ): void {
   const home = kernelHome(c, m * n * k);
-  if (home !== null) {
+  const kc = Math.min(k, GEMM_NT_KC, GEMM_NT_PACK_KC);
+  const nc = packColumns(n, kc);
+  // Partial sums between sub-panels (only when there are several): GEMM_NT_MC rows at most × nc ≤ 128.
+  const partials = k > kc ? Math.ceil(Math.min(m, GEMM_NT_MC) / GEMM_TILE_MAX) * GEMM_TILE_MAX * (nc + GEMM_TILE_MAX) : 0;
+  const work = home?.scratch(packScratch(nc, kc) + partials) ?? null;
+  if (home !== null && work !== null) {
     const pa = home.input(a, aOff, extent(m, k, lda));
     const pb = home.input(b, bOff, extent(n, k, ldb));
     const pc = home.address(c, cOff);
     let p0 = 0;
     do {
-      home.kernels.gemmNTPanel(m, n, Math.min(k, p0 + GEMM_NT_KC) - p0, pa + 8 * p0, lda, pb + 8 * p0, ldb, pc, ldc, accumulate || p0 > 0 ? 1 : 0);
+      // Row blocks of GEMM_NT_MC (a multiple of four): the last holds row m − 1 and m's parity.
+      for (let i0 = 0; i0 < m; i0 += GEMM_NT_MC) {
+        const len = Math.min(k, p0 + GEMM_NT_KC) - p0;
+        home.kernels.gemmNTPanel(Math.min(GEMM_NT_MC, m - i0), n, len, pa + 8 * (i0 * lda + p0), lda, pb + 8 * p0, ldb, pc + 8 * i0 * ldc, ldc, accumulate || p0 > 0 ? 1 : 0, work, nc, kc);
+      }
       p0 += GEMM_NT_KC;
     } while (p0 < k);
     return;
@@ -525,7 +566,9 @@ export function gemmNNUpdate(
   ldc: number,
 ): void {
   const home = kernelHome(c, m * n * k);
-  if (home !== null) {
+  const nc = packColumns(Math.min(n, GEMM_NN_JC), Math.min(k, GEMM_NN_KC));
+  const work = home?.scratch(packScratch(nc, Math.min(k, GEMM_NN_KC))) ?? null;
+  if (home !== null && work !== null) {
     const pa = home.input(a, aOff, extent(m, k, lda));
     const pb = home.input(b, bOff, extent(k, n, ldb));
     const pc = home.address(c, cOff);
@@ -534,7 +577,7 @@ export function gemmNNUpdate(
     // same sum in the same order as in one call.
     for (let j0 = 0; j0 < n; j0 += GEMM_NN_JC) {
       for (let p0 = 0; p0 < k; p0 += GEMM_NN_KC) {
-        home.kernels.gemmNNUpdate(m, Math.min(GEMM_NN_JC, n - j0), Math.min(GEMM_NN_KC, k - p0), alpha, pa + 8 * p0, lda, pb + 8 * (p0 * ldb + j0), ldb, pc + 8 * j0, ldc);
+        home.kernels.gemmNNUpdate(m, Math.min(GEMM_NN_JC, n - j0), Math.min(GEMM_NN_KC, k - p0), alpha, pa + 8 * p0, lda, pb + 8 * (p0 * ldb + j0), ldb, pc + 8 * j0, ldc, work, nc);
       }
     }
     return;

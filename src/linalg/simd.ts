@@ -46,8 +46,8 @@ interface Kernels {
   gemvT(m: number, n: number, a: number, lda: number, x: number, y: number): void;
   axpy(n: number, alpha: number, x: number, y: number): void;
   ger(m: number, n: number, alpha: number, x: number, incx: number, y: number, a: number, lda: number): void;
-  gemmNNUpdate(m: number, n: number, k: number, alpha: number, a: number, lda: number, b: number, ldb: number, c: number, ldc: number): void;
-  gemmNTPanel(m: number, n: number, len: number, a: number, lda: number, b: number, ldb: number, c: number, ldc: number, accumulate: number): void;
+  gemmNNUpdate(m: number, n: number, k: number, alpha: number, a: number, lda: number, b: number, ldb: number, c: number, ldc: number, work: number, nc: number): void;
+  gemmNTPanel(m: number, n: number, len: number, a: number, lda: number, b: number, ldb: number, c: number, ldc: number, accumulate: number, work: number, nc: number, kc: number): void;
   rotateRows(n: number, w: number, l: number, m: number, rc: number, rs: number): void;
   accumulate(n: number, w: number, d: number, e: number): void;
   zero(m: number, n: number, c: number, ldc: number): void;
@@ -200,17 +200,34 @@ export class Home {
    */
   input(array: Float64Array, offset: number, length: number): number {
     if (homes.get(array) === this) return array.byteOffset + 8 * offset;
-    const start = this.stagingUsed;
-    if (start + length > this.staging.length) {
-      const staging = this.allocateHere(Math.max(2 * this.staging.length, start + length + 1024));
-      if (staging === null) throw new RangeError(`a workspace's WebAssembly memory cannot grow to stage ${length} doubles`);
-      this.staging = staging;
-    }
+    const start = this.stage(length);
+    if (start === null) throw new RangeError(`a workspace's WebAssembly memory cannot grow to stage ${length} doubles`);
     const staging = this.staging;
     if (offset === 0 && length === array.length) staging.set(array, start);
     else for (let i = 0; i < length; i++) staging[start + i] = array[offset + i];
-    this.stagingUsed = start + length + (length & 1);
     return staging.byteOffset + 8 * start;
+  }
+
+  /**
+   * Byte address of `length` doubles of scratch for a kernel (packed panels), 16-byte aligned, valid until
+   * the next `begin`; null when the memory cannot grow to hold them (the caller runs as TypeScript).
+   */
+  scratch(length: number): number | null {
+    const start = this.stage(length);
+    return start === null ? null : this.staging.byteOffset + 8 * start;
+  }
+
+  /** Index in the staging area of `length` doubles reserved for the current call (growing the area if needed), or null. */
+  private stage(length: number): number | null {
+    const start = this.stagingUsed;
+    if (start + length > this.staging.length) {
+      const staging = this.allocateHere(Math.max(2 * this.staging.length, start + length + 1024));
+      if (staging === null) return null;
+      // Earlier stagings of this call stay valid in the old area (a memory's arrays are never freed).
+      this.staging = staging;
+    }
+    this.stagingUsed = start + length + (length & 1);
+    return start;
   }
 }
 

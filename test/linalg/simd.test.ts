@@ -176,6 +176,26 @@ describe('simd: every kernel gives the TypeScript kernel’s bits', () => {
     }
   });
 
+  it('gemmNT and gemmNTUpdate across packed blocks of B, sub-panels of the sum, row blocks, odd m, partial last tiles', () => {
+    // Sums of 256 terms pack B by 128 columns; k = 1100 splits into two panels, each into sub-panels of
+    // 256 terms: several blocks, a partial last block and tile, the last row's dot-summed columns in the
+    // last block; m beyond 256 rows (row blocks of 256, the last with m's parity); n ≤ 8, A read in place.
+    for (const [m, n, k] of [[7, 45, 1100], [5, 170, 600], [6, 299, 600], [1, 50, 1100], [259, 9, 300], [300, 13, 40], [261, 7, 600], [5, 8, 1100]] as const) {
+      const lda = k + 1;
+      const ldb = k + 2;
+      const ldc = n + 3;
+      for (const update of [false, true]) {
+        const r = bothBackends(
+          [m * lda + 1, n * ldb + 2, m * ldc + 1],
+          ([a, b, c]) => (update ? gemmNTUpdate : gemmNT)(m, n, k, a!, 1, lda, b!, 2, ldb, c!, 1, ldc),
+          [false, false, false],
+          random,
+        );
+        expect(bits(r.home[2]!), `${update ? 'gemmNTUpdate' : 'gemmNT'} ${m}×${n}×${k}`).toEqual(bits(r.plain[2]!));
+      }
+    }
+  });
+
   it('the QL eigensolver’s row rotations: the same eigenpairs, bit for bit, with W in a workspace', () => {
     for (const n of [2, 3, 7, 8, 44, 45, 95]) {
       const data = values(random, n * n);
@@ -194,8 +214,9 @@ describe('simd: every kernel gives the TypeScript kernel’s bits', () => {
     }
   });
 
-  it('gemmNNUpdate over more columns (1024) or terms (128) than one panel: every panel gives the same bits', () => {
-    for (const [m, n, k] of [[3, 2500, 6], [5, 1025, 9], [1, 3000, 4], [5, 1030, 301], [2, 7, 129]] as const) {
+  it('gemmNNUpdate over more columns (1024) or terms (256) than one panel: every panel gives the same bits', () => {
+    // Several packed blocks of B (nc columns), more row tiles than one, partial last tiles.
+    for (const [m, n, k] of [[3, 2500, 6], [5, 1025, 9], [1, 3000, 4], [5, 1030, 301], [2, 7, 129], [63, 37, 130], [64, 37, 130], [70, 1030, 9], [67, 6, 3], [66, 40, 517]] as const) {
       const r = bothBackends([m * k, k * (n + 1), m * (n + 2)], ([a, b, c]) => gemmNNUpdate(m, n, k, 1.25, a!, 0, k, b!, 0, n + 1, c!, 0, n + 2), [false, false, false], random);
       expect(bits(r.home[2]!), `gemmNNUpdate ${m}×${n}×${k}`).toEqual(bits(r.plain[2]!));
     }
