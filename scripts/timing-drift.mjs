@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Does a load that starts in the middle of a timed run move the paired time ratios? (issue 35, item 1)
 //
-//   node scripts/timing-drift.mjs [--d 400] [--horizon 2000] [--trials 8] [--hogs 1] [--out /tmp/timing-drift] [--bin bin/eofd.js]
+//   node scripts/timing-drift.mjs [--d 400] [--horizon 2000] [--trials 8] [--hogs 1] [--out <new folder>] [--bin bin/eofd.js]
 //
 // Runs `eofd run --timing` twice on the synthetic binary setting (EOFD-MLogB and OFUL-MLogB, the
 // paper's params): once undisturbed, then again with `--hogs` CPU-bound processes started when half of
@@ -28,11 +28,14 @@ const d = Number(option('d', 400));
 const horizon = Number(option('horizon', 2000));
 const trials = Number(option('trials', 8));
 const hogs = Number(option('hogs', 1));
-const out = path.resolve(option('out', path.join(os.tmpdir(), 'timing-drift')));
+const out = path.resolve(option('out', '') || fs.mkdtempSync(path.join(os.tmpdir(), 'timing-drift-')));
 const bin = path.resolve(option('bin', path.join(root, 'bin', 'eofd.js')));
 const NAME = 'drift';
 
-fs.rmSync(out, { recursive: true, force: true });
+if (fs.existsSync(out) && fs.readdirSync(out).length > 0) {
+  console.error(`timing-drift: ${out} is not empty; name a new folder with --out (nothing is deleted)`);
+  process.exit(2);
+}
 fs.mkdirSync(out, { recursive: true });
 const config = path.join(out, 'drift.yaml');
 fs.writeFileSync(
