@@ -78,6 +78,13 @@ export class ArrowheadEigen {
   private g = 0;
   private dg = 0;
   private gError = 0;
+  /** g′'s pole sums split at `secular`'s index `split`: Σ_{i<split} z_i²/(λ − δ_i)², and the rest. */
+  private dLow = 0;
+  private dHigh = 0;
+  /** The two-pole model c − w_o/τ − w_q/(τ − Δ) of g between the poles δ_origin and δ_other (Δ = δ_other − δ_origin). */
+  private modelConstant = 0;
+  private originWeight = 0;
+  private otherWeight = 0;
 
   constructor(maxN: number) {
     if (!Number.isInteger(maxN) || maxN < 0) {
@@ -229,25 +236,39 @@ export class ArrowheadEigen {
     this.rotationCount = rotations;
   }
 
-  /** g and g′ at λ = δ_origin + τ (τ = this.tau), every difference λ − δ_i formed as τ − (δ_i − δ_origin). */
-  private secular(active: number, origin: number): void {
+  /**
+   * g and g′ at λ = δ_origin + τ (τ = this.tau), every difference λ − δ_i formed as τ − (δ_i − δ_origin);
+   * g′'s pole terms also summed apart below and from `split` (dLow, dHigh).
+   */
+  private secular(active: number, origin: number, split: number): void {
     const ad = this.activeDiagonal;
     const az = this.activeBorder;
     const tau = this.tau;
     const sigma = ad[origin];
     let sum = 0;
-    let dsum = 0;
+    let dLow = 0;
+    let dHigh = 0;
     let magnitude = 0;
-    for (let i = 0; i < active; i++) {
+    for (let i = 0; i < split; i++) {
       const inv = 1 / (tau - (ad[i] - sigma));
       const t = az[i] * inv;
       const term = az[i] * t;
       sum += term;
-      dsum += t * t;
+      dLow += t * t;
+      magnitude += Math.abs(term);
+    }
+    for (let i = split; i < active; i++) {
+      const inv = 1 / (tau - (ad[i] - sigma));
+      const t = az[i] * inv;
+      const term = az[i] * t;
+      sum += term;
+      dHigh += t * t;
       magnitude += Math.abs(term);
     }
     this.g = tau + (sigma - this.corner) - sum;
-    this.dg = 1 + dsum;
+    this.dLow = dLow;
+    this.dHigh = dHigh;
+    this.dg = 1 + (dLow + dHigh);
     this.gError = ROUNDING_FACTOR * EPS * (Math.abs(tau) + Math.abs(sigma - this.corner) + magnitude);
   }
 
@@ -277,7 +298,7 @@ export class ArrowheadEigen {
         // Between δ_j and δ_{j−1}: g is increasing, so the sign of g at the midpoint says which half holds the root.
         const half = 0.5 * (ad[j - 1] - ad[j]);
         this.tau = half;
-        this.secular(active, j);
+        this.secular(active, j, active);
         if (this.g >= 0) {
           origin = j;
           this.lo = 0;
@@ -287,7 +308,15 @@ export class ArrowheadEigen {
           this.lo = -half;
           this.hi = 0;
         }
-        this.twoPoleGuess(origin, origin === j ? j - 1 : j, origin === j ? half : -half);
+        const other = origin === j ? j - 1 : j;
+        this.modelConstant = this.g;
+        this.originWeight = this.activeBorder[origin] ** 2;
+        this.otherWeight = this.activeBorder[other] ** 2;
+        this.twoPoleRoot(origin, other, origin === j ? half : -half);
+        this.rootOrigin[j] = origin;
+        this.rationalOnG(active, origin, other);
+        this.rootOffset[j] = this.tau;
+        continue;
       }
       this.rootOrigin[j] = origin;
       this.newtonOnH(active, origin);
@@ -296,26 +325,68 @@ export class ArrowheadEigen {
   }
 
   /**
-   * this.start ← where Newton starts for a root between the poles δ_origin and δ_other, given g = this.g
-   * at the bracket's midpoint τm (relative to δ_origin): the root in (lo, hi) of the model
-   * c − z_o²/τ − z_q²/(τ − Δ), Δ = δ_other − δ_origin, with the rest of g (its linear term and the other
-   * poles) frozen at τm into c (the initial guess of LAPACK's dlaed4); the midpoint if it has none.
+   * this.start ← the root in (lo, hi) of the model c − w_o/τ − w_q/(τ − Δ), Δ = δ_other − δ_origin, that
+   * matches g = this.modelConstant at τ (relative to δ_origin) with the weights w_o, w_q given in
+   * modelConstant, originWeight, otherWeight; `fallback` if it has none. With w = z² and τ the bracket's
+   * midpoint this is the initial guess of LAPACK's dlaed4 (the linear term and the far poles frozen into c).
    */
-  private twoPoleGuess(origin: number, other: number, midpoint: number): void {
-    const ad = this.activeDiagonal;
-    const zo = this.activeBorder[origin] ** 2;
-    const zq = this.activeBorder[other] ** 2;
-    const delta = ad[other] - ad[origin];
-    const c = this.g + zo / midpoint + zq / (midpoint - delta);
-    // c τ² − (cΔ + z_o² + z_q²) τ + z_o² Δ = 0, its roots in the form that avoids cancellation.
-    const b = c * delta + zo + zq;
-    const root = Math.sqrt(b * b - 4 * c * zo * delta);
+  private twoPoleRoot(origin: number, other: number, fallback: number, tau = fallback): void {
+    const wo = this.originWeight;
+    const wq = this.otherWeight;
+    const delta = this.activeDiagonal[other] - this.activeDiagonal[origin];
+    const c = this.modelConstant + wo / tau + wq / (tau - delta);
+    // c τ² − (cΔ + w_o + w_q) τ + w_o Δ = 0, its roots in the form that avoids cancellation.
+    const b = c * delta + wo + wq;
+    const root = Math.sqrt(b * b - 4 * c * wo * delta);
     const q = b >= 0 ? b + root : b - root;
     const first = q / (2 * c);
-    const second = (2 * zo * delta) / q;
-    this.start = midpoint;
+    const second = (2 * wo * delta) / q;
+    this.start = fallback;
     if (first > this.lo && first < this.hi) this.start = first;
     else if (second > this.lo && second < this.hi) this.start = second;
+  }
+
+  /**
+   * this.tau ← the root τ ∈ (lo, hi) of g(δ_origin + τ) between the poles δ_origin and δ_other, from
+   * this.start: each step solves the two-pole model that matches g and g′ at τ, its pole terms of the
+   * origin's side lumped into w_o/τ and the other side's (with g's linear term) into w_q/(τ − Δ)
+   * (the "middle way" of Li, as in LAPACK's dlaed4); a Newton step on h(τ) = τ·g if the model's root
+   * leaves the bracket, and bisection if that does too.
+   */
+  private rationalOnG(active: number, origin: number, other: number): void {
+    const split = origin > other ? origin : other;
+    const delta = this.activeDiagonal[other] - this.activeDiagonal[origin];
+    let lo = this.lo;
+    let hi = this.hi;
+    let tau = this.start;
+    for (let iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
+      this.tau = tau;
+      this.secular(active, origin, split);
+      const g = this.g;
+      if (Math.abs(g) <= this.gError) return;
+      if (g < 0) lo = tau;
+      else hi = tau;
+      const originSide = origin > other ? this.dHigh : this.dLow;
+      const otherSide = origin > other ? this.dLow : this.dHigh;
+      const far = tau - delta;
+      this.modelConstant = g;
+      this.originWeight = tau * tau * originSide;
+      this.otherWeight = far * far * (1 + otherSide);
+      this.lo = lo;
+      this.hi = hi;
+      const h = tau * g;
+      const dh = g + tau * this.dg;
+      let newton = tau - h / dh;
+      if (!(newton > lo && newton < hi)) newton = 0.5 * (lo + hi);
+      this.twoPoleRoot(origin, other, newton, tau);
+      const next = this.start;
+      if (Math.abs(next - tau) <= 2 * EPS * Math.abs(next) || hi - lo <= 2 * EPS * Math.max(Math.abs(lo), Math.abs(hi))) {
+        this.tau = next;
+        return;
+      }
+      tau = next;
+    }
+    this.tau = tau;
   }
 
   /** this.tau ← the root τ ∈ (lo, hi) of g(δ_origin + τ), by Newton on h(τ) = τ·g from this.start with bisection when a step leaves the bracket. */
@@ -325,7 +396,7 @@ export class ArrowheadEigen {
     let tau = this.start;
     for (let iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
       this.tau = tau;
-      this.secular(active, origin);
+      this.secular(active, origin, active);
       const g = this.g;
       // g is zero to within its rounding error: τ is the root as well as g can tell (dlaed4's test).
       if (Math.abs(g) <= this.gError) return;
