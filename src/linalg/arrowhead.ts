@@ -159,7 +159,6 @@ export class ArrowheadEigen {
     const { activeCount: active, deflatedCount: deflated, rotationCount: rotations } = this;
     this.solveRoots(active);
     this.correctBorder(active);
-    vectors.fill(0, vOff, vOff + n * n);
     this.writeSorted(n, active, deflated, values, vectors, vOff);
     for (let j = 0; j < n; j++) values[j] *= sigma;
     // Undo the deflation rotations, last first: slot p held u = c·e_p + s·e_i, slot i held w = −s·e_p + c·e_i.
@@ -298,7 +297,7 @@ export class ArrowheadEigen {
         // Between δ_j and δ_{j−1}: g is increasing, so the sign of g at the midpoint says which half holds the root.
         const half = 0.5 * (ad[j - 1] - ad[j]);
         this.tau = half;
-        this.secular(active, j, active);
+        this.secular(active, j, j);
         if (this.g >= 0) {
           origin = j;
           this.lo = 0;
@@ -310,8 +309,11 @@ export class ArrowheadEigen {
         }
         const other = origin === j ? j - 1 : j;
         this.modelConstant = this.g;
-        this.originWeight = this.activeBorder[origin] ** 2;
-        this.otherWeight = this.activeBorder[other] ** 2;
+        const tm = origin === j ? half : -half;
+        const fo = origin === j ? this.dHigh : this.dLow;
+        const fq = origin === j ? this.dLow : this.dHigh;
+        this.originWeight = tm * tm * fo;
+        this.otherWeight = (tm - (ad[other] - ad[origin])) ** 2 * (1 + fq);
         this.twoPoleRoot(origin, other, origin === j ? half : -half);
         this.rootOrigin[j] = origin;
         this.rationalOnG(active, origin, other);
@@ -420,12 +422,27 @@ export class ArrowheadEigen {
     const ad = this.activeDiagonal;
     const origin = this.rootOrigin;
     const offset = this.rootOffset;
-    // λ_j − δ_i = offset_j − (δ_i − δ_origin(j)), relative to λ_j's own pole.
+    // λ_j − δ_i = offset_j − (δ_i − δ_origin(j)), relative to λ_j's own pole. Past the two factors
+    // of λ_i and λ_{i+1}, every |λ_k − δ_i| and |δ_k − δ_i| lies between the deflation gap 2·tolerance
+    // and 4 (A/σ has norm ≤ 2), so four of them multiply without underflow or overflow: one division
+    // per four factors.
     for (let i = 0; i < active; i++) {
       const di = ad[i];
       let product = -(offset[i] - (di - ad[origin[i]])) * (offset[i + 1] - (di - ad[origin[i + 1]]));
-      for (let k = 0; k < i; k++) product *= (offset[k] - (di - ad[origin[k]])) / (ad[k] - di);
-      for (let k = i + 1; k < active; k++) product *= (offset[k + 1] - (di - ad[origin[k + 1]])) / (ad[k] - di);
+      let k = 0;
+      for (; k + 3 < i; k += 4) {
+        const num = (offset[k] - (di - ad[origin[k]])) * (offset[k + 1] - (di - ad[origin[k + 1]])) * ((offset[k + 2] - (di - ad[origin[k + 2]])) * (offset[k + 3] - (di - ad[origin[k + 3]])));
+        const den = (ad[k] - di) * (ad[k + 1] - di) * ((ad[k + 2] - di) * (ad[k + 3] - di));
+        product *= num / den;
+      }
+      for (; k < i; k++) product *= (offset[k] - (di - ad[origin[k]])) / (ad[k] - di);
+      k = i + 1;
+      for (; k + 3 < active; k += 4) {
+        const num = (offset[k + 1] - (di - ad[origin[k + 1]])) * (offset[k + 2] - (di - ad[origin[k + 2]])) * ((offset[k + 3] - (di - ad[origin[k + 3]])) * (offset[k + 4] - (di - ad[origin[k + 4]])));
+        const den = (ad[k] - di) * (ad[k + 1] - di) * ((ad[k + 2] - di) * (ad[k + 3] - di));
+        product *= num / den;
+      }
+      for (; k < active; k++) product *= (offset[k + 1] - (di - ad[origin[k + 1]])) / (ad[k] - di);
       const magnitude = Math.sqrt(Math.max(0, product));
       this.correctedBorder[i] = this.activeBorder[i] < 0 ? -magnitude : magnitude;
     }
@@ -456,6 +473,9 @@ export class ArrowheadEigen {
       sorted[j + 1] = i;
     }
     const last = n - 1;
+    // Every entry is written: the root columns on the active rows and the corner row below; zeros on
+    // the deflated rows and in the unit columns.
+    for (let k = 0; k < deflated; k++) vectors.fill(0, vOff + this.deflatedSlot[k] * n, vOff + (this.deflatedSlot[k] + 1) * n);
     const rootColumn = this.rootColumn;
     const columnOffset = this.columnOffset;
     const columnPole = this.columnPole;
@@ -465,10 +485,9 @@ export class ArrowheadEigen {
       const entry = sorted[col];
       values[col] = unsorted[entry];
       const src = source[entry];
-      if (src < 0) {
-        vectors[vOff + this.deflatedSlot[-1 - src] * n + col] = 1;
-      } else if (active === 0) {
-        vectors[vOff + last * n + col] = 1;
+      if (src < 0 || active === 0) {
+        for (let row = 0; row < n; row++) vectors[vOff + row * n + col] = 0;
+        vectors[vOff + (src < 0 ? this.deflatedSlot[-1 - src] : last) * n + col] = 1;
       } else {
         rootColumn[roots] = col;
         columnOffset[roots] = this.rootOffset[src];
