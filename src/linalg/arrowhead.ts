@@ -118,6 +118,8 @@ export class ArrowheadEigen {
    * last) and border z = border[zOff..+r): values[0..n) in descending order and `vectors` row-major n×n
    * (ld = n, from vectors[vOff]) with column j the unit eigenvector of values[j]; rows 0..r−1 belong
    * to δ_0..δ_{r−1}, row r to the corner — the layout of SymmetricEigen.decompose on the dense matrix.
+   * With `scales`, the columns are left unnormalised and scales[sOff + j] is 1/‖column j‖ (one pass
+   * over the vectors fewer, for callers that can fold the scaling into their own products).
    */
   decompose(
     r: number,
@@ -128,12 +130,14 @@ export class ArrowheadEigen {
     values: Float64Array,
     vectors: Float64Array,
     vOff = 0,
+    scales?: Float64Array,
+    sOff = 0,
   ): void {
     const n = r + 1;
     if (!Number.isInteger(r) || r < 0 || n > this.maxN) {
       throw new Error(`ArrowheadEigen: order r + 1 = ${n} must be an integer in 1..${this.maxN}`);
     }
-    if (values.length < n || vectors.length < vOff + n * n) throw new Error(`ArrowheadEigen: output arrays too short for order ${n}`);
+    if (values.length < n || vectors.length < vOff + n * n || (scales !== undefined && scales.length < sOff + n)) throw new Error(`ArrowheadEigen: output arrays too short for order ${n}`);
     const corner = diagonal[dOff + r];
     let scale = Math.abs(corner);
     let borderSq = 0;
@@ -159,7 +163,7 @@ export class ArrowheadEigen {
     const { activeCount: active, deflatedCount: deflated, rotationCount: rotations } = this;
     this.solveRoots(active);
     this.correctBorder(active);
-    this.writeSorted(n, active, deflated, values, vectors, vOff);
+    this.writeSorted(n, active, deflated, values, vectors, vOff, scales, sOff);
     for (let j = 0; j < n; j++) values[j] *= sigma;
     // Undo the deflation rotations, last first: slot p held u = c·e_p + s·e_i, slot i held w = −s·e_p + c·e_i.
     for (let k = rotations - 1; k >= 0; k--) {
@@ -449,7 +453,16 @@ export class ArrowheadEigen {
   }
 
   /** Eigenvalues in descending order, and the eigenvectors (before the deflation rotations) into their columns. */
-  private writeSorted(n: number, active: number, deflated: number, values: Float64Array, vectors: Float64Array, vOff: number): void {
+  private writeSorted(
+    n: number,
+    active: number,
+    deflated: number,
+    values: Float64Array,
+    vectors: Float64Array,
+    vOff: number,
+    scales: Float64Array | undefined,
+    sOff: number,
+  ): void {
     const ad = this.activeDiagonal;
     const unsorted = this.unsortedValue;
     const source = this.source;
@@ -481,6 +494,7 @@ export class ArrowheadEigen {
     const columnPole = this.columnPole;
     const normSq = this.columnNormSq;
     let roots = 0;
+    if (scales !== undefined) scales.fill(1, sOff, sOff + n);
     for (let col = 0; col < n; col++) {
       const entry = sorted[col];
       values[col] = unsorted[entry];
@@ -509,6 +523,13 @@ export class ArrowheadEigen {
       }
     }
     for (let q = 0; q < roots; q++) normSq[q] = 1 / Math.sqrt(normSq[q]);
+    if (scales !== undefined) {
+      for (let q = 0; q < roots; q++) {
+        scales[sOff + rootColumn[q]] = normSq[q];
+        vectors[vOff + last * n + rootColumn[q]] = 1;
+      }
+      return;
+    }
     for (let i = 0; i < active; i++) {
       const row = vOff + this.activeSlot[i] * n;
       for (let q = 0; q < roots; q++) vectors[row + rootColumn[q]] *= normSq[q];
