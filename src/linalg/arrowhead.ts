@@ -240,35 +240,31 @@ export class ArrowheadEigen {
   }
 
   /**
-   * g and g′ at λ = δ_origin + τ (τ = this.tau), every difference λ − δ_i formed as τ − (δ_i − δ_origin);
-   * g′'s pole terms also summed apart below and from `split` (dLow, dHigh).
+   * g and g′ at λ = δ_origin + τ (τ = this.tau), every difference λ − δ_i formed as τ − (δ_i − δ_origin),
+   * with `split` the number of poles above λ: the terms z_i²/(λ − δ_i) are negative for i < split and
+   * positive from it, so each side is summed apart (g′'s too: dLow, dHigh) and Σ|terms| is their difference.
    */
   private secular(active: number, origin: number, split: number): void {
     const ad = this.activeDiagonal;
     const az = this.activeBorder;
     const tau = this.tau;
     const sigma = ad[origin];
-    let sum = 0;
+    let low = 0;
+    let high = 0;
     let dLow = 0;
     let dHigh = 0;
-    let magnitude = 0;
     for (let i = 0; i < split; i++) {
-      const inv = 1 / (tau - (ad[i] - sigma));
-      const t = az[i] * inv;
-      const term = az[i] * t;
-      sum += term;
+      const t = az[i] / (tau - (ad[i] - sigma));
+      low += az[i] * t;
       dLow += t * t;
-      magnitude += Math.abs(term);
     }
     for (let i = split; i < active; i++) {
-      const inv = 1 / (tau - (ad[i] - sigma));
-      const t = az[i] * inv;
-      const term = az[i] * t;
-      sum += term;
+      const t = az[i] / (tau - (ad[i] - sigma));
+      high += az[i] * t;
       dHigh += t * t;
-      magnitude += Math.abs(term);
     }
-    this.g = tau + (sigma - this.corner) - sum;
+    const magnitude = high - low;
+    this.g = tau + (sigma - this.corner) - (low + high);
     this.dLow = dLow;
     this.dHigh = dHigh;
     this.dg = 1 + (dLow + dHigh);
@@ -325,7 +321,7 @@ export class ArrowheadEigen {
         continue;
       }
       this.rootOrigin[j] = origin;
-      this.newtonOnH(active, origin);
+      this.newtonOnH(active, origin, j === 0 ? 0 : active);
       this.rootOffset[j] = this.tau;
     }
   }
@@ -396,13 +392,13 @@ export class ArrowheadEigen {
   }
 
   /** this.tau ← the root τ ∈ (lo, hi) of g(δ_origin + τ), by Newton on h(τ) = τ·g from this.start with bisection when a step leaves the bracket. */
-  private newtonOnH(active: number, origin: number): void {
+  private newtonOnH(active: number, origin: number, split: number): void {
     let lo = this.lo;
     let hi = this.hi;
     let tau = this.start;
     for (let iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
       this.tau = tau;
-      this.secular(active, origin, active);
+      this.secular(active, origin, split);
       const g = this.g;
       // g is zero to within its rounding error: τ is the root as well as g can tell (dlaed4's test).
       if (Math.abs(g) <= this.gError) return;
