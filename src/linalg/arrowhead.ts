@@ -12,8 +12,10 @@
  * 1. Deflation: a z_i at rounding level leaves (δ_i, e_i) as an eigenpair; two δ's closer than
  *    rounding level are rotated so that one z vanishes (the rotations are applied to the vectors last).
  * 2. Each root is found relative to its nearer pole (λ = δ_p + τ, so that λ − δ_i = τ − (δ_i − δ_p)
- *    keeps its relative accuracy) by Newton's method on h(τ) = τ·g(δ_p + τ), which has no pole at
- *    τ = 0, safeguarded by bisection of the bracket that the interlacing gives.
+ *    keeps its relative accuracy): between two poles by the two-pole rational model of g fitted to g
+ *    and g′ (Li's "middle way", as in LAPACK's dlaed4), outside them by Newton's method on
+ *    h(τ) = τ·g(δ_p + τ), which has no pole at τ = 0; safeguarded by bisection of the bracket that
+ *    the interlacing gives.
  * 3. Gu–Eisenstat: ẑ with |ẑ_i|² = −Π_j(λ_j − δ_i) / Π_{k≠i}(δ_k − δ_i) makes the computed λ's the
  *    exact eigenvalues of a nearby arrowhead; vectors built from ẑ are orthogonal to working accuracy.
  * The caller's arrays are not modified; all workspace is allocated once, in the constructor.
