@@ -330,9 +330,10 @@ export class ArrowheadEigen {
 
   /**
    * this.start ← the root in (lo, hi) of the model c − w_o/τ − w_q/(τ − Δ), Δ = δ_other − δ_origin, that
-   * matches g = this.modelConstant at τ (relative to δ_origin) with the weights w_o, w_q given in
-   * modelConstant, originWeight, otherWeight; `fallback` if it has none. With w = z² and τ the bracket's
-   * midpoint this is the initial guess of LAPACK's dlaed4 (the linear term and the far poles frozen into c).
+   * equals g = this.modelConstant at τ (relative to δ_origin), with the weights originWeight and
+   * otherWeight; `fallback` if it has none. The roots between poles start from this model fitted at the
+   * bracket's midpoint (dlaed4's initial guess freezes w = z² there instead: about one evaluation of g
+   * more per root on divide-and-conquer merges).
    */
   private twoPoleRoot(origin: number, other: number, fallback: number, tau = fallback): void {
     const wo = this.originWeight;
