@@ -12,8 +12,9 @@
  * 1. Deflation: a z_i at rounding level leaves (δ_i, e_i) as an eigenpair; two δ's closer than
  *    rounding level are rotated so that one z vanishes (the rotations are applied to the vectors last).
  * 2. Each root is found relative to its nearer pole (λ = δ_p + τ, so that λ − δ_i = τ − (δ_i − δ_p)
- *    keeps its relative accuracy): between two poles by the two-pole rational model of g fitted to g
- *    and g′ (Li's "middle way", as in LAPACK's dlaed4), outside them by Newton's method on
+ *    keeps its relative accuracy): between two poles by the two-pole rational model of g fitted to g,
+ *    g′ and g″ (Gragg's scheme; Li's "middle way" of LAPACK's dlaed4, fitted to g and g′, where that
+ *    one's weights are not positive), outside them by Newton's method on
  *    h(τ) = τ·g(δ_p + τ), which has no pole at τ = 0; safeguarded by bisection of the bracket that
  *    the interlacing gives.
  * 3. Gu–Eisenstat: ẑ with |ẑ_i|² = −Π_j(λ_j − δ_i) / Π_{k≠i}(δ_k − δ_i) makes the computed λ's the
@@ -83,6 +84,8 @@ export class ArrowheadEigen {
   /** g′'s pole sums split at `secular`'s index `split`: Σ_{i<split} z_i²/(λ − δ_i)², and the rest. */
   private dLow = 0;
   private dHigh = 0;
+  /** −g″/2 = Σ z_i²/(λ − δ_i)³. */
+  private cube = 0;
   /** The two-pole model c − w_o/τ − w_q/(τ − Δ) of g between the poles δ_origin and δ_other (Δ = δ_other − δ_origin). */
   private modelConstant = 0;
   private originWeight = 0;
@@ -255,16 +258,22 @@ export class ArrowheadEigen {
     let high = 0;
     let dLow = 0;
     let dHigh = 0;
+    let cube = 0;
     for (let i = 0; i < split; i++) {
-      const t = az[i] / (tau - (ad[i] - sigma));
+      const inv = 1 / (tau - (ad[i] - sigma));
+      const t = az[i] * inv;
       low += az[i] * t;
       dLow += t * t;
+      cube += t * t * inv;
     }
     for (let i = split; i < active; i++) {
-      const t = az[i] / (tau - (ad[i] - sigma));
+      const inv = 1 / (tau - (ad[i] - sigma));
+      const t = az[i] * inv;
       high += az[i] * t;
       dHigh += t * t;
+      cube += t * t * inv;
     }
+    this.cube = cube;
     const magnitude = high - low;
     this.g = tau + (sigma - this.corner) - (low + high);
     this.dLow = dLow;
@@ -353,10 +362,11 @@ export class ArrowheadEigen {
 
   /**
    * this.tau ← the root τ ∈ (lo, hi) of g(δ_origin + τ) between the poles δ_origin and δ_other, from
-   * this.start: each step solves the two-pole model that matches g and g′ at τ, its pole terms of the
-   * origin's side lumped into w_o/τ and the other side's (with g's linear term) into w_q/(τ − Δ)
-   * (the "middle way" of Li, as in LAPACK's dlaed4); a Newton step on h(τ) = τ·g if the model's root
-   * leaves the bracket, and bisection if that does too.
+   * this.start: each step solves the two-pole model c − w_o/τ − w_q/(τ − Δ) that matches g, g′ and g″
+   * at τ (Gragg's scheme, cubically convergent), or where its weights are not both positive, the one
+   * that matches g and g′ with the origin side's pole terms lumped into w_o/τ and the other side's
+   * (with g's linear term) into w_q/(τ − Δ) (Li's "middle way", as in LAPACK's dlaed4); a Newton step
+   * on h(τ) = τ·g if the model's root leaves the bracket, and bisection if that does too.
    */
   private rationalOnG(active: number, origin: number, other: number): void {
     const split = origin > other ? origin : other;
@@ -375,8 +385,17 @@ export class ArrowheadEigen {
       const otherSide = origin > other ? this.dLow : this.dHigh;
       const far = tau - delta;
       this.modelConstant = g;
-      this.originWeight = tau * tau * originSide;
-      this.otherWeight = far * far * (1 + otherSide);
+      // Gragg's weights w_o = aτ², w_q = b·far²: a + b = g′ and a/τ + b/far = −g″/2.
+      const dg = this.dg;
+      const a = (-tau * (this.cube * far - dg)) / delta;
+      const b = dg - a;
+      if (a > 0 && b > 0) {
+        this.originWeight = tau * tau * a;
+        this.otherWeight = far * far * b;
+      } else {
+        this.originWeight = tau * tau * originSide;
+        this.otherWeight = far * far * (1 + otherSide);
+      }
       this.lo = lo;
       this.hi = hi;
       const h = tau * g;
