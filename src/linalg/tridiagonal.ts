@@ -13,8 +13,9 @@
  * Q, so there are two ways to finish:
  * - `decompose` forms every Q with two matrix products per merge, about (4/3)n³ flops in gemm;
  * - `decomposeFactored` keeps the tree of U's (about 2n² numbers; columns unnormalised, with their
- *   scales) and the first and last rows of each block (O(m²) per merge); `apply` and `applyTransposed` then multiply a vector by the eigenvector
- *   matrix in O(n²) (LAPACK's dlaed7/dlaeda keep eigenvectors in the same factored form).
+ *   scales) and the first and last rows of each block (O(m²) per merge); `apply` and
+ *   `applyTransposed` then multiply a vector by the eigenvector matrix in O(n²) (LAPACK's
+ *   dlaed7/dlaeda keep eigenvectors in the same factored form).
  */
 import { ArrowheadEigen } from './arrowhead.js';
 import { gemmNN } from './blas.js';
