@@ -534,7 +534,21 @@ export class ArrowheadEigen {
       const row = vOff + this.activeSlot[i] * n;
       const zi = this.correctedBorder[i];
       const di = ad[i];
-      for (let q = 0; q < roots; q++) {
+      // Two columns share a division: ẑ_i/x = y·ẑ_i/(xy) (each |λ − δ_i| lies between the smallest
+      // root offset and 4, so xy neither underflows nor overflows).
+      let q = 0;
+      for (; q + 1 < roots; q += 2) {
+        const x = columnOffset[q] - (di - columnPole[q]);
+        const y = columnOffset[q + 1] - (di - columnPole[q + 1]);
+        const r = zi / (x * y);
+        const v = y * r;
+        const w = x * r;
+        vectors[row + rootColumn[q]] = v;
+        normSq[q] += v * v;
+        vectors[row + rootColumn[q + 1]] = w;
+        normSq[q + 1] += w * w;
+      }
+      for (; q < roots; q++) {
         const v = zi / (columnOffset[q] - (di - columnPole[q]));
         vectors[row + rootColumn[q]] = v;
         normSq[q] += v * v;
