@@ -12,8 +12,11 @@
  * 1. Deflation: a z_i at rounding level leaves (δ_i, e_i) as an eigenpair; two δ's closer than
  *    rounding level are rotated so that one z vanishes (the rotations are applied to the vectors last).
  * 2. Each root is found relative to its nearer pole (λ = δ_p + τ, so that λ − δ_i = τ − (δ_i − δ_p)
- *    keeps its relative accuracy) by Newton's method on h(τ) = τ·g(δ_p + τ), which has no pole at
- *    τ = 0, safeguarded by bisection of the bracket that the interlacing gives.
+ *    keeps its relative accuracy): between two poles by the two-pole rational model of g fitted to g,
+ *    g′ and g″ (Gragg's scheme; Li's "middle way" of LAPACK's dlaed4, fitted to g and g′, where that
+ *    one's weights are not positive), outside them by Newton's method on
+ *    h(τ) = τ·g(δ_p + τ), which has no pole at τ = 0; safeguarded by bisection of the bracket that
+ *    the interlacing gives.
  * 3. Gu–Eisenstat: ẑ with |ẑ_i|² = −Π_j(λ_j − δ_i) / Π_{k≠i}(δ_k − δ_i) makes the computed λ's the
  *    exact eigenvalues of a nearby arrowhead; vectors built from ẑ are orthogonal to working accuracy.
  * The caller's arrays are not modified; all workspace is allocated once, in the constructor.
@@ -78,6 +81,15 @@ export class ArrowheadEigen {
   private g = 0;
   private dg = 0;
   private gError = 0;
+  /** g′'s pole sums split at `secular`'s index `split`: Σ_{i<split} z_i²/(λ − δ_i)², and the rest. */
+  private dLow = 0;
+  private dHigh = 0;
+  /** −g″/2 = Σ z_i²/(λ − δ_i)³. */
+  private cube = 0;
+  /** The two-pole model c − w_o/τ − w_q/(τ − Δ) of g between the poles δ_origin and δ_other (Δ = δ_other − δ_origin). */
+  private modelConstant = 0;
+  private originWeight = 0;
+  private otherWeight = 0;
 
   constructor(maxN: number) {
     if (!Number.isInteger(maxN) || maxN < 0) {
@@ -111,6 +123,8 @@ export class ArrowheadEigen {
    * last) and border z = border[zOff..+r): values[0..n) in descending order and `vectors` row-major n×n
    * (ld = n, from vectors[vOff]) with column j the unit eigenvector of values[j]; rows 0..r−1 belong
    * to δ_0..δ_{r−1}, row r to the corner — the layout of SymmetricEigen.decompose on the dense matrix.
+   * With `scales`, the columns are left unnormalised and scales[sOff + j] is 1/‖column j‖ (one pass
+   * over the vectors fewer, for callers that can fold the scaling into their own products).
    */
   decompose(
     r: number,
@@ -121,12 +135,14 @@ export class ArrowheadEigen {
     values: Float64Array,
     vectors: Float64Array,
     vOff = 0,
+    scales?: Float64Array,
+    sOff = 0,
   ): void {
     const n = r + 1;
     if (!Number.isInteger(r) || r < 0 || n > this.maxN) {
       throw new Error(`ArrowheadEigen: order r + 1 = ${n} must be an integer in 1..${this.maxN}`);
     }
-    if (values.length < n || vectors.length < vOff + n * n) throw new Error(`ArrowheadEigen: output arrays too short for order ${n}`);
+    if (values.length < n || vectors.length < vOff + n * n || (scales !== undefined && scales.length < sOff + n)) throw new Error(`ArrowheadEigen: output arrays too short for order ${n}`);
     const corner = diagonal[dOff + r];
     let scale = Math.abs(corner);
     let borderSq = 0;
@@ -152,8 +168,7 @@ export class ArrowheadEigen {
     const { activeCount: active, deflatedCount: deflated, rotationCount: rotations } = this;
     this.solveRoots(active);
     this.correctBorder(active);
-    vectors.fill(0, vOff, vOff + n * n);
-    this.writeSorted(n, active, deflated, values, vectors, vOff);
+    this.writeSorted(n, active, deflated, values, vectors, vOff, scales, sOff);
     for (let j = 0; j < n; j++) values[j] *= sigma;
     // Undo the deflation rotations, last first: slot p held u = c·e_p + s·e_i, slot i held w = −s·e_p + c·e_i.
     for (let k = rotations - 1; k >= 0; k--) {
@@ -229,25 +244,41 @@ export class ArrowheadEigen {
     this.rotationCount = rotations;
   }
 
-  /** g and g′ at λ = δ_origin + τ (τ = this.tau), every difference λ − δ_i formed as τ − (δ_i − δ_origin). */
-  private secular(active: number, origin: number): void {
+  /**
+   * g and g′ at λ = δ_origin + τ (τ = this.tau), every difference λ − δ_i formed as τ − (δ_i − δ_origin),
+   * with `split` the number of poles above λ: the terms z_i²/(λ − δ_i) are negative for i < split and
+   * positive from it, so each side is summed apart (g′'s too: dLow, dHigh) and Σ|terms| is their difference.
+   */
+  private secular(active: number, origin: number, split: number): void {
     const ad = this.activeDiagonal;
     const az = this.activeBorder;
     const tau = this.tau;
     const sigma = ad[origin];
-    let sum = 0;
-    let dsum = 0;
-    let magnitude = 0;
-    for (let i = 0; i < active; i++) {
+    let low = 0;
+    let high = 0;
+    let dLow = 0;
+    let dHigh = 0;
+    let cube = 0;
+    for (let i = 0; i < split; i++) {
       const inv = 1 / (tau - (ad[i] - sigma));
       const t = az[i] * inv;
-      const term = az[i] * t;
-      sum += term;
-      dsum += t * t;
-      magnitude += Math.abs(term);
+      low += az[i] * t;
+      dLow += t * t;
+      cube += t * t * inv;
     }
-    this.g = tau + (sigma - this.corner) - sum;
-    this.dg = 1 + dsum;
+    for (let i = split; i < active; i++) {
+      const inv = 1 / (tau - (ad[i] - sigma));
+      const t = az[i] * inv;
+      high += az[i] * t;
+      dHigh += t * t;
+      cube += t * t * inv;
+    }
+    this.cube = cube;
+    const magnitude = high - low;
+    this.g = tau + (sigma - this.corner) - (low + high);
+    this.dLow = dLow;
+    this.dHigh = dHigh;
+    this.dg = 1 + (dLow + dHigh);
     this.gError = ROUNDING_FACTOR * EPS * (Math.abs(tau) + Math.abs(sigma - this.corner) + magnitude);
   }
 
@@ -277,7 +308,7 @@ export class ArrowheadEigen {
         // Between δ_j and δ_{j−1}: g is increasing, so the sign of g at the midpoint says which half holds the root.
         const half = 0.5 * (ad[j - 1] - ad[j]);
         this.tau = half;
-        this.secular(active, j);
+        this.secular(active, j, j);
         if (this.g >= 0) {
           origin = j;
           this.lo = 0;
@@ -287,45 +318,109 @@ export class ArrowheadEigen {
           this.lo = -half;
           this.hi = 0;
         }
-        this.twoPoleGuess(origin, origin === j ? j - 1 : j, origin === j ? half : -half);
+        const other = origin === j ? j - 1 : j;
+        this.modelConstant = this.g;
+        const tm = origin === j ? half : -half;
+        const fo = origin === j ? this.dHigh : this.dLow;
+        const fq = origin === j ? this.dLow : this.dHigh;
+        this.originWeight = tm * tm * fo;
+        this.otherWeight = (tm - (ad[other] - ad[origin])) ** 2 * (1 + fq);
+        this.twoPoleRoot(origin, other, origin === j ? half : -half);
+        this.rootOrigin[j] = origin;
+        this.rationalOnG(active, origin, other);
+        this.rootOffset[j] = this.tau;
+        continue;
       }
       this.rootOrigin[j] = origin;
-      this.newtonOnH(active, origin);
+      this.newtonOnH(active, origin, j === 0 ? 0 : active);
       this.rootOffset[j] = this.tau;
     }
   }
 
   /**
-   * this.start ← where Newton starts for a root between the poles δ_origin and δ_other, given g = this.g
-   * at the bracket's midpoint τm (relative to δ_origin): the root in (lo, hi) of the model
-   * c − z_o²/τ − z_q²/(τ − Δ), Δ = δ_other − δ_origin, with the rest of g (its linear term and the other
-   * poles) frozen at τm into c (the initial guess of LAPACK's dlaed4); the midpoint if it has none.
+   * this.start ← the root in (lo, hi) of the model c − w_o/τ − w_q/(τ − Δ), Δ = δ_other − δ_origin, that
+   * equals g = this.modelConstant at τ (relative to δ_origin), with the weights originWeight and
+   * otherWeight; `fallback` if it has none. The roots between poles start from this model fitted at the
+   * bracket's midpoint (dlaed4's initial guess freezes w = z² there instead: about one evaluation of g
+   * more per root on divide-and-conquer merges).
    */
-  private twoPoleGuess(origin: number, other: number, midpoint: number): void {
-    const ad = this.activeDiagonal;
-    const zo = this.activeBorder[origin] ** 2;
-    const zq = this.activeBorder[other] ** 2;
-    const delta = ad[other] - ad[origin];
-    const c = this.g + zo / midpoint + zq / (midpoint - delta);
-    // c τ² − (cΔ + z_o² + z_q²) τ + z_o² Δ = 0, its roots in the form that avoids cancellation.
-    const b = c * delta + zo + zq;
-    const root = Math.sqrt(b * b - 4 * c * zo * delta);
+  private twoPoleRoot(origin: number, other: number, fallback: number, tau = fallback): void {
+    const wo = this.originWeight;
+    const wq = this.otherWeight;
+    const delta = this.activeDiagonal[other] - this.activeDiagonal[origin];
+    const c = this.modelConstant + wo / tau + wq / (tau - delta);
+    // c τ² − (cΔ + w_o + w_q) τ + w_o Δ = 0, its roots in the form that avoids cancellation.
+    const b = c * delta + wo + wq;
+    const root = Math.sqrt(b * b - 4 * c * wo * delta);
     const q = b >= 0 ? b + root : b - root;
     const first = q / (2 * c);
-    const second = (2 * zo * delta) / q;
-    this.start = midpoint;
+    const second = (2 * wo * delta) / q;
+    this.start = fallback;
     if (first > this.lo && first < this.hi) this.start = first;
     else if (second > this.lo && second < this.hi) this.start = second;
   }
 
-  /** this.tau ← the root τ ∈ (lo, hi) of g(δ_origin + τ), by Newton on h(τ) = τ·g from this.start with bisection when a step leaves the bracket. */
-  private newtonOnH(active: number, origin: number): void {
+  /**
+   * this.tau ← the root τ ∈ (lo, hi) of g(δ_origin + τ) between the poles δ_origin and δ_other, from
+   * this.start: each step solves the two-pole model c − w_o/τ − w_q/(τ − Δ) that matches g, g′ and g″
+   * at τ (Gragg's scheme, cubically convergent), or where its weights are not both positive, the one
+   * that matches g and g′ with the origin side's pole terms lumped into w_o/τ and the other side's
+   * (with g's linear term) into w_q/(τ − Δ) (Li's "middle way", as in LAPACK's dlaed4); a Newton step
+   * on h(τ) = τ·g if the model's root leaves the bracket, and bisection if that does too.
+   */
+  private rationalOnG(active: number, origin: number, other: number): void {
+    const split = origin > other ? origin : other;
+    const delta = this.activeDiagonal[other] - this.activeDiagonal[origin];
     let lo = this.lo;
     let hi = this.hi;
     let tau = this.start;
     for (let iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
       this.tau = tau;
-      this.secular(active, origin);
+      this.secular(active, origin, split);
+      const g = this.g;
+      if (Math.abs(g) <= this.gError) return;
+      if (g < 0) lo = tau;
+      else hi = tau;
+      const originSide = origin > other ? this.dHigh : this.dLow;
+      const otherSide = origin > other ? this.dLow : this.dHigh;
+      const far = tau - delta;
+      this.modelConstant = g;
+      // Gragg's weights w_o = aτ², w_q = b·far²: a + b = g′ and a/τ + b/far = −g″/2.
+      const dg = this.dg;
+      const a = (-tau * (this.cube * far - dg)) / delta;
+      const b = dg - a;
+      if (a > 0 && b > 0) {
+        this.originWeight = tau * tau * a;
+        this.otherWeight = far * far * b;
+      } else {
+        this.originWeight = tau * tau * originSide;
+        this.otherWeight = far * far * (1 + otherSide);
+      }
+      this.lo = lo;
+      this.hi = hi;
+      const h = tau * g;
+      const dh = g + tau * this.dg;
+      let newton = tau - h / dh;
+      if (!(newton > lo && newton < hi)) newton = 0.5 * (lo + hi);
+      this.twoPoleRoot(origin, other, newton, tau);
+      const next = this.start;
+      if (Math.abs(next - tau) <= 2 * EPS * Math.abs(next) || hi - lo <= 2 * EPS * Math.max(Math.abs(lo), Math.abs(hi))) {
+        this.tau = next;
+        return;
+      }
+      tau = next;
+    }
+    this.tau = tau;
+  }
+
+  /** this.tau ← the root τ ∈ (lo, hi) of g(δ_origin + τ), by Newton on h(τ) = τ·g from this.start with bisection when a step leaves the bracket. */
+  private newtonOnH(active: number, origin: number, split: number): void {
+    let lo = this.lo;
+    let hi = this.hi;
+    let tau = this.start;
+    for (let iteration = 0; iteration < MAX_ITERATIONS; iteration++) {
+      this.tau = tau;
+      this.secular(active, origin, split);
       const g = this.g;
       // g is zero to within its rounding error: τ is the root as well as g can tell (dlaed4's test).
       if (Math.abs(g) <= this.gError) return;
@@ -349,19 +444,43 @@ export class ArrowheadEigen {
     const ad = this.activeDiagonal;
     const origin = this.rootOrigin;
     const offset = this.rootOffset;
-    // λ_j − δ_i = offset_j − (δ_i − δ_origin(j)), relative to λ_j's own pole.
+    // λ_j − δ_i = offset_j − (δ_i − δ_origin(j)), relative to λ_j's own pole. Past the two factors
+    // of λ_i and λ_{i+1}, every |λ_k − δ_i| and |δ_k − δ_i| lies between the deflation gap 2·tolerance
+    // and 4 (A/σ has norm ≤ 2), so four of them multiply without underflow or overflow: one division
+    // per four factors.
     for (let i = 0; i < active; i++) {
       const di = ad[i];
       let product = -(offset[i] - (di - ad[origin[i]])) * (offset[i + 1] - (di - ad[origin[i + 1]]));
-      for (let k = 0; k < i; k++) product *= (offset[k] - (di - ad[origin[k]])) / (ad[k] - di);
-      for (let k = i + 1; k < active; k++) product *= (offset[k + 1] - (di - ad[origin[k + 1]])) / (ad[k] - di);
+      let k = 0;
+      for (; k + 3 < i; k += 4) {
+        const num = (offset[k] - (di - ad[origin[k]])) * (offset[k + 1] - (di - ad[origin[k + 1]])) * ((offset[k + 2] - (di - ad[origin[k + 2]])) * (offset[k + 3] - (di - ad[origin[k + 3]])));
+        const den = (ad[k] - di) * (ad[k + 1] - di) * ((ad[k + 2] - di) * (ad[k + 3] - di));
+        product *= num / den;
+      }
+      for (; k < i; k++) product *= (offset[k] - (di - ad[origin[k]])) / (ad[k] - di);
+      k = i + 1;
+      for (; k + 3 < active; k += 4) {
+        const num = (offset[k + 1] - (di - ad[origin[k + 1]])) * (offset[k + 2] - (di - ad[origin[k + 2]])) * ((offset[k + 3] - (di - ad[origin[k + 3]])) * (offset[k + 4] - (di - ad[origin[k + 4]])));
+        const den = (ad[k] - di) * (ad[k + 1] - di) * ((ad[k + 2] - di) * (ad[k + 3] - di));
+        product *= num / den;
+      }
+      for (; k < active; k++) product *= (offset[k + 1] - (di - ad[origin[k + 1]])) / (ad[k] - di);
       const magnitude = Math.sqrt(Math.max(0, product));
       this.correctedBorder[i] = this.activeBorder[i] < 0 ? -magnitude : magnitude;
     }
   }
 
   /** Eigenvalues in descending order, and the eigenvectors (before the deflation rotations) into their columns. */
-  private writeSorted(n: number, active: number, deflated: number, values: Float64Array, vectors: Float64Array, vOff: number): void {
+  private writeSorted(
+    n: number,
+    active: number,
+    deflated: number,
+    values: Float64Array,
+    vectors: Float64Array,
+    vOff: number,
+    scales: Float64Array | undefined,
+    sOff: number,
+  ): void {
     const ad = this.activeDiagonal;
     const unsorted = this.unsortedValue;
     const source = this.source;
@@ -385,19 +504,22 @@ export class ArrowheadEigen {
       sorted[j + 1] = i;
     }
     const last = n - 1;
+    // Every entry is written: the root columns on the active rows and the corner row below; zeros on
+    // the deflated rows and in the unit columns.
+    for (let k = 0; k < deflated; k++) vectors.fill(0, vOff + this.deflatedSlot[k] * n, vOff + (this.deflatedSlot[k] + 1) * n);
     const rootColumn = this.rootColumn;
     const columnOffset = this.columnOffset;
     const columnPole = this.columnPole;
     const normSq = this.columnNormSq;
     let roots = 0;
+    if (scales !== undefined) scales.fill(1, sOff, sOff + n);
     for (let col = 0; col < n; col++) {
       const entry = sorted[col];
       values[col] = unsorted[entry];
       const src = source[entry];
-      if (src < 0) {
-        vectors[vOff + this.deflatedSlot[-1 - src] * n + col] = 1;
-      } else if (active === 0) {
-        vectors[vOff + last * n + col] = 1;
+      if (src < 0 || active === 0) {
+        for (let row = 0; row < n; row++) vectors[vOff + row * n + col] = 0;
+        vectors[vOff + (src < 0 ? this.deflatedSlot[-1 - src] : last) * n + col] = 1;
       } else {
         rootColumn[roots] = col;
         columnOffset[roots] = this.rootOffset[src];
@@ -412,13 +534,34 @@ export class ArrowheadEigen {
       const row = vOff + this.activeSlot[i] * n;
       const zi = this.correctedBorder[i];
       const di = ad[i];
-      for (let q = 0; q < roots; q++) {
+      // Two columns share a division: ẑ_i/x = y·ẑ_i/(xy) (each |λ − δ_i| lies between the smallest
+      // root offset and 4, so xy neither underflows nor overflows).
+      let q = 0;
+      for (; q + 1 < roots; q += 2) {
+        const x = columnOffset[q] - (di - columnPole[q]);
+        const y = columnOffset[q + 1] - (di - columnPole[q + 1]);
+        const r = zi / (x * y);
+        const v = y * r;
+        const w = x * r;
+        vectors[row + rootColumn[q]] = v;
+        normSq[q] += v * v;
+        vectors[row + rootColumn[q + 1]] = w;
+        normSq[q + 1] += w * w;
+      }
+      for (; q < roots; q++) {
         const v = zi / (columnOffset[q] - (di - columnPole[q]));
         vectors[row + rootColumn[q]] = v;
         normSq[q] += v * v;
       }
     }
     for (let q = 0; q < roots; q++) normSq[q] = 1 / Math.sqrt(normSq[q]);
+    if (scales !== undefined) {
+      for (let q = 0; q < roots; q++) {
+        scales[sOff + rootColumn[q]] = normSq[q];
+        vectors[vOff + last * n + rootColumn[q]] = 1;
+      }
+      return;
+    }
     for (let i = 0; i < active; i++) {
       const row = vOff + this.activeSlot[i] * n;
       for (let q = 0; q < roots; q++) vectors[row + rootColumn[q]] *= normSq[q];

@@ -12,9 +12,10 @@
  * give T's as Q = blkdiag(Q_L, 1, Q_R)·U. A merge needs only the first and last rows of its children's
  * Q, so there are two ways to finish:
  * - `decompose` forms every Q with two matrix products per merge, about (4/3)n³ flops in gemm;
- * - `decomposeFactored` keeps the tree of U's (about 2n² numbers) and the first and last rows of each
- *   block (O(m²) per merge); `apply` and `applyTransposed` then multiply a vector by the eigenvector
- *   matrix in O(n²) (LAPACK's dlaed7/dlaeda keep eigenvectors in the same factored form).
+ * - `decomposeFactored` keeps the tree of U's (about 2n² numbers; columns unnormalised, with their
+ *   scales) and the first and last rows of each block (O(m²) per merge); `apply` and
+ *   `applyTransposed` then multiply a vector by the eigenvector matrix in O(n²) (LAPACK's
+ *   dlaed7/dlaeda keep eigenvectors in the same factored form).
  */
 import { ArrowheadEigen } from './arrowhead.js';
 import { gemmNN } from './blas.js';
@@ -39,7 +40,7 @@ export class TridiagonalEigen {
   private blocks: Float64Array = new Float64Array(0);
   private arrowVectors: Float64Array = new Float64Array(0);
   private product: Float64Array = new Float64Array(0);
-  /** `decomposeFactored`: every merge's U (m×m), the one splitting at k stored from treeOffset[k]. */
+  /** `decomposeFactored`: every merge's U (m×m, unnormalised columns) then its m column scales, the one splitting at k stored from treeOffset[k]. */
   private tree: Float64Array = new Float64Array(0);
   private readonly treeOffset: Int32Array;
   private treeUsed = 0;
@@ -174,12 +175,13 @@ export class TridiagonalEigen {
       u = this.tree;
       uOff = this.treeUsed;
       this.treeOffset[k] = uOff;
-      this.treeUsed += m * m;
+      this.treeUsed += m * m + m;
+      this.arrowhead.decompose(m - 1, arrowDiagonal, 0, arrowBorder, 0, this.arrowValues, u, uOff, u, uOff + m * m);
     } else {
       u = this.arrowVectors;
       uOff = 0;
+      this.arrowhead.decompose(m - 1, arrowDiagonal, 0, arrowBorder, 0, this.arrowValues, u, uOff);
     }
-    this.arrowhead.decompose(m - 1, arrowDiagonal, 0, arrowBorder, 0, this.arrowValues, u, uOff);
     for (let j = 0; j < m; j++) this.blockValues[lo + j] = this.arrowValues[j];
 
     // The block's first row is (Q_L's first row, 0, 0)·U, its last (0, 0, Q_R's last row)·U; with an
@@ -188,6 +190,12 @@ export class TridiagonalEigen {
     const last = this.scratchB;
     rowTimes(left > 0 ? left : 0, this.firstRow, lo, u, uOff, m, left > 0 ? 0 : m - 1, first);
     rowTimes(right > 0 ? right : 0, this.lastRow, k + 1, u, uOff, m, right > 0 ? left : m - 1, last);
+    if (this.factored) {
+      for (let j = 0; j < m; j++) {
+        first[j] *= u[uOff + m * m + j];
+        last[j] *= u[uOff + m * m + j];
+      }
+    }
     for (let j = 0; j < m; j++) {
       this.firstRow[lo + j] = first[j];
       this.lastRow[lo + j] = last[j];
@@ -226,7 +234,7 @@ export class TridiagonalEigen {
     for (let j = 0; j < left; j++) a[j] = x[lo + j];
     for (let j = left; j < m - 1; j++) a[j] = x[lo + j + 1];
     a[m - 1] = x[k];
-    // x[lo + j] = Σ_i U[i][j] a[i], accumulated row by row of U.
+    // x[lo + j] = s_j Σ_i U[i][j] a[i], accumulated row by row of U.
     const u = this.tree;
     const base = this.treeOffset[k];
     for (let j = 0; j < m; j++) x[lo + j] = 0;
@@ -236,6 +244,7 @@ export class TridiagonalEigen {
       const row = base + i * m;
       for (let j = 0; j < m; j++) x[lo + j] += u[row + j] * ai;
     }
+    for (let j = 0; j < m; j++) x[lo + j] *= u[base + m * m + j];
   }
 
   /** x[lo..hi) ← Q_block x[lo..hi): U first, scattered to (left, corner k, right), then the children. */
@@ -247,6 +256,8 @@ export class TridiagonalEigen {
     const u = this.tree;
     const base = this.treeOffset[k];
     const b = this.scratchB;
+    // U·diag(s)·x: the column scales on x first.
+    for (let j = 0; j < m; j++) x[lo + j] *= u[base + m * m + j];
     for (let i = 0; i < m; i++) {
       let s = 0;
       const row = base + i * m;
@@ -276,11 +287,11 @@ function rowTimes(count: number, row: Float64Array, rowOff: number, u: Float64Ar
   }
 }
 
-/** Numbers the factored tree of order n holds: Σ m² over its merges. */
+/** Numbers the factored tree of order n holds: Σ (m² + m) over its merges. */
 function treeSize(n: number): number {
   if (n <= 1) return 0;
   const k = n >> 1;
-  return n * n + treeSize(k) + treeSize(n - k - 1);
+  return n * n + n + treeSize(k) + treeSize(n - k - 1);
 }
 
 /** to[toOff..+n) = from[fromOff..+n) (no subarray views: nothing allocated). */
