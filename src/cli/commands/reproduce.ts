@@ -30,7 +30,7 @@ const EXAMPLES = [
   ['eofd reproduce', "Section 4 as the paper states it (configs/paper.yaml) → results/paper/"],
   [
     'eofd reproduce quick --trials 5 --set horizon=1000 --over params.l=0.5,0.75 --over params.e=0.75 --out /tmp/quick',
-    'a quick look that reaches verdicts (configs/quick.yaml, 5 trials, T = 1,000, two grid points): 7.1 min on 2 cores under load',
+    'a quick look that reaches verdicts (configs/quick.yaml, 5 trials, T = 1,000, two grid points): 100 s on 2 cores, quiet',
   ],
   ['eofd reproduce --resume', 'after a stop: every stage resumed (finished units kept), the reports rebuilt'],
   ['eofd reproduce configs/synthetic-k4.yaml --jobs 2 --out results/k4', 'one setting; the grid on two workers'],
