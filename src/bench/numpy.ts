@@ -69,7 +69,9 @@ operations = {
 if scipy is not None:
     operations["potrf"] = lambda: checked(lapack.dpotrf(a, lower=1))
     operations["potrf+potri"] = lambda: checked(lapack.dpotri(checked(lapack.dpotrf(a, lower=1)), lower=1))
-    operations["sytrd"] = lambda: checked(lapack.dsytrd(a, lower=1))
+    # The optimal workspace: with scipy's default lwork = n, dsytrd falls back to its unblocked code.
+    sytrd_lwork = int(checked(lapack.dsytrd_lwork(a.shape[0], lower=1)))
+    operations["sytrd"] = lambda: checked(lapack.dsytrd(a, lower=1, lwork=sytrd_lwork))
 
 def best(f):
     start = time.perf_counter()

@@ -9,8 +9,9 @@
  * others, so a change of machine state (other work starting, clock scaling) falls on both sides of
  * every paired time ratio within a few blocks. Blocks rather than single rounds: a policy whose round
  * follows another's may find its state pushed out of a core's caches by the other's (OFUL-MLogB's H⁻¹
- * alone is 8d² bytes, more than a 1 MiB L2 from d = 362), and a block pays such a switch once per
- * LOCK_STEP_ROUNDS rounds instead of every round. Each policy has its own environment copy, seeded by
+ * alone is 8d² bytes, more than a 1 MiB L2 from d = 363), and a block pays such a switch once per
+ * LOCK_STEP_ROUNDS rounds instead of every round (a precaution: 16 against 1 was not settled by
+ * measurement). Each policy has its own environment copy, seeded by
  * the trial alone, so its decisions and records are those it makes alone.
  */
 import { EofdError } from '../base/errors.js';

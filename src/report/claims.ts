@@ -374,6 +374,7 @@ function notJudgedReasons(experiment: ExperimentSummary, pair: Comparison, ofulL
     if (check !== undefined && check.regret.n >= 2 && check.flagged) reasons.push(`${learner}'s regret is not shown below ${check.random}'s (${describeRandomCheck(check)})`);
   }
   if (control === null) reasons.push('Random did not run, so the regret rule has no negative control');
+  else if (control.trials < MIN_TRIALS && pair.trials >= MIN_TRIALS) reasons.push(`${control.random} has only ${control.trials} trial${control.trials === 1 ? '' : 's'} paired with ${ofulLabel}, at least ${MIN_TRIALS} are needed for the negative control`);
   const jobs = experiment.timing.jobs;
   if (jobs === null) reasons.push('how the timings were taken is not recorded, so time is not judged');
   else if (jobs > 1) reasons.push(`timings were taken with ${jobs} units at once (rerun with --timing), so time is not judged`);

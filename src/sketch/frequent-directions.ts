@@ -19,6 +19,7 @@
 import { ArrowheadEigen } from '../linalg/arrowhead.js';
 import { axpy, dot, gemmNN, gemmNT, gemv, ger } from '../linalg/blas.js';
 import { SymmetricEigen } from '../linalg/eigen.js';
+import { cholesky, choleskySolve } from '../linalg/cholesky.js';
 import { Workspace } from '../linalg/simd.js';
 
 /** Eigenvalues of a Gram matrix at or below this multiple of n·ε·(largest) are rounding noise. */
@@ -275,28 +276,12 @@ export class FrequentDirections {
       for (let k = 0; k < r; k++) s += border[k * K + i] * out[k];
       out[r + i] = w[r + i] - s;
     }
-    // S = LLᵀ in the lower triangle, then L Lᵀ y = out[r..r+K).
-    for (let j = 0; j < K; j++) {
-      let diagonal = schur[j * K + j];
-      for (let p = 0; p < j; p++) diagonal -= schur[j * K + p] * schur[j * K + p];
-      const pivot = Math.sqrt(diagonal);
-      schur[j * K + j] = pivot;
-      for (let i = j + 1; i < K; i++) {
-        let s = schur[i * K + j];
-        for (let p = 0; p < j; p++) s -= schur[i * K + p] * schur[j * K + p];
-        schur[i * K + j] = s / pivot;
-      }
+    // S = LLᵀ, then L Lᵀ y = out[r..r+K). S is positive definite in exact arithmetic; at λ near the
+    // rounding level of ‖CᵀC‖ cancellation can break that, which is an error, not a NaN in W.
+    if (!cholesky(K, schur, 0, K)) {
+      throw new Error(`FrequentDirections: the Newton step's K×K Schur complement is not positive definite (λ = ${regularization} is at the rounding level of the sketch)`);
     }
-    for (let i = 0; i < K; i++) {
-      let s = out[r + i];
-      for (let p = 0; p < i; p++) s -= schur[i * K + p] * out[r + p];
-      out[r + i] = s / schur[i * K + i];
-    }
-    for (let i = K - 1; i >= 0; i--) {
-      let s = out[r + i];
-      for (let p = i + 1; p < K; p++) s -= schur[p * K + i] * out[r + p];
-      out[r + i] = s / schur[i * K + i];
-    }
+    choleskySolve(K, schur, 0, K, out, r);
     // out[0..r) = (λI + Λ)⁻¹ (w[0..r) − E y).
     for (let k = 0; k < r; k++) {
       let s = 0;
