@@ -202,8 +202,11 @@ export const experimentConfigSchema = strictObject(
     seed: integer(0).default(0).describe('folded into every trial seed: another seed, other instances'),
     policies: policiesSchema.describe('the policies to run, each on every trial: a name, or {policy, label, params} for a variant with its own params (eofd list)'),
     params: paramsSchema.prefault({}).describe('hyperparameters shared by the policies (each reads those it uses: eofd list)'),
+    tune_from: nameSchema
+      .optional()
+      .describe("eofd reproduce: take the tuned values from this other experiment's grid (an experiment of the same reproduction) instead of running a grid of this one"),
   },
-  'a mapping with keys name, environment, horizon, trials, seed, policies, params',
+  'a mapping with keys name, environment, horizon, trials, seed, policies, params, tune_from',
 );
 
 export type ExperimentConfigDocument = Omit<z.output<typeof experimentConfigSchema>, 'environment'> & {

@@ -130,7 +130,11 @@ export function reproductionSection(dir: string, link: string): string {
   const record = readJson<ReproduceRecord>(path.join(dir, REPRODUCE_FILE));
   const reports = Object.fromEntries(RUNS.map((run) => [run.key, readReport(path.join(folders[run.report], 'report.json'))])) as Record<(typeof RUNS)[number]['key'], Report>;
   const experiments = reports.paperChoice.experiments;
-  const bests = new Map(experiments.map((e) => [e.name, readBestFile(path.join(gridDir(folders.tune, e.name), BEST_FILE)) as unknown as BestFile]));
+  // A record written before tuned_on: every experiment had its own grid.
+  const tunedOn = (name: string): string => record.tuned_on?.[name] ?? name;
+  const gridNames = [...new Set(experiments.map((e) => tunedOn(e.name)))];
+  const bests = new Map(gridNames.map((name) => [name, readBestFile(path.join(gridDir(folders.tune, name), BEST_FILE)) as unknown as BestFile]));
+  const borrowed = experiments.filter((e) => tunedOn(e.name) !== e.name).map((e) => `${e.name} takes ${tunedOn(e.name)}'s choice (it has no grid of its own)`);
   const first = bests.values().next().value as BestFile;
   const out: string[] = [];
 
@@ -234,6 +238,7 @@ export function reproductionSection(dir: string, link: string): string {
     }
   }
   out.push(...table(['setting', 'label', 'chosen (l, e)', 'validation regret', 'runner-up; chosen − runner-up [95% CI]', 'on the edge of the grid'], gridRows), '');
+  if (borrowed.length > 0) out.push(`${borrowed.join('; ')}.`, '');
 
   // Figures.
   for (const run of RUNS) {

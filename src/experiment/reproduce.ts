@@ -3,7 +3,8 @@
  * of one config, each resumable, each timed.
  *
  * 1. tune: the grid (grid.ts `runGrid`, default the paper's 49 (l, e) points) of every experiment on
- *    validation seeds → `<out>/tune/<name>-grid/best.json`;
+ *    validation seeds → `<out>/tune/<name>-grid/best.json`, except an experiment with `tune_from`, which
+ *    takes the named experiment's grid (`tuneSources`);
  * 2. tuned: the reported trials with each label's chosen values (`applyBestFiles`, as `run --params`),
  *    timed in this process, each trial's policies in lock-step → `<out>/tuned/<name>/`;
  * 3. paper-choice: the same trials at the paper's own (l, e) = (0.75, 0.75) → `<out>/paper-choice/<name>/`;
@@ -24,7 +25,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { RunError } from '../base/errors.js';
+import { ConfigError, RunError } from '../base/errors.js';
 import type { ExperimentConfig } from '../config/schema.js';
 import { buildReport, writeReport } from '../report/index.js';
 import type { Report } from '../report/report.js';
@@ -102,6 +103,8 @@ export interface ReproduceRecord {
   started: string;
   ended: string | null;
   exit_code: number | null;
+  /** Per experiment, the experiment whose grid chose its tuned values (itself, or its `tune_from`). */
+  tuned_on?: Record<string, string>;
   stages: StageRecord[];
 }
 
@@ -118,6 +121,8 @@ export interface ReproduceOptions extends Omit<RunOptions, 'split' | 'out' | 'sh
   beforeTimed?: () => void;
   /** Run only this shard of the first unfinished run stage (see the module comment). */
   shard?: Shard;
+  /** Stop once this stage is done, the later ones left pending (a piece of a long reproduction). */
+  stopAfter?: StageName;
 }
 
 /** What a shard ran: its stage (null: every run stage was finished), the folder and the wall time. */
@@ -135,6 +140,8 @@ export interface ReproduceResult {
   stages: StageRecord[];
   /** Every stage finished (a shard: its share of its stage). */
   complete: boolean;
+  /** Set when it stopped as asked (`stopAfter`) with that stage done and the later ones pending. */
+  stoppedAfter?: StageName;
   /** Set when a shard ran. */
   shard?: ShardStage;
   /** The reports this invocation wrote (its claims are what `eofd reproduce` prints at its end), in stage order. */
@@ -152,6 +159,27 @@ export function withPaperChoice(config: ExperimentConfig): ExperimentConfig {
     if (Object.keys(values).length > 0) chosen[label] = values;
   }
   return withPolicyParams(config, chosen, `the paper's (l, e) = (${PAPER_CHOICE.l}, ${PAPER_CHOICE.e})`);
+}
+
+/**
+ * Per experiment, the experiment whose grid tunes it: itself, or the one its `tune_from` names (by its
+ * name before any --name). A name that is not another experiment of the reproduction, or one that is
+ * itself tuned from a third, is a ConfigError naming the file and field.
+ */
+export function tuneSources(configs: readonly ExperimentConfig[]): ExperimentConfig[] {
+  const nameOf = (config: ExperimentConfig): string => config.seedName ?? config.name;
+  return configs.map((config) => {
+    const from = config.tune_from;
+    if (from === undefined) return config;
+    const fail = (detail: string): never => {
+      throw new ConfigError({ file: path.relative(process.cwd(), config.source) || config.source, field: `${config.name}: tune_from`, detail });
+    };
+    const source = configs.find((other) => nameOf(other) === from);
+    if (source === undefined) return fail(`"${from}" is not an experiment of this reproduction (${configs.map(nameOf).join(', ')})`);
+    if (source === config) return fail('an experiment cannot be tuned from itself; remove tune_from to run its own grid');
+    if (source.tune_from !== undefined) return fail(`"${from}" is itself tuned from "${source.tune_from}"; name the experiment whose grid runs`);
+    return source;
+  });
 }
 
 /** The exit code a stop by `signal` gives: 143 for SIGTERM (cli/session.ts aborts with the signal's name), else 130. */
@@ -203,7 +231,7 @@ interface Stage {
 
 /** Runs the stages of a reproduction; see the module comment. Throws RunError when it cannot start. */
 export async function reproduce(configs: readonly ExperimentConfig[], options: ReproduceOptions): Promise<ReproduceResult> {
-  const { out, axes: given, command = [], log = () => {}, beforeTimed, ...runOptions } = options;
+  const { out, axes: given, command = [], log = () => {}, beforeTimed, stopAfter, ...runOptions } = options;
   if (out.trim() === '') throw new RunError('--out: expected a folder, got an empty string', 2);
   if (options.resume === true && options.force === true) throw new RunError('--resume and --force exclude each other; give one', 2);
   const axes = given ?? gridAxes();
@@ -214,7 +242,9 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
     throw new RunError(`${out} already holds a reproduction (${REPRODUCE_FILE}); add --resume to finish it, or --force to start over`, 2);
   }
   for (const config of configs) axisReaders(config, axes); // a key no policy reads: refused before any work
-  const bestFiles = configs.map((config) => path.join(gridDir(folders.tune, config.name), BEST_FILE));
+  const sources = tuneSources(configs);
+  const gridded = configs.filter((config, i) => sources[i] === config);
+  const bestFiles = sources.map((source) => path.join(gridDir(folders.tune, source.name), BEST_FILE));
   const summaries = (dir: string): boolean => configs.every((config) => fs.existsSync(path.join(dir, config.name, SUMMARY_FILE)));
   const timed = { ...runOptions, jobs: 1 }; // in this process, each trial's policies in lock-step (trial.ts)
 
@@ -259,13 +289,17 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
   const stages: Stage[] = [
     {
       name: 'tune',
-      what: `eofd grid over ${axes.map((a) => `${a.key}=${a.values.join(',')}`).join(' × ')} on validation seeds`,
-      outputs: configs.map((config) => gridDir(folders.tune, config.name)),
+      what:
+        `eofd grid over ${axes.map((a) => `${a.key}=${a.values.join(',')}`).join(' × ')} on validation seeds` +
+        configs
+          .map((config, i) => (sources[i] === config ? '' : `; ${config.name} takes ${(sources[i] as ExperimentConfig).name}'s choice`))
+          .join(''),
+      outputs: gridded.map((config) => gridDir(folders.tune, config.name)),
       dir: folders.tune,
-      finished: () => configs.every((config) => isGridFinished(folders.tune, config, axes)),
+      finished: () => gridded.every((config) => isGridFinished(folders.tune, config, axes)),
       run: async (resume, shard) => {
         let total = emptyRun();
-        for (const config of configs) {
+        for (const config of gridded) {
           const events = measuringRates(rates, runOptions.events, () => config.name);
           const result = await runGrid(config, { ...runOptions, events, out: into(folders.tune, shard), shard, axes, resume, force: options.force });
           total = addRun(total, result.run);
@@ -280,7 +314,8 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
       outputs: [folders.tuned],
       dir: folders.tuned,
       finished: () => summaries(folders.tuned),
-      run: runStage(folders.tuned, () => applyBestFiles(configs, bestFiles, (line) => log(line))),
+      // One best.json per experiment (its own grid's or its tune_from's), so a borrowed one is noted.
+      run: runStage(folders.tuned, () => configs.flatMap((config, i) => applyBestFiles([config], [bestFiles[i] as string], (line) => log(line)))),
     },
     {
       name: 'paper-choice',
@@ -317,6 +352,7 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
     started: new Date().toISOString(),
     ended: null,
     exit_code: null,
+    tuned_on: Object.fromEntries(configs.map((config, i) => [config.name, (sources[i] as ExperimentConfig).name])),
     stages: stages.map((stage) => {
       const earlier = options.force === true ? undefined : previous?.stages.find((s) => s.name === stage.name);
       return earlier === undefined
@@ -371,6 +407,7 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
       Object.assign(entry, { ...earlier, skipped: true });
       save();
       log(`${prefix}: every unit finished earlier${earlier.seconds === null ? '' : ` (${earlier.seconds.toFixed(1)} s)`}, nothing to run`);
+      if (stage.name === stopAfter) break;
       continue;
     }
     const status: StageStatus = run?.interrupted === true ? 'interrupted' : complete ? 'done' : 'failed';
@@ -393,13 +430,15 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
       stopped = true;
       break;
     }
+    if (stage.name === stopAfter) break;
   }
+  const paused = !stopped && stopAfter !== undefined && record.stages.some((s) => s.status !== 'done');
   if (!stopped) {
     record.ended = new Date().toISOString();
     record.exit_code = 0;
     save();
   }
-  return { dir: out, run: total, stages: record.stages, complete: !stopped, reports };
+  return { dir: out, run: total, stages: record.stages, complete: !stopped && !paused, reports, ...(paused ? { stoppedAfter: stopAfter } : {}) };
 }
 
 /** A shard's share of the first run stage not finished in `out` (see the module comment). */

@@ -245,3 +245,28 @@ describe('eofd reproduce --shard', () => {
     expect(report(out)).toEqual(report(path.join(dir, 'full')));
   });
 });
+
+describe('eofd reproduce with tune_from, in pieces (--stop-after)', () => {
+  it("runs no grid for an experiment tuned from another: it takes that grid's best.json, and the record says so", async () => {
+    const out = path.join(dir, 'borrowed');
+    const file = writeFile(dir, 'two.yaml', `${tinyConfig('own')}---\n${tinyConfig('borrower', { d: 5 })}tune_from: own\n`);
+    const args = ['reproduce', file, ...SMALL, '--set', 'horizon=60', '--out', out];
+    const piece = await runCli([...args, '--stop-after', 'tune']);
+    expect(piece.code, piece.stderr).toBe(0);
+    expect(piece.stderr).toMatch(/stopped after stage tune \(--stop-after\); the later stages: .*reproduce .*--resume\n/);
+    expect(record(out).stages.map((s) => s.status)).toEqual(['done', 'pending', 'pending', 'pending', 'pending']);
+    const result = await runCli([...args, '--resume']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(record(out).stages.map((s) => [s.status, s.skipped])).toEqual([['done', true], ...Array(4).fill(['done', false])]);
+    expect(fs.readdirSync(path.join(out, 'tune')).filter((f) => f.endsWith('-grid'))).toEqual(['own-grid']);
+    const { tuned_on, stages } = record(out);
+    expect(tuned_on).toEqual({ own: 'own', borrower: 'own' });
+    expect(stages[0]?.what).toMatch(/; borrower takes own's choice$/);
+    expect(result.stderr).toContain(`note: ${path.join(out, 'tune', 'own-grid', 'best.json')} was tuned on experiment own, applied to borrower`);
+    const chosen = JSON.parse(fs.readFileSync(path.join(out, 'tune', 'own-grid', 'best.json'), 'utf8')).policies;
+    const variants = JSON.parse(fs.readFileSync(path.join(out, 'tuned', 'borrower', 'manifest.json'), 'utf8')).config.variants;
+    for (const label of ['EOFD-MLogB', 'OFUL-MLogB']) {
+      expect(variants[label].params, label).toMatchObject({ l: chosen[label].values['params.l'], e: chosen[label].values['params.e'] });
+    }
+  });
+});

@@ -126,11 +126,13 @@ describe('loadConfigs', () => {
     });
   });
 
-  it("reads the shipped paper.yaml (eofd reproduce's default): the three settings exactly as their own configs give them, plus OFUL-textbook", () => {
+  it("reads the shipped paper.yaml (eofd reproduce's default): the three settings exactly as their own configs give them, plus OFUL-textbook; MNIST tuned on synthetic-binary's grid", () => {
     const configs = loadConfigs(path.resolve('configs/paper.yaml'));
     const own = ['mnist', 'synthetic-k4', 'synthetic-binary'].map((n) => loadConfigs(path.resolve(`configs/${n}.yaml`))[0]!);
     expect(configs).toHaveLength(3);
-    const comparable = (c: (typeof configs)[number]) => ({ ...c, source: '', document: undefined, policies: c.policies.filter((e) => e.label !== 'OFUL-textbook') });
+    // The grid runs "on synthetic validation runs" (Section 4): MNIST borrows the other K = 1 setting's choice.
+    expect(configs.map((c) => c.tune_from)).toEqual(['synthetic-binary', undefined, undefined]);
+    const comparable = (c: (typeof configs)[number]) => ({ ...c, source: '', document: undefined, tune_from: undefined, policies: c.policies.filter((e) => e.label !== 'OFUL-textbook') });
     configs.forEach((config, i) => {
       expect(comparable(config)).toEqual(comparable(own[i]!));
       expect(config.policies.map((e) => e.label)).toEqual(['EOFD-MLogB', 'OFUL-MLogB', 'OFUL-textbook', 'Random']);

@@ -67,7 +67,7 @@ describe('loadConfig: bad arguments and malformed configs', () => {
 
   it('rejects an unknown top-level key, listing the allowed ones', () => {
     const error = failure(`${VALID}extra: 1\n`);
-    expectAt(error, 8, 1, 'extra', /unknown key "extra" \(allowed: name, environment, horizon, trials, seed, policies, params\)/);
+    expectAt(error, 8, 1, 'extra', /unknown key "extra" \(allowed: name, environment, horizon, trials, seed, policies, params, tune_from\)/);
   });
 
   it('rejects an unknown nested key', () => {

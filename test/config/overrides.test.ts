@@ -23,7 +23,7 @@ describe('parseOverride: bad arguments', () => {
     for (const key of ['__proto__.x', 'foo', 'foo.bar', 'Params.m', 'constructor', 'prototype.x']) {
       const error = thrownBy(ConfigError, () => parseOverride(`${key}=1`, 'c.yaml'));
       expect(error.exitCode).toBe(2);
-      expect(error.message).toMatch(new RegExp(`^--set ${key.replace('.', '\\.')}=1: ${key.split('.')[0]} is not a config key \\(it has name, environment, horizon, trials, seed, policies, params\\)$`));
+      expect(error.message).toMatch(new RegExp(`^--set ${key.replace('.', '\\.')}=1: ${key.split('.')[0]} is not a config key \\(it has name, environment, horizon, trials, seed, policies, params, tune_from\\)$`));
     }
     for (const key of ['params.__proto__', 'environment.constructor', 'policies.0.prototype', 'params.__proto__.polluted']) {
       expect(thrownBy(ConfigError, () => parseOverride(`${key}=1`, 'c.yaml')).message, key).toMatch(/: __proto__, constructor and prototype are not config keys$/);

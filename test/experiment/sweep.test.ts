@@ -39,7 +39,7 @@ describe('sweep axes: bad arguments', () => {
       })();
       expect(error, bad).toBeInstanceOf(RunError);
       expect(error.exitCode).toBe(2);
-      expect(error.message).toMatch(new RegExp(`^--over ${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ${bad.split(/[.=]/)[0]} is not a config key \\(it has name, environment, horizon, trials, seed, policies, params\\)$`));
+      expect(error.message).toMatch(new RegExp(`^--over ${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: ${bad.split(/[.=]/)[0]} is not a config key \\(it has name, environment, horizon, trials, seed, policies, params, tune_from\\)$`));
     }
     for (const bad of ['params.__proto__=1,2', 'environment.constructor=1', 'policies.0.prototype=a']) {
       expect(() => parseAxis(bad), bad).toThrow(/^--over .*: __proto__, constructor and prototype are not config keys$/);

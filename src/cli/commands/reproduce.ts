@@ -9,7 +9,7 @@ import os from 'node:os';
 import { Option, type Command } from 'commander';
 import type { ExperimentConfig } from '../../config/schema.js';
 import { DEFAULT_GRID, gridAxes, resolveGridAxes } from '../../experiment/grid.js';
-import { PAPER_CHOICE, REPRODUCE_FILE, reproduce, reproduceFolders, stageTable, type ReproduceResult, type StageName } from '../../experiment/reproduce.js';
+import { PAPER_CHOICE, REPRODUCE_FILE, reproduce, reproduceFolders, STAGE_NAMES, stageTable, type ReproduceResult, type StageName } from '../../experiment/reproduce.js';
 import { renderTerminal, shouldColour, terminalWidth } from '../../report/index.js';
 import type { SweepAxis } from '../../experiment/sweep.js';
 import { hinter } from '../hint.js';
@@ -21,6 +21,7 @@ export interface ReproduceCommandOptions extends Omit<ExperimentCommandOptions, 
   over?: string[];
   l?: string;
   e?: string;
+  stopAfter?: StageName;
 }
 
 /** The shipped config `eofd reproduce` runs without one: configs/paper.yaml. */
@@ -78,6 +79,7 @@ function commandWords(files: readonly string[], options: ReproduceCommandOptions
     ...(options.jobs === undefined ? [] : ['--jobs', String(options.jobs)]),
     ...(options.resume === true ? ['--resume'] : []),
     ...(options.force === true ? ['--force'] : []),
+    ...(options.stopAfter === undefined ? [] : ['--stop-after', options.stopAfter]),
   ];
 }
 
@@ -103,7 +105,15 @@ export async function reproduceCommand(configFiles: readonly string[], options: 
     },
     groups: (configs) => [configs],
     run: (configs, runOptions) =>
-      reproduce(configs, { ...runOptions, out: options.out, axes, command: commandWords(files, options), log, beforeTimed: () => timingCheck({}, reporterLog) }),
+      reproduce(configs, {
+        ...runOptions,
+        out: options.out,
+        axes,
+        command: commandWords(files, options),
+        log,
+        beforeTimed: () => timingCheck({}, reporterLog),
+        stopAfter: options.stopAfter,
+      }),
     kept: () => `finished stages and units are kept (${REPRODUCE_FILE})`,
     end: ({ results, error, resume, shard }) => {
       const result = results[0] as ReproduceResult; // one group
@@ -129,6 +139,10 @@ export async function reproduceCommand(configFiles: readonly string[], options: 
         if (result.complete) io.stderr.write(`eofd reproduce: reports: ${folders.reportTuned}/report.html, ${folders.reportPaperChoice}/report.html\n`);
         io.stdout.write(claimsText(result, io.stdout, io.env));
       }
+      if (result.stoppedAfter !== undefined) {
+        if (options.quiet !== true) io.stderr.write(`eofd reproduce: stopped after stage ${result.stoppedAfter} (--stop-after); the later stages: ${resume()}\n`);
+        return EXIT.ok;
+      }
       if (!result.complete) {
         const stage = result.stages.find((s) => s.status === 'failed');
         error(`stage ${stage?.name ?? '?'} did not finish (${result.run.unitsFailed} units failed; messages above); after fixing the cause, ${resume()} redoes the rest`);
@@ -148,7 +162,8 @@ export function registerReproduce(program: Command, io: CliIo = processIo()): vo
       'Reproduce Section 4 of the paper from one config (default: the shipped configs/paper.yaml, its three settings ' +
         'as the paper states them, with OFUL-MLogB run twice on the same trials: by its default solver and as OFUL-textbook, ' +
         "the paper's cost model, so each time claim is judged against both), in five stages, each resumable and timed: (1) tune: `eofd grid` of every experiment " +
-        `(default the paper's 49-point (l, e) grid over ${DEFAULT_GRID.join(', ')}) on validation seeds → <out>/tune/<name>-grid/best.json; ` +
+        `(default the paper's 49-point (l, e) grid over ${DEFAULT_GRID.join(', ')}) on validation seeds → <out>/tune/<name>-grid/best.json (an experiment with tune_from: NAME runs no grid and takes NAME's; ` +
+        'configs/paper.yaml tunes on the two synthetic settings, as Section 4 does, and MNIST takes synthetic-binary\'s choice); ' +
         "(2) tuned: the reported trials with each policy's chosen values (as `eofd run --params best.json`) → <out>/tuned/; " +
         "(3) paper-choice: the same trials at the paper's (l, e) = (0.75, 0.75) → <out>/paper-choice/; both run in this process " +
         "with each trial's policies in lock-step (as `eofd run --timing`) so the time claims can be judged; (4, 5) `eofd report` of each → <out>/report-tuned/, " +
@@ -166,6 +181,11 @@ export function registerReproduce(program: Command, io: CliIo = processIo()): vo
     .option('--jobs <n>', `units of the tuning grid run at once on worker threads (default: CPU cores, here ${cores}); the runs are timed in this process, each trial's policies in lock-step`, positiveInteger('a job count', 1024))
     .addOption(new Option('--resume', 'finish an existing reproduction: skip finished stages, resume the others').conflicts('force'))
     .addOption(new Option('--force', 'delete the existing stages and start over'))
+    .addOption(
+      new Option('--stop-after <stage>', 'stop once this stage is done, the later ones left pending (one piece of a long reproduction; go on with --resume)').choices(
+        STAGE_NAMES.slice(0, -1),
+      ),
+    )
     .option('--shard <i/n>', 'run only shard i of n (0-based) of the first run stage not finished in <out>, into <out>/<stage>/shard-<i>-of-<n>/; see Sharding below', shardArgument)
     .option('--shard-count <n>', 'the shard count when the index comes from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX (default: EOFD_SHARD_COUNT)', shardCountArgument)
     .option('--quiet', 'print no progress and no summary (errors still go to stderr)')
