@@ -9,7 +9,7 @@ import { RunError } from '../base/errors.js';
 import { loadConfigFiles, renameConfigs } from '../config/load.js';
 import type { ExperimentConfig } from '../config/schema.js';
 import type { RunOptions } from '../experiment/runner.js';
-import { shellWord, type Hint } from './hint.js';
+import { shellWord, type Hint, type ShellText } from './hint.js';
 import type { ProgressReporter } from './progress.js';
 import { parseShard, parseShardCount, type ResolvedShard, type Shard } from './shard.js';
 
@@ -52,6 +52,11 @@ export const SHARD_HELP =
   '--shard 0/1 runs everything. Combine the shards with: eofd merge <out>/shard-*-of-<n> --out <dir>';
 
 /** The note a shard prints when done. */
+/** `<out>/shard-*-of-<n>` for a hint: the folder quoted, the glob left unquoted for the shell to expand. */
+export function shardGlob(out: string, count: number): ShellText {
+  return { raw: `${shellWord(out.endsWith(path.sep) ? out : out + path.sep)}shard-*-of-${count}` };
+}
+
 export function shardNote(
   hint: Hint,
   command: string,
@@ -60,8 +65,7 @@ export function shardNote(
   dir: string,
   units: { run: number; skipped: number; failed: number },
 ): string {
-  // The glob stays unquoted for the shell to expand; the folder before it is quoted.
-  const shards = { raw: `${shellWord(out.endsWith(path.sep) ? out : out + path.sep)}shard-*-of-${shard.count}` };
+  const shards = shardGlob(out, shard.count);
   return (
     `eofd ${command}: shard ${shard.index}/${shard.count} (from ${shard.source}): ${units.run} units run, ${units.skipped} kept, ${units.failed} failed → ${dir}\n` +
     `eofd ${command}: when every shard is done: ${hint('merge', shards, '--out', { raw: '<dir>' })}\n`

@@ -217,6 +217,37 @@ function recordedHeartbeat(holder: Partial<LockOwner> | null): number {
   return typeof ms === 'number' && Number.isFinite(ms) && ms >= 1 ? Math.min(ms, 60_000) : HEARTBEAT_MS;
 }
 
+/** Whether the holder of the lock `seen` at `file` lives: the kernel's verdict, else its heartbeat (`watch`). */
+function judge(file: string, seen: Snapshot, holder: Partial<LockOwner>, self: ProcessIdentity): 'alive' | 'dead' | 'gone' {
+  const verdict = holderVerdict(holder, self);
+  if (verdict !== 'unknown') return verdict;
+  const watched = watch(file, seen, recordedHeartbeat(holder));
+  return watched === 'refreshed' ? 'alive' : watched === 'stale' ? 'dead' : 'gone';
+}
+
+/**
+ * The live holder of the lock at `file`, or null when no one holds it (missing, stale, or left empty),
+ * judged as `acquireLock` judges it but without taking it: for a writer that must not run while another
+ * holds a lock it shares with others (a reproduction's shards, each under its own lock). May wait as
+ * `acquireLock` does.
+ */
+export function lockHolder(file: string, identity: ProcessIdentity = currentIdentity()): Partial<LockOwner> | null {
+  for (;;) {
+    const seen = snapshot(file);
+    if (seen === null) return null;
+    const holder = parseOwner(seen.text);
+    if (holder === null) {
+      sleep(FILL_GRACE_MS);
+      const again = snapshot(file);
+      if (again === null || again.text !== seen.text || again.mtimeMs !== seen.mtimeMs) continue;
+      return null; // left empty or unreadable by a writer that stopped
+    }
+    const judged = judge(file, seen, holder, identity);
+    if (judged === 'alive') return holder;
+    if (judged === 'dead') return null;
+  }
+}
+
 /**
  * Takes the lock at `file`. Throws LockedError when a live process holds it, and the file system's
  * error (EACCES, ENOTDIR, …) when the folder cannot be written. May wait up to STALE_BEATS of the
@@ -247,13 +278,9 @@ export function acquireLock(file: string, options: LockOptions = {}): Lock {
         }
         continue;
       }
-      const verdict = holderVerdict(holder, self);
-      if (verdict === 'alive') throw new LockedError(file, holder);
-      if (verdict === 'unknown') {
-        const watched = watch(file, seen, recordedHeartbeat(holder));
-        if (watched === 'refreshed') throw new LockedError(file, holder);
-        if (watched === 'gone') continue;
-      }
+      const judged = judge(file, seen, holder, self);
+      if (judged === 'alive') throw new LockedError(file, holder);
+      if (judged === 'gone') continue;
       takeOver(file, seen);
       continue;
     }

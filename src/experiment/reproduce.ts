@@ -21,20 +21,31 @@
  * shard is done, `eofd merge <out>/<stage>/shard-*-of-<n> --out <out>/<stage>` makes the stage what one
  * machine would have written, and the same command runs the next stage's shards. The reports (4, 5)
  * are not sharded: `eofd reproduce --resume` without a shard writes them (and reproduce.json). Shards
- * write no reproduce.json (n of them would race on it); each prints its stage's wall time.
+ * write no reproduce.json (n of them would race on it); each prints its stage's wall time, and that pass
+ * records a stage it finds finished by shards as such (`found_done`), its time unknown.
+ *
+ * One writer per reproduction: an invocation without a shard holds the lock of `<out>` (lock.ts, as a
+ * sweep locks its folder) throughout, and refuses to start while a shard of it runs; a shard holds
+ * its shard folder's lock and refuses to start while `<out>`'s is held. The stage folders are eofd's:
+ * the reports judge this reproduction's experiments by name, --force clears what eofd wrote there
+ * (and nothing else), and a stage folder that is an experiment's folder is refused. reproduce.json is
+ * first written when a stage starts work (a unit, a report) or --force clears the stages, so a refusal
+ * leaves it as it was.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { ConfigError, RunError } from '../base/errors.js';
 import type { ExperimentConfig } from '../config/schema.js';
-import { buildReport, writeReport } from '../report/index.js';
+import { buildReport, PNG_FILES, REPORT_FILES, SKETCH_SIZE_FIGURE, writeReport } from '../report/index.js';
 import type { Report } from '../report/report.js';
-import { BEST_FILE, gridDir, shardFolder, SUMMARY_FILE } from '../results/layout.js';
+import { BEST_FILE, gridDir, lockFile, MANIFEST_FILE, shardFolder, SUMMARY_FILE } from '../results/layout.js';
 import { writeJsonAtomic } from '../results/write.js';
+import { isResultsFolder, isSweepFolder, lockFolder, makeFolder } from './folders.js';
 import { applyBestFiles, gridAxes, isGridFinished, runGrid, withPolicyParams, type TunedValues } from './grid.js';
+import { LockedError, lockHolder, type Lock } from './lock.js';
 import type { Shard } from './plan.js';
 import { measuringRates, RoundRates, runShape, timedRunSeconds, type RunShape } from './eta.js';
-import { runExperiments, type RunOptions, type RunResult } from './runner.js';
+import { runExperiments, type RunEvents, type RunOptions, type RunResult } from './runner.js';
 import { resolveExperiment } from './setup.js';
 import { axisReaders, type SweepAxis } from './sweep.js';
 
@@ -80,6 +91,11 @@ export interface StageRecord {
   exit_code: number | null;
   /** Whether the last invocation found it finished and skipped it. */
   skipped: boolean;
+  /**
+   * Set when an invocation found the stage finished without this record having seen it end: 'shards'
+   * (merged from its shard folders), 'earlier' otherwise. Its time is its recorded attempts' (null: none).
+   */
+  found_done?: 'shards' | 'earlier';
 }
 
 /** One run of a stage: from its start to where it ended (done, failed, interrupted). */
@@ -237,10 +253,6 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
   const axes = given ?? gridAxes();
   const folders = reproduceFolders(out);
   const recordFile = path.join(out, REPRODUCE_FILE);
-  const previous = readRecord(recordFile);
-  if (options.shard === undefined && fs.existsSync(recordFile) && options.resume !== true && options.force !== true) {
-    throw new RunError(`${out} already holds a reproduction (${REPRODUCE_FILE}); add --resume to finish it, or --force to start over`, 2);
-  }
   for (const config of configs) axisReaders(config, axes); // a key no policy reads: refused before any work
   const sources = tuneSources(configs);
   const gridded = configs.filter((config, i) => sources[i] === config);
@@ -271,17 +283,38 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
   };
   const rates = new RoundRates(() => runOptions.events?.onLaterWork?.(laterSeconds()));
 
+  // reproduce.json is written from the first work on (see the module comment): `save` writes nothing before `begin`.
+  let recorded: ReproduceRecord | null = null;
+  let begun = false;
+  const save = (): void => {
+    if (recorded !== null && begun) writeJsonAtomic(recordFile, recorded);
+  };
+  const begin = (): void => {
+    if (begun) return;
+    begun = true;
+    save();
+  };
+  const beginning = (events: RunEvents): RunEvents => ({
+    ...events,
+    onUnitStart: (unit) => {
+      begin();
+      events.onUnitStart?.(unit);
+    },
+  });
+
   let warned = false;
   const into = (dir: string, shard?: Shard): string => (shard === undefined ? dir : shardFolder(dir, shard));
   const runStage = (dir: string, configsOf: () => ExperimentConfig[]) => async (resume: boolean, shard?: Shard) => {
     if (!warned) beforeTimed?.();
     warned = true;
-    const events = measuringRates(rates, runOptions.events);
+    const events = beginning(measuringRates(rates, runOptions.events));
     return runExperiments(configsOf(), { ...timed, events, out: into(dir, shard), shard, resume, force: options.force, split: 'report' });
   };
   const reports: ReproduceResult['reports'] = [];
   const reportStage = (stage: StageName, runDir: string, reportDir: string) => async (): Promise<null> => {
-    const report = buildReport([runDir], { out: reportDir });
+    // Exactly this reproduction's experiments, never whatever else the folder holds.
+    const report = buildReport(configs.map((config) => path.join(runDir, config.name)), { out: reportDir });
+    begin();
     writeReport(report, reportDir);
     reports.push({ stage, dir: reportDir, report });
     return null;
@@ -300,7 +333,7 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
       run: async (resume, shard) => {
         let total = emptyRun();
         for (const config of gridded) {
-          const events = measuringRates(rates, runOptions.events, () => config.name);
+          const events = beginning(measuringRates(rates, runOptions.events, () => config.name));
           const result = await runGrid(config, { ...runOptions, events, out: into(folders.tune, shard), shard, axes, resume, force: options.force });
           total = addRun(total, result.run);
           if (result.run.interrupted || (shard === undefined && result.best === null)) break;
@@ -343,117 +376,242 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
     },
   ];
 
+  checkStageFolders(out);
   if (options.shard !== undefined) return runShard(stages, options.shard, out, options.resume === true, log);
 
-  fs.mkdirSync(out, { recursive: true });
-  const record: ReproduceRecord = {
-    format: REPRODUCE_FORMAT,
-    command: [...command],
-    started: new Date().toISOString(),
-    ended: null,
-    exit_code: null,
-    tuned_on: Object.fromEntries(configs.map((config, i) => [config.name, (sources[i] as ExperimentConfig).name])),
-    stages: stages.map((stage) => {
-      const earlier = options.force === true ? undefined : previous?.stages.find((s) => s.name === stage.name);
-      return earlier === undefined
-        ? { name: stage.name, what: stage.what, outputs: stage.outputs, status: 'pending', started: null, ended: null, seconds: null, attempts: [], exit_code: null, skipped: false }
-        : { ...earlier, what: stage.what, outputs: stage.outputs, skipped: false };
-    }),
-  };
-  // An attempt the last invocation left running (killed, or stopped at once by a second signal) ended
-  // by the time of its record's last write: its time is unknown, and counted as none.
-  for (const entry of record.stages) {
-    for (const attempt of entry.attempts) if (attempt.ended === null) attempt.status = 'interrupted';
-    if (entry.status === 'running') entry.status = 'interrupted';
+  const lock = lockReproduction(out);
+  try {
+    checkNoShardRuns(out);
+    if (fs.existsSync(recordFile) && options.resume !== true && options.force !== true) {
+      throw new RunError(`${out} already holds a reproduction (${REPRODUCE_FILE}); add --resume to finish it, or --force to start over`, 2);
+    }
+    return await runStages();
+  } finally {
+    lock.release();
   }
-  const save = (): void => writeJsonAtomic(recordFile, record);
-  save();
 
-  // Every stage runs, with --resume resuming: the runners keep finished units and refuse a folder whose
-  // config (or best.json's values) differs from what this stage would run now, so nothing stale is
-  // taken as done; a run stage with no unit left to play is marked skipped and keeps its recorded times.
-  // The reports are always rebuilt from the runs (deterministic, and cheap beside them).
-  let total = emptyRun();
-  let stopped = false;
-  for (const [i, stage] of stages.entries()) {
-    const entry = record.stages[i] as StageRecord;
-    const prefix = `[${i + 1}/${stages.length}] ${stage.name}`;
-    current = i;
-    const later = laterSeconds();
-    runOptions.events?.onLaterWork?.(later);
-    const earlier = { ...entry, attempts: [...entry.attempts] };
-    const started = Date.now();
-    const attempt: StageAttempt = { started: new Date(started).toISOString(), ended: null, seconds: null, status: 'running' };
-    Object.assign(entry, { status: 'running', started: attempt.started, ended: null, exit_code: null, skipped: false, attempts: [...entry.attempts, attempt] });
+  // Under the reproduction's lock.
+  async function runStages(): Promise<ReproduceResult> {
+    const previous = readRecord(recordFile);
+    if (options.force === true) {
+      clearStageFolders(out);
+      begun = true;
+    }
+    const record: ReproduceRecord = {
+      format: REPRODUCE_FORMAT,
+      command: [...command],
+      started: new Date().toISOString(),
+      ended: null,
+      exit_code: null,
+      tuned_on: Object.fromEntries(configs.map((config, i) => [config.name, (sources[i] as ExperimentConfig).name])),
+      stages: stages.map((stage) => {
+        const earlier = options.force === true ? undefined : previous?.stages.find((s) => s.name === stage.name);
+        return earlier === undefined
+          ? { name: stage.name, what: stage.what, outputs: stage.outputs, status: 'pending', started: null, ended: null, seconds: null, attempts: [], exit_code: null, skipped: false }
+          : { ...earlier, what: stage.what, outputs: stage.outputs, skipped: false };
+      }),
+    };
+    // An attempt the last invocation left running (killed, or stopped at once by a second signal) ended
+    // by the time of its record's last write: its time is unknown, and counted as none.
+    for (const entry of record.stages) {
+      for (const attempt of entry.attempts) if (attempt.ended === null) attempt.status = 'interrupted';
+      if (entry.status === 'running') entry.status = 'interrupted';
+    }
+    recorded = record;
     save();
-    log(`${prefix}: ${stage.what} → ${stage.outputs.join(', ')}`);
-    if ((TIMED_STAGES as readonly StageName[]).includes(stage.name)) {
-      const experiments = estimateOf();
-      const own = experiments === null ? null : timedRunSeconds(experiments, rates);
-      const minutes = (seconds: number): string => `${(seconds / 60).toFixed(1)} min`;
-      if (own !== null) log(`${prefix}: about ${minutes(own)} at the round rates measured so far${later === null || later === 0 ? '' : `, then ${minutes(later)} for the stage after it`}`);
-    }
-    let run: RunResult | null = null;
-    let thrown: unknown = null;
-    try {
-      run = await stage.run(options.resume === true);
-    } catch (error) {
-      thrown = error;
-    }
-    if (run !== null) total = addRun(total, run);
-    const complete = thrown === null && !(run?.interrupted ?? false) && stage.finished();
-    const nothingToDo = complete && run !== null && run.unitsRun === 0 && run.unitsFailed === 0 && earlier.status === 'done';
-    if (nothingToDo) {
-      Object.assign(entry, { ...earlier, skipped: true });
+
+    // Every stage runs, with --resume resuming: the runners keep finished units and refuse a folder whose
+    // config (or best.json's values) differs from what this stage would run now, so nothing stale is
+    // taken as done; a run stage with no unit left to play is marked skipped and keeps its recorded times.
+    // The reports are always rebuilt from the runs (deterministic, and cheap beside them).
+    let total = emptyRun();
+    let stopped = false;
+    for (const [i, stage] of stages.entries()) {
+      const entry = record.stages[i] as StageRecord;
+      const prefix = `[${i + 1}/${stages.length}] ${stage.name}`;
+      current = i;
+      const later = laterSeconds();
+      runOptions.events?.onLaterWork?.(later);
+      const earlier = { ...entry, attempts: [...entry.attempts] };
+      const started = Date.now();
+      const attempt: StageAttempt = { started: new Date(started).toISOString(), ended: null, seconds: null, status: 'running' };
+      Object.assign(entry, { status: 'running', started: attempt.started, ended: null, exit_code: null, skipped: false, found_done: undefined, attempts: [...entry.attempts, attempt] });
       save();
-      log(`${prefix}: every unit finished earlier${earlier.seconds === null ? '' : ` (${earlier.seconds.toFixed(1)} s)`}, nothing to run`);
+      log(`${prefix}: ${stage.what} → ${stage.outputs.join(', ')}`);
+      if ((TIMED_STAGES as readonly StageName[]).includes(stage.name)) {
+        const experiments = estimateOf();
+        const own = experiments === null ? null : timedRunSeconds(experiments, rates);
+        const minutes = (seconds: number): string => `${(seconds / 60).toFixed(1)} min`;
+        if (own !== null) log(`${prefix}: about ${minutes(own)} at the round rates measured so far${later === null || later === 0 ? '' : `, then ${minutes(later)} for the stage after it`}`);
+      }
+      let run: RunResult | null = null;
+      let thrown: unknown = null;
+      try {
+        run = await stage.run(options.resume === true);
+      } catch (error) {
+        thrown = error;
+      }
+      if (run !== null) total = addRun(total, run);
+      const complete = thrown === null && !(run?.interrupted ?? false) && stage.finished();
+      // A run stage with no unit left to play keeps its recorded attempts and never takes this pass's
+      // time: skipped when this record saw it done, else found done (by shards, or by a run whose end
+      // it never saw).
+      if (complete && run !== null && run.unitsRun === 0 && run.unitsFailed === 0) {
+        if (earlier.status === 'done') {
+          Object.assign(entry, { ...earlier, skipped: true });
+          log(`${prefix}: every unit finished earlier${earlier.seconds === null ? '' : ` (${earlier.seconds.toFixed(1)} s)`}, nothing to run`);
+        } else {
+          const found = stage.dir !== null && shardFolders(stage.dir).length > 0 ? 'shards' : 'earlier';
+          Object.assign(entry, { ...earlier, status: 'done', exit_code: 0, seconds: attemptSeconds(earlier.attempts), skipped: true, found_done: found });
+          log(`${prefix}: every unit finished ${found === 'shards' ? 'by its shards (their time is not recorded here)' : 'by a run this record did not see end'}, nothing to run`);
+        }
+        save();
+        if (stage.name === stopAfter) break;
+        continue;
+      }
+      const status: StageStatus = run?.interrupted === true ? 'interrupted' : complete ? 'done' : 'failed';
+      const ended = Date.now();
+      Object.assign(attempt, { ended: new Date(ended).toISOString(), seconds: (ended - started) / 1000, status });
+      const exitCode = status === 'done' ? 0 : status === 'interrupted' ? stopCode(options.signal) : 1;
+      Object.assign(entry, { status, ended: attempt.ended, seconds: attemptSeconds(entry.attempts), exit_code: exitCode });
+      // The stages after one that did not finish build on it: none of them is done any more (their
+      // attempts stay: time spent).
+      if (status !== 'done') {
+        for (const later of record.stages.slice(i + 1)) Object.assign(later, { status: 'pending', started: null, ended: null, exit_code: null, skipped: false, found_done: undefined });
+      }
+      record.exit_code = status === 'done' ? null : (entry.exit_code as number);
+      record.ended = status === 'done' ? null : entry.ended;
+      save();
+      if (thrown !== null) throw thrown;
+      const attempts = entry.attempts.length > 1 ? ` (${(entry.seconds as number).toFixed(1)} s over ${entry.attempts.length} attempts)` : '';
+      log(`${prefix}: ${status} in ${(attempt.seconds as number).toFixed(1)} s${attempts}`);
+      if (status !== 'done') {
+        stopped = true;
+        break;
+      }
       if (stage.name === stopAfter) break;
-      continue;
     }
-    const status: StageStatus = run?.interrupted === true ? 'interrupted' : complete ? 'done' : 'failed';
-    const ended = Date.now();
-    Object.assign(attempt, { ended: new Date(ended).toISOString(), seconds: (ended - started) / 1000, status });
-    const exitCode = status === 'done' ? 0 : status === 'interrupted' ? stopCode(options.signal) : 1;
-    Object.assign(entry, { status, ended: attempt.ended, seconds: attemptSeconds(entry.attempts), exit_code: exitCode });
-    // The stages after one that did not finish build on it: none of them is done any more (their
-    // attempts stay: time spent).
-    if (status !== 'done') {
-      for (const later of record.stages.slice(i + 1)) Object.assign(later, { status: 'pending', started: null, ended: null, exit_code: null, skipped: false });
+    const paused = !stopped && stopAfter !== undefined && record.stages.some((s) => s.status !== 'done');
+    if (!stopped) {
+      record.ended = new Date().toISOString();
+      record.exit_code = 0;
+      save();
     }
-    record.exit_code = status === 'done' ? null : (entry.exit_code as number);
-    record.ended = status === 'done' ? null : entry.ended;
-    save();
-    if (thrown !== null) throw thrown;
-    const attempts = entry.attempts.length > 1 ? ` (${(entry.seconds as number).toFixed(1)} s over ${entry.attempts.length} attempts)` : '';
-    log(`${prefix}: ${status} in ${(attempt.seconds as number).toFixed(1)} s${attempts}`);
-    if (status !== 'done') {
-      stopped = true;
-      break;
-    }
-    if (stage.name === stopAfter) break;
+    return { dir: out, run: total, stages: record.stages, complete: !stopped && !paused, reports, ...(paused ? { stoppedAfter: stopAfter } : {}) };
   }
-  const paused = !stopped && stopAfter !== undefined && record.stages.some((s) => s.status !== 'done');
-  if (!stopped) {
-    record.ended = new Date().toISOString();
-    record.exit_code = 0;
-    save();
-  }
-  return { dir: out, run: total, stages: record.stages, complete: !stopped && !paused, reports, ...(paused ? { stoppedAfter: stopAfter } : {}) };
 }
 
-/** A shard's share of the first run stage not finished in `out` (see the module comment). */
+/** The lock of `dir`: `<parent>/.<dir>.lock`, as a sweep's folder is locked (results/layout.ts `lockFile`). */
+function folderLock(dir: string): string {
+  const resolved = path.resolve(dir);
+  return lockFile(path.dirname(resolved), path.basename(resolved));
+}
+
+/** Takes the reproduction's lock (a live holder: a RunError naming `out` and the holder). */
+function lockReproduction(out: string): Lock {
+  const parent = path.dirname(path.resolve(out));
+  makeFolder(parent, 'to the output folder');
+  return lockFolder(folderLock(out), out, parent);
+}
+
+const SHARD_FOLDER = /^shard-\d+-of-\d+$/;
+
+/** The shard folders of a run stage's folder `dir`, and those whose lock exists (a shard starting). */
+function shardFolders(dir: string): string[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const shards = names.map((name) => (name.startsWith('.') && name.endsWith('.lock') ? name.slice(1, -'.lock'.length) : name)).filter((name) => SHARD_FOLDER.test(name));
+  return [...new Set(shards)].sort().map((name) => path.join(dir, name));
+}
+
+/** Under the reproduction's lock: no shard of it runs (each shard's lock is taken and released). */
+function checkNoShardRuns(out: string): void {
+  const folders = reproduceFolders(out);
+  for (const dir of [folders.tune, folders.tuned, folders.paperChoice]) {
+    for (const shard of shardFolders(dir)) lockFolder(folderLock(shard), shard, dir).release();
+  }
+}
+
+/**
+ * Refuses a stage folder (or `out`) that is an experiment's folder (it holds manifest.json) or a grid's
+ * own folder: a report would judge it, and --force would delete a run that is not this reproduction's.
+ */
+function checkStageFolders(out: string): void {
+  const folders = reproduceFolders(out);
+  for (const dir of [out, ...Object.values(folders)]) {
+    if (isResultsFolder(dir)) {
+      throw new RunError(`${dir}: holds ${MANIFEST_FILE}: it is an experiment's folder, not ${dir === out ? 'a reproduction' : "a reproduction's stage folder"}; move it away or give reproduce another --out`, 2);
+    }
+  }
+  if (isSweepFolder(folders.tune)) {
+    throw new RunError(`${folders.tune}: holds a grid's or sweep's own files, not a reproduction's grids; move it away or give reproduce another --out`, 2);
+  }
+}
+
+/**
+ * --force: deletes what eofd wrote in the stage folders, and nothing else: the experiment and grid
+ * folders of the run stages (each under its lock) and their shard folders, and the report files.
+ */
+function clearStageFolders(out: string): void {
+  const folders = reproduceFolders(out);
+  const clear = (dir: string): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const sub = path.join(dir, entry.name);
+      if (!entry.isDirectory()) continue;
+      if (SHARD_FOLDER.test(entry.name)) {
+        clear(sub);
+        if (fs.readdirSync(sub).length === 0) fs.rmdirSync(sub);
+      } else if (isResultsFolder(sub) || isSweepFolder(sub)) {
+        const held = lockFolder(lockFile(dir, entry.name), sub, dir);
+        try {
+          fs.rmSync(sub, { recursive: true, force: true });
+        } finally {
+          held.release();
+        }
+      }
+    }
+  };
+  for (const dir of [folders.tune, folders.tuned, folders.paperChoice]) clear(dir);
+  for (const dir of [folders.reportTuned, folders.reportPaperChoice]) {
+    for (const name of [...REPORT_FILES, ...PNG_FILES, SKETCH_SIZE_FIGURE]) fs.rmSync(path.join(dir, name), { force: true });
+  }
+}
+
+/**
+ * A shard's share of the first run stage not finished in `out` (see the module comment), under its
+ * shard folder's lock, refused while the reproduction's lock is held.
+ */
 async function runShard(stages: readonly Stage[], shard: Shard, out: string, resume: boolean, log: (line: string) => void): Promise<ReproduceResult> {
   const stage = stages.find((s) => s.dir !== null && !s.finished());
   if (stage?.dir == null) {
     log(`every run stage is finished in ${out}; the reports are not sharded: run eofd reproduce --resume without a shard`);
     return { dir: out, run: emptyRun(), stages: [], complete: true, shard: { stage: null, dir: null, seconds: 0 }, reports: [] };
   }
-  const started = Date.now();
-  log(`shard ${shard.index}/${shard.count} of stage ${stage.name}: ${stage.what} → ${shardFolder(stage.dir, shard)}`);
-  const run = (await stage.run(resume, shard)) as RunResult;
-  const seconds = (Date.now() - started) / 1000;
-  log(`shard ${shard.index}/${shard.count} of stage ${stage.name}: ${run.interrupted ? 'interrupted' : run.unitsFailed > 0 ? 'failed' : 'done'} in ${seconds.toFixed(1)} s`);
-  return { dir: out, run, stages: [], complete: !run.interrupted && run.unitsFailed === 0, shard: { stage: stage.name, dir: stage.dir, seconds }, reports: [] };
+  const dir = shardFolder(stage.dir, shard);
+  makeFolder(stage.dir, 'the stage folder');
+  const lock = lockFolder(folderLock(dir), dir, stage.dir);
+  try {
+    const holder = lockHolder(folderLock(out));
+    if (holder !== null) throw new RunError(`${out}: ${new LockedError(folderLock(out), holder).message}`);
+    const started = Date.now();
+    log(`shard ${shard.index}/${shard.count} of stage ${stage.name}: ${stage.what} → ${dir}`);
+    const run = (await stage.run(resume, shard)) as RunResult;
+    const seconds = (Date.now() - started) / 1000;
+    log(`shard ${shard.index}/${shard.count} of stage ${stage.name}: ${run.interrupted ? 'interrupted' : run.unitsFailed > 0 ? 'failed' : 'done'} in ${seconds.toFixed(1)} s`);
+    return { dir: out, run, stages: [], complete: !run.interrupted && run.unitsFailed === 0, shard: { stage: stage.name, dir: stage.dir, seconds }, reports: [] };
+  } finally {
+    lock.release();
+  }
 }
 
 /** The stage table `eofd reproduce` prints at the end: name, status, wall time (summed over attempts). */
@@ -462,7 +620,8 @@ export function stageTable(stages: readonly StageRecord[]): string {
   const lines = stages.map((s) => {
     const time = s.seconds === null ? '—' : `${s.seconds.toFixed(1)} s`;
     const attempts = s.attempts.length > 1 ? `  (${s.attempts.length} attempts)` : '';
-    return `  ${s.name.padEnd(width)}  ${s.status.padEnd(11)} ${time.padStart(10)}${attempts}${s.skipped ? '  (finished earlier, skipped)' : ''}`;
+    const found = s.found_done === 'shards' ? '  (done by shards, their time not recorded)' : s.found_done === 'earlier' ? '  (found finished)' : '';
+    return `  ${s.name.padEnd(width)}  ${s.status.padEnd(11)} ${time.padStart(10)}${attempts}${s.skipped && found === '' ? '  (finished earlier, skipped)' : found}`;
   });
   const seconds = stages.reduce((sum, s) => sum + (s.seconds ?? 0), 0);
   return `${lines.join('\n')}\n  ${'total'.padEnd(width)}  ${''.padEnd(11)} ${`${seconds.toFixed(1)} s`.padStart(10)}\n`;

@@ -14,7 +14,7 @@ import { renderTerminal, shouldColour, terminalWidth } from '../../report/index.
 import type { SweepAxis } from '../../experiment/sweep.js';
 import { hinter } from '../hint.js';
 import { EXIT, processIo, type CliIo } from '../io.js';
-import { collect, positiveInteger, SET_HELP, shardArgument, shardCountArgument, timingCheck, type ExperimentCommandOptions } from '../options.js';
+import { collect, positiveInteger, SET_HELP, shardArgument, shardGlob, shardCountArgument, timingCheck, type ExperimentCommandOptions } from '../options.js';
 import { perExperimentCommand } from '../per-experiment.js';
 
 export interface ReproduceCommandOptions extends Omit<ExperimentCommandOptions, 'name'> {
@@ -121,7 +121,7 @@ export async function reproduceCommand(configFiles: readonly string[], options: 
         const { stage, dir } = result.shard;
         const { unitsRun, unitsSkipped, unitsFailed } = result.run;
         if (options.quiet !== true && stage !== null && dir !== null) {
-          const shards = { raw: `${dir}/shard-*-of-${shard.count}` };
+          const shards = shardGlob(dir, shard.count);
           io.stderr.write(
             `eofd reproduce: shard ${shard.index}/${shard.count} (from ${shard.source}) of stage ${stage}: ${unitsRun} units run, ${unitsSkipped} kept, ${unitsFailed} failed in ${result.shard.seconds.toFixed(1)} s\n` +
               `eofd reproduce: when every shard of ${stage} is done: ${hinter(io.env)('merge', shards, '--out', dir)}, then the same command runs the next stage's shards\n`,
