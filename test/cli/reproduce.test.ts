@@ -2,8 +2,10 @@
  * `eofd reproduce` as a child process on a tiny config and a two-point grid: the five stages end to
  * end, a resumed run with nothing left to play, resumes refused when the config or a chosen value
  * changed, and a run killed (SIGKILL) in its middle stage that, resumed, writes the same trials as an
- * uninterrupted one.
+ * uninterrupted one; a reproduction and its shards, each stopped (SIGSTOP) while it holds its lock, and
+ * the others refused or run beside it; the shard's merge hint pasted into bash.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -268,5 +270,81 @@ describe('eofd reproduce with tune_from, in pieces (--stop-after)', () => {
     for (const label of ['EOFD-MLogB', 'OFUL-MLogB']) {
       expect(variants[label].params, label).toMatchObject({ l: chosen[label].values['params.l'], e: chosen[label].values['params.e'] });
     }
+  });
+});
+
+describe('eofd reproduce: one writer per reproduction', () => {
+  /** Spawns `eofd reproduce <args>` and stops it (SIGSTOP) once `holding()`: a live holder of its lock, mid-work. */
+  async function stopped(args: string[], holding: () => boolean): Promise<ReturnType<typeof spawnCli>> {
+    const child = spawnCli(['reproduce', config, ...args], dir);
+    await waitFor(() => holding() || child.exitCode !== null);
+    child.kill('SIGSTOP');
+    expect(child.exitCode, child.output.stderr).toBeNull();
+    return child;
+  }
+
+  it('reliability: a second reproduce into the same folder is refused while the first runs, with or without --force, --resume or --shard (one lock per reproduction)', async () => {
+    const out = path.join(dir, 'locked');
+    const first = await stopped([...SMALL, '--out', out], () => fs.existsSync(path.join(out, REPRODUCE_FILE)));
+    try {
+      const other = SMALL.map((word) => (word === 'horizon=300' ? 'horizon=200' : word));
+      for (const flags of [[], ['--force'], ['--resume'], ['--shard', '0/2'], ['--shard', '1/2', '--force']]) {
+        const result = await runCli(['reproduce', config, ...other, '--out', out, ...flags, '--quiet']);
+        expect(result.code, flags.join(' ')).toBe(1);
+        expect(result.stderr.trim().split('\n'), result.stderr).toHaveLength(1);
+        expect(result.stderr, flags.join(' ')).toContain(`${out}: another eofd run (pid ${first.pid} `);
+      }
+    } finally {
+      first.kill('SIGCONT');
+    }
+    expect((await exitOf(first)).code, first.output.stderr).toBe(0);
+    // The first ran alone: every stage at its own settings, recorded for its own command.
+    const { stages, command } = record(out);
+    expect(stages.map((s) => s.status)).toEqual(Array(5).fill('done'));
+    expect(command).not.toContain('--force');
+    for (const run of ['tuned', 'paper-choice']) {
+      expect(JSON.parse(fs.readFileSync(path.join(out, run, 'tiny', 'manifest.json'), 'utf8')).config.horizon, run).toBe(300);
+    }
+    for (const stage of ['tune', 'tuned', 'paper-choice']) expect(fs.readdirSync(path.join(out, stage)).filter((f) => f.includes('shard')), stage).toEqual([]);
+  });
+
+  it("reliability: shards of one stage run at once, each under its shard folder's lock; a reproduce without a shard is refused while one runs (one lock per reproduction)", async () => {
+    const out = path.join(dir, 'shards-at-once');
+    const lock = path.join(out, 'tune', '.shard-0-of-2.lock');
+    const shard0 = await stopped([...SMALL, '--out', out, '--shard', '0/2'], () => fs.existsSync(lock));
+    try {
+      const shard1 = await runCli(['reproduce', config, ...SMALL, '--out', out, '--shard', '1/2', '--quiet']);
+      expect(shard1.code, shard1.stderr).toBe(0);
+      const again = await runCli(['reproduce', config, ...SMALL, '--out', out, '--shard', '0/2', '--quiet']);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toContain(`${path.join(out, 'tune', 'shard-0-of-2')}: another eofd run (pid ${shard0.pid} `);
+      for (const flags of [['--force'], ['--resume']]) {
+        const whole = await runCli(['reproduce', config, ...SMALL, '--out', out, ...flags, '--quiet']);
+        expect(whole.code, flags.join(' ')).toBe(1);
+        expect(whole.stderr).toContain(`${path.join(out, 'tune', 'shard-0-of-2')}: another eofd run (pid ${shard0.pid} `);
+      }
+    } finally {
+      shard0.kill('SIGCONT');
+    }
+    expect((await exitOf(shard0)).code, shard0.output.stderr).toBe(0);
+    expect(fs.existsSync(path.join(out, REPRODUCE_FILE))).toBe(false);
+    const merged = await runCli(['merge', path.join(out, 'tune', 'shard-0-of-2'), path.join(out, 'tune', 'shard-1-of-2'), '--out', path.join(out, 'tune'), '--quiet']);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(JSON.parse(fs.readFileSync(path.join(out, 'tune', 'tiny-grid', 'best.json'), 'utf8')).policies).toEqual(
+      JSON.parse(fs.readFileSync(path.join(dir, 'full', 'tune', 'tiny-grid', 'best.json'), 'utf8')).policies,
+    );
+  });
+
+  it("reliability: the shard's merge hint quotes the folder, so pasted into bash a folder named $(…) is a name, never run (the shard's merge hint is quoted)", async () => {
+    const out = path.join(dir, '$(touch pwned)');
+    const result = await runCli(['reproduce', config, ...SMALL, '--out', out, '--shard', '0/1']);
+    expect(result.code, result.stderr).toBe(0);
+    const hint = /when every shard of tune is done: (.*), then the same command/.exec(result.stderr)?.[1];
+    expect(hint, result.stderr).toBeDefined();
+    // The hint's words after the invocation, as bash splits and expands them.
+    const words = (hint as string).slice((hint as string).indexOf(' merge ') + 1);
+    const printed = execFileSync('bash', ['-c', `printf '%s\\n' ${words}`], { cwd: dir, encoding: 'utf8' });
+    expect(printed.split('\n').slice(0, -1)).toEqual(['merge', path.join(out, 'tune', 'shard-0-of-1'), '--out', path.join(out, 'tune')]);
+    expect(fs.existsSync(path.join(dir, 'pwned'))).toBe(false);
   });
 });
