@@ -285,10 +285,18 @@ describe('eofd reproduce: one writer per reproduction', () => {
 
   it('reliability: a second reproduce into the same folder is refused while the first runs, with or without --force, --resume or --shard (one lock per reproduction)', async () => {
     const out = path.join(dir, 'locked');
-    const first = await stopped([...SMALL, '--out', out], () => fs.existsSync(path.join(out, REPRODUCE_FILE)));
+    // Stopped in its second stage: the first is done, and nothing but the reproduction's lock guards it.
+    const inTuned = (): boolean => {
+      try {
+        return record(out).stages[1]?.status === 'running';
+      } catch {
+        return false;
+      }
+    };
+    const first = await stopped([...SMALL, '--out', out], inTuned);
     try {
       const other = SMALL.map((word) => (word === 'horizon=300' ? 'horizon=200' : word));
-      for (const flags of [[], ['--force'], ['--resume'], ['--shard', '0/2'], ['--shard', '1/2', '--force']]) {
+      for (const flags of [['--force'], ['--resume'], [], ['--shard', '0/2'], ['--shard', '1/2', '--force']]) {
         const result = await runCli(['reproduce', config, ...other, '--out', out, ...flags, '--quiet']);
         expect(result.code, flags.join(' ')).toBe(1);
         expect(result.stderr.trim().split('\n'), result.stderr).toHaveLength(1);
@@ -302,8 +310,8 @@ describe('eofd reproduce: one writer per reproduction', () => {
     const { stages, command } = record(out);
     expect(stages.map((s) => s.status)).toEqual(Array(5).fill('done'));
     expect(command).not.toContain('--force');
-    for (const run of ['tuned', 'paper-choice']) {
-      expect(JSON.parse(fs.readFileSync(path.join(out, run, 'tiny', 'manifest.json'), 'utf8')).config.horizon, run).toBe(300);
+    for (const folder of ['tune/tiny-grid/l=0,e=0.75', 'tune/tiny-grid/l=0.75,e=0.75', 'tuned/tiny', 'paper-choice/tiny']) {
+      expect(JSON.parse(fs.readFileSync(path.join(out, folder, 'manifest.json'), 'utf8')).config.horizon, folder).toBe(300);
     }
     for (const stage of ['tune', 'tuned', 'paper-choice']) expect(fs.readdirSync(path.join(out, stage)).filter((f) => f.includes('shard')), stage).toEqual([]);
   });
