@@ -160,7 +160,11 @@ export function reproductionSection(dir: string, link: string): string {
     '',
     ...table(
       ['stage', 'what', 'wall time'],
-      [...record.stages.map((s) => [s.name, s.what.replace(/\|/g, '\\|'), `${duration(s.seconds)}${s.status === 'done' ? '' : ` (${s.status})`}`]), ['total', '', duration(record.stages.reduce((t, s) => t + (s.seconds ?? 0), 0))]],
+      [
+        ...record.stages.map((s) => [s.name, s.what.replace(/\|/g, '\\|'), `${duration(s.seconds)}${s.status !== 'done' ? ` (${s.status})` : s.found_done === 'shards' ? ' (done by shards; their time not recorded)' : ''}`]),
+        // A stage done without a recorded time (by shards) makes the total a lower bound.
+        ['total', '', `${record.stages.some((s) => s.status === 'done' && s.seconds === null) ? 'at least ' : ''}${duration(record.stages.reduce((t, s) => t + (s.seconds ?? 0), 0))}`],
+      ],
     ),
     '',
   );

@@ -10,7 +10,7 @@
  * 3. paper-choice: the same trials at the paper's own (l, e) = (0.75, 0.75) → `<out>/paper-choice/<name>/`;
  * 4, 5. report-tuned, report-paper-choice: `buildReport`/`writeReport` of each → `<out>/report-<run>/`.
  *
- * `<out>/reproduce.json` (written atomically at each stage's start and end) records the command and, per
+ * `<out>/reproduce.json` (written atomically at each stage's start and end, from the first work on) records the command and, per
  * stage, its outputs, start and end, exit status, each attempt (a run of it cut short and resumed is
  * two) and its wall time summed over them. A stage is finished when its outputs
  * are complete (a grid: `isGridFinished`; a run: every summary.csv; a report: its report.json); with

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { replaceGeneratedSection, sectionMarkers } from '../../src/base/generated-section.js';
 import { rejudgeReproduction, reproductionSection, RESULTS_SECTION, VERDICT_DEFINITIONS } from '../../src/experiment/reproduce-results.js';
+import type { ReproduceRecord, StageRecord } from '../../src/experiment/reproduce.js';
 import { controlWord, VERDICTS, type ClaimRow } from '../../src/report/claims.js';
 import { formatWithInterval } from '../../src/report/format.js';
 import { REPO, tempDir } from './fixtures.js';
@@ -52,6 +53,23 @@ describe('the README Results section', () => {
     expect(section.indexOf('**Per policy at')).toBeGreaterThan(definitions);
     for (const verdict of VERDICTS) expect(section, verdict).toContain(`- **${verdict}**: `);
     for (const word of ['faster', 'slower', 'more', 'less', 'identical', 'inside', 'below', 'above', 'passes', 'fail']) expect(section).toContain(`**${word}**`);
+  });
+
+  it('reliability: a stage done by shards shows no time of its own, and the total is a lower bound (reproduce.json keeps the real wall times)', () => {
+    const dir = tempDir('eofd-results-');
+    try {
+      fs.cpSync(RESULTS, dir, { recursive: true });
+      const file = path.join(dir, 'reproduce.json');
+      const record = JSON.parse(fs.readFileSync(file, 'utf8')) as ReproduceRecord;
+      const tuned = record.stages.find((s) => s.name === 'tuned') as StageRecord;
+      Object.assign(tuned, { seconds: null, attempts: [], started: null, ended: null, skipped: true, found_done: 'shards' });
+      fs.writeFileSync(file, JSON.stringify(record));
+      const rows = reproductionSection(dir, 'results/paper').split('\n');
+      expect(rows.find((row) => row.startsWith('| tuned '))).toMatch(/\| – \(done by shards; their time not recorded\) \|$/);
+      expect(rows.find((row) => row.startsWith('| total '))).toMatch(/\| at least [\d.]+ (s|min|h) \|$/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a report.json of an older format, and says what makes it again', () => {

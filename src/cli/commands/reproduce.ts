@@ -196,6 +196,8 @@ export function registerReproduce(program: Command, io: CliIo = processIo()): vo
         'paper-choice not finished in <out>, into <out>/<stage>/shard-<i>-of-<n>/. When every shard of that stage is done,\n' +
         'eofd merge <out>/<stage>/shard-*-of-<n> --out <out>/<stage> combines them; the same command then runs the next\n' +
         'stage. After paper-choice, eofd reproduce --resume without a shard writes the reports and reproduce.json.\n' +
+        'Shards of one stage run at once, each holding its shard folder\'s lock; a shard is refused while a reproduce\n' +
+        'without a shard runs in <out>, and that reproduce is refused while a shard runs.\n' +
         'A shard deals the units as eofd grid and eofd run do (unit k of the fixed order when k mod n = i); without --shard,\n' +
         'i = SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX and n = --shard-count or EOFD_SHARD_COUNT.\n\n' +
         'Exit codes: 0 done; 1 a unit failed or the output folder cannot be written;\n' +
