@@ -7,6 +7,7 @@ import {
   currentIdentity,
   holderVerdict,
   LockedError,
+  lockHolder,
   processStartTicks,
   takeOver,
   type LockOwner,
@@ -161,6 +162,32 @@ describe('stale locks elsewhere: watching the heartbeat', () => {
       holder.release();
     }
     acquireLock(file).release();
+  });
+});
+
+describe('lockHolder', () => {
+  it('names a live holder (this host: the kernel; another: a fresh heartbeat) and no one for a missing, dead, stale or empty lock, taking nothing', async () => {
+    expect(lockHolder(lockPath())).toBeNull();
+    const file = lockPath();
+    const held = acquireLock(file);
+    expect(lockHolder(file)).toMatchObject({ pid: process.pid, host: self.host });
+    held.release();
+    writeLock(file, { ...self, start_ticks: (self.start_ticks as number) + 1 });
+    expect(lockHolder(file)).toBeNull();
+    writeLock(file, { ...self, host: otherHost.host }); // another host, not refreshed: stale
+    expect(lockHolder(file)).toBeNull();
+    fs.writeFileSync(file, '');
+    expect(lockHolder(file)).toBeNull();
+    expect(fs.readFileSync(file, 'utf8')).toBe(''); // looked at, never taken over
+    fs.rmSync(file);
+    const remote = acquireLock(file, { identity: otherHost, heartbeatMs: 100 });
+    try {
+      const first = fs.statSync(file).mtimeMs;
+      await waitFor(() => fs.statSync(file).mtimeMs !== first);
+      expect(lockHolder(file)).toMatchObject({ pid: 4242, host: otherHost.host });
+    } finally {
+      remote.release();
+    }
   });
 });
 
