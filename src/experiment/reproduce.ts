@@ -393,6 +393,7 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
   // Under the reproduction's lock.
   async function runStages(): Promise<ReproduceResult> {
     const previous = readRecord(recordFile);
+    makeFolder(out, 'the reproduction folder');
     if (options.force === true) {
       clearStageFolders(out);
       begun = true;

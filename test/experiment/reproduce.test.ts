@@ -61,8 +61,8 @@ describe('eofd reproduce: reliability', () => {
   };
 
   it("reliability: the reports judge exactly this reproduction's experiments, and --force clears what eofd wrote in the stage folders, nothing else (stage folders are eofd's alone)", async () => {
-    const out = path.join(dir, 'fewer');
-    await reproduce([two, '--out', out]);
+    const out = path.join(dir, 'fewer', 'new');
+    await reproduce([two, '--out', out, '--force']); // --force into a folder not there yet
     for (const report of REPORTS) expect(judged(out, report), report).toEqual(['a', 'b']);
     // Resumed with one experiment: b's runs stay where they are, but are not this reproduction's.
     await reproduce([one, '--out', out, '--resume']);
