@@ -41,8 +41,11 @@
  * - `inconclusive`: a half is inconclusive (or the control's ratio is undefined);
  * - `holds`: both halves agree and Random in EOFD-MLogB's place fails the regret rule.
  *
- * Against which OFUL-MLogB: every label of the experiment whose policy is OFUL-MLogB (the manifest's
- * config.variants, else the label "OFUL-MLogB"), one row each, in policy order, each judged on its own
+ * Every side is chosen by the policy its label runs (the manifest's config.variants, else the label's
+ * own name), never by the label (summarize.ts sideOf): EOFD-MLogB's side is the one label running
+ * EOFD-MLogB, of several the one with no params of its own, else the claim is `not judged`; Random's is
+ * the first label running Random. Against which OFUL-MLogB: every label of the experiment whose policy
+ * is OFUL-MLogB, one row each, in policy order, each judged on its own
  * paired log ratios by the rules above. The paper costs OFUL-MLogB at O(K³d³) per round (`oful_solver:
  * textbook`); eofd's default updates H⁻¹ incrementally, so an experiment that runs both, e.g.
  * `policies: [EOFD-MLogB, OFUL-MLogB, {policy: OFUL-MLogB, label: OFUL-textbook, params: {oful_solver:
@@ -319,15 +322,18 @@ function notMeasured(reason: string): Evaluation {
 
 /** The claim on one experiment against one OFUL-MLogB label (null: the experiment has none). */
 function evaluate(claim: PaperClaim, experiment: ExperimentSummary, oful: OfulComparison | null): Evaluation {
-  const missing = [...(experiment.setting.policies.includes(EOFD) ? [] : [EOFD]), ...(oful === null ? [OFUL] : [])];
-  if (missing.length > 0 || oful === null) return notMeasured(`${missing.join(' and ')} did not run in this experiment`);
+  const eofd = experiment.eofd;
+  if (eofd.note !== null) return { ...notMeasured(eofd.note), verdict: 'not judged' };
+  const missing = [...(eofd.label === null ? [EOFD] : []), ...(oful === null ? [OFUL] : [])];
+  if (missing.length > 0 || oful === null || eofd.label === null) return notMeasured(`${missing.join(' and ')} did not run in this experiment`);
+  const eofdLabel = eofd.label;
   const pair = oful.comparison;
   if (pair === null) {
     const p = experiment.progress;
     return notMeasured(
       p.complete
-        ? `${EOFD} and ${oful.label} share no trial`
-        : `run in progress (${p.finishedUnits} of ${p.plannedUnits} units finished): no trial has finished for both ${EOFD} and ${oful.label} yet`,
+        ? `${eofdLabel} and ${oful.label} share no trial`
+        : `run in progress (${p.finishedUnits} of ${p.plannedUnits} units finished): no trial has finished for both ${eofdLabel} and ${oful.label} yet`,
     );
   }
   const { regretOverhead: regret, timeReduction: time } = pair;
@@ -338,8 +344,8 @@ function evaluate(claim: PaperClaim, experiment: ExperimentSummary, oful: OfulCo
     c === null
       ? null
       : { random: c.random, trials: c.trials, regretOverheadPct: c.regretOverhead, outcome: c.regretOverhead === null ? null : regretOutcome(claim.regret, c.regretOverhead) };
-  const unjudged = notJudgedReasons(experiment, pair, oful.label, control);
-  const judged = unjudged.length > 0 ? { verdict: 'not judged' as const, reason: unjudged.join('; ') } : judge(claim, time, regret, control as ControlRow, sameDecisions(experiment, oful.label));
+  const unjudged = notJudgedReasons(experiment, pair, eofdLabel, oful.label, control);
+  const judged = unjudged.length > 0 ? { verdict: 'not judged' as const, reason: unjudged.join('; ') } : judge(claim, time, regret, control as ControlRow, sameDecisions(experiment, eofdLabel, oful.label));
   return {
     trials: pair.trials,
     regretOverheadPct: regret,
@@ -355,20 +361,20 @@ function evaluate(claim: PaperClaim, experiment: ExperimentSummary, oful: OfulCo
   };
 }
 
-/** EOFD-MLogB played the same action as `label` in every round of every trial. */
-function sameDecisions(experiment: ExperimentSummary, label: string): boolean {
-  return experiment.identical.some((g) => g.includes(EOFD) && g.includes(label));
+/** The EOFD-MLogB label played the same action as `label` in every round of every trial. */
+function sameDecisions(experiment: ExperimentSummary, eofdLabel: string, label: string): boolean {
+  return experiment.identical.some((g) => g.includes(eofdLabel) && g.includes(label));
 }
 
 /** Why the experiment cannot support a verdict, if it cannot: every applicable reason, in order. */
-function notJudgedReasons(experiment: ExperimentSummary, pair: Comparison, ofulLabel: string, control: ControlRow | null): string[] {
+function notJudgedReasons(experiment: ExperimentSummary, pair: Comparison, eofdLabel: string, ofulLabel: string, control: ControlRow | null): string[] {
   const reasons: string[] = [];
   const progress = experiment.progress;
   if (!progress.complete) {
     reasons.push(`run in progress (${progress.finishedUnits} of ${progress.plannedUnits} units finished): numbers so far, nothing is judged until it completes`);
   }
   if (pair.trials < MIN_TRIALS) reasons.push(`only ${pair.trials} trial${pair.trials === 1 ? '' : 's'}, at least ${MIN_TRIALS} are needed`);
-  for (const learner of [EOFD, ofulLabel]) {
+  for (const learner of [eofdLabel, ofulLabel]) {
     const check = experiment.randomCheck.find((c) => c.policy === learner);
     // With one trial there is no interval; the trial count above already says why.
     if (check !== undefined && check.regret.n >= 2 && check.flagged) reasons.push(`${learner}'s regret is not shown below ${check.random}'s (${describeRandomCheck(check)})`);
