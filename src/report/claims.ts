@@ -43,7 +43,8 @@
  *
  * Every side is chosen by the policy its label runs (the manifest's config.variants, else the label's
  * own name), never by the label (summarize.ts sideOf): EOFD-MLogB's side is the one label running
- * EOFD-MLogB, of several the one with no params of its own, else the claim is `not judged`; Random's is
+ * EOFD-MLogB, of several the one labelled EOFD-MLogB, else the one with no params of its own, else
+ * the claim is `not judged`; Random's is
  * the first label running Random. Against which OFUL-MLogB: every label of the experiment whose policy
  * is OFUL-MLogB, one row each, in policy order, each judged on its own
  * paired log ratios by the rules above. The paper costs OFUL-MLogB at O(K³d³) per round (`oful_solver:
@@ -60,7 +61,7 @@
  */
 import type { Setting } from '../results/read.js';
 import { describeRandomCheck, describeRegretOverhead, describeTimeReduction, formatInterval, formatShort } from './format.js';
-import { EOFD, OFUL, type Comparison, type Estimate, type ExperimentSummary, type OfulComparison, type OfulSolverName } from './summarize.js';
+import { EOFD, OFUL, eofdSide, type Comparison, type Estimate, type ExperimentSummary, type OfulComparison, type OfulSolverName } from './summarize.js';
 
 export type Verdict = 'holds' | 'does not hold' | 'cannot judge at this size' | 'inconclusive' | 'not judged' | 'not measured';
 
@@ -322,7 +323,7 @@ function notMeasured(reason: string): Evaluation {
 
 /** The claim on one experiment against one OFUL-MLogB label (null: the experiment has none). */
 function evaluate(claim: PaperClaim, experiment: ExperimentSummary, oful: OfulComparison | null): Evaluation {
-  const eofd = experiment.eofd;
+  const eofd = eofdSide(experiment);
   if (eofd.note !== null) return { ...notMeasured(eofd.note), verdict: 'not judged' };
   const missing = [...(eofd.label === null ? [EOFD] : []), ...(oful === null ? [OFUL] : [])];
   if (missing.length > 0 || oful === null || eofd.label === null) return notMeasured(`${missing.join(' and ')} did not run in this experiment`);

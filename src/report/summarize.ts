@@ -241,8 +241,11 @@ export interface ExperimentSummary {
   randomLabels: string[];
   /** null when EOFD-MLogB or OFUL-MLogB did not run in this experiment (each side chosen by sideOf). */
   comparison: Comparison | null;
-  /** The label that runs EOFD-MLogB, the claims' and `comparison`'s EOFD side (sideOf). */
-  eofd: Side;
+  /**
+   * The claims' and `comparison`'s EOFD-MLogB side (sideOf) when it is not the label EOFD-MLogB; absent
+   * when it is (so a report of the usual labels reads as before): see eofdSide.
+   */
+  eofd?: Side;
   /**
    * EOFD-MLogB against each configured label whose policy is OFUL-MLogB (manifest config.variants, else
    * the label "OFUL-MLogB"), in policy order; empty when there is none. The claims are judged on these.
@@ -459,15 +462,25 @@ export interface Side {
 
 /**
  * The side of `policy` among `labels`, chosen by the policy each label runs (a label absent from
- * `variants` runs the policy of its name with no params of its own), never by the label: the one label
- * that runs it; of several, the one with no params of its own (the paper's defaults); else none.
+ * `variants` runs the policy of its name with no params of its own), never by a label's name alone: the
+ * one label that runs it; of several, the one named after the policy, else the one with no params of
+ * its own (the defaults); else none, with the reason.
  */
 export function sideOf(policy: string, labels: readonly string[], variants: ReadonlyMap<string, Variant>): Side {
   const running = labels.filter((label) => (variants.get(label)?.policy ?? label) === policy);
   if (running.length <= 1) return { label: running[0] ?? null, note: null };
+  if (running.includes(policy)) return { label: policy, note: null };
   const plain = running.filter((label) => Object.keys(variants.get(label)?.params ?? {}).length === 0);
   if (plain.length === 1) return { label: plain[0] as string, note: null };
-  return { label: null, note: `${running.length} labels run ${policy} (${running.join(', ')}) and ${plain.length === 0 ? 'none' : 'more than one'} has the paper's default params, so none is its side` };
+  return {
+    label: null,
+    note: `${running.length} labels run ${policy} (${running.join(', ')}): none is labelled ${policy} and ${plain.length === 0 ? 'each has params of its own' : 'several have no params of their own'}, so none is its side`,
+  };
+}
+
+/** The experiment's EOFD-MLogB side: `eofd`, absent meaning the label EOFD-MLogB. */
+export function eofdSide(summary: Pick<ExperimentSummary, 'eofd'>): Side {
+  return summary.eofd ?? { label: EOFD, note: null };
 }
 
 /**
@@ -639,7 +652,7 @@ export function summarizeRows(
     })),
     randomLabels: policies.filter(isRandom),
     comparison: headline === null ? null : withEstimates(headline),
-    eofd,
+    ...(eofd.label === EOFD ? {} : { eofd }),
     ofulComparisons,
     reference,
     referenceNote,

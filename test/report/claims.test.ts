@@ -460,14 +460,17 @@ describe("the claims' sides: chosen by the policy each label runs", () => {
     expect([row.verdict, row.timeReductionPct]).toEqual(['holds', binaryRow().timeReductionPct]);
   });
 
-  it('reliability: several labels running EOFD-MLogB: the one with the paper\'s default params is the side, else the claim is not judged, with the reason', () => {
+  it('reliability: several labels running EOFD-MLogB: the one labelled EOFD-MLogB, else the one with no params of its own, is the side; else the claim is not judged, with the reason', () => {
     const variant = { policy: 'EOFD-MLogB', params: { m: 2 } };
-    const withDefault = labelled([['EOFD-m2', oful[0], [0.5, 0.5, 0.5]], ['EOFD-MLogB', ...eofd], ['OFUL-MLogB', ...oful], ['Random', ...random]], { 'EOFD-m2': variant });
-    expect([withDefault.verdict, withDefault.timeReductionPct]).toEqual(['holds', binaryRow().timeReductionPct]);
+    const tuned = { policy: 'EOFD-MLogB', params: { l: 0.5 } };
+    const named = labelled([['EOFD-m2', oful[0], [0.5, 0.5, 0.5]], ['EOFD-MLogB', ...eofd], ['OFUL-MLogB', ...oful], ['Random', ...random]], { 'EOFD-m2': variant, 'EOFD-MLogB': tuned });
+    expect([named.verdict, named.timeReductionPct]).toEqual(['holds', binaryRow().timeReductionPct]);
+    const plain = labelled([['EOFD-m2', oful[0], [0.5, 0.5, 0.5]], ['eofd', ...eofd], ['OFUL-MLogB', ...oful], ['Random', ...random]], { 'EOFD-m2': variant, eofd: { policy: 'EOFD-MLogB' } });
+    expect([plain.verdict, plain.timeReductionPct]).toEqual(['holds', binaryRow().timeReductionPct]);
     const none = labelled(
       [['EOFD-m2', ...eofd], ['EOFD-m4', ...eofd], ['OFUL-MLogB', ...oful], ['Random', ...random]],
       { 'EOFD-m2': variant, 'EOFD-m4': { policy: 'EOFD-MLogB', params: { m: 4 } } },
     );
-    expect([none.verdict, none.trials, none.reason]).toEqual(['not judged', null, "2 labels run EOFD-MLogB (EOFD-m2, EOFD-m4) and none has the paper's default params, so none is its side"]);
+    expect([none.verdict, none.trials, none.reason]).toEqual(['not judged', null, "2 labels run EOFD-MLogB (EOFD-m2, EOFD-m4): none is labelled EOFD-MLogB and each has params of its own, so none is its side"]);
   });
 });
