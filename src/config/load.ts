@@ -202,7 +202,7 @@ function refuseBestFile(data: unknown, file: string): void {
     throw new ConfigError({
       file,
       field: 'format',
-      detail: `this is a best.json (eofd grid's choice), not an experiment config: give it after --params, one --params per file (the shell turns --params dir/*-grid/best.json into one --params and the other files as configs)`,
+      detail: `this is a best.json (eofd grid's choice), not an experiment config: give it after --params, one --params per file (the shell turns --params dir/*-grid/best.json into one --params followed by the other files, read as configs)`,
     });
   }
 }

@@ -50,7 +50,7 @@ const PROTOTYPE_KEYS: ReadonlySet<string> = new Set([...Object.getOwnPropertyNam
 
 /** Why `name` is reserved for another command's folder or file (see RESERVED_NAMES) or is a prototype key, or null. */
 export function reservedNameReason(name: string): string | null {
-  if (PROTOTYPE_KEYS.has(name)) return `${JSON.stringify(name)} is reserved: it is a JavaScript object key (${name}); pick another name`;
+  if (PROTOTYPE_KEYS.has(name)) return `${JSON.stringify(name)} is reserved: every JavaScript object has that key; pick another name`;
   const found = RESERVED_NAMES.find(([pattern]) => pattern.test(name));
   return found === undefined ? null : `${JSON.stringify(name)} is reserved: it ${found[1]}; pick another name`;
 }
