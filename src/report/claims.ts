@@ -34,7 +34,8 @@
  * - `not judged`: the run is still in progress; fewer than 3 trials; a learner (EOFD-MLogB, the
  *   OFUL-MLogB label) whose regret is not shown below Random's (the report's Random check) when Random
  *   ran; Random did not run (no negative control); or timings taken with more than one unit at once,
- *   or not recorded (manifest `timing`). The numbers are still given;
+ *   or not recorded (manifest `timing`); several labels running EOFD-MLogB with none its side (no
+ *   numbers then). The numbers are still given;
  * - `does not hold`: a half disagrees;
  * - `cannot judge at this size`: the regret half agrees, and Random in EOFD-MLogB's place agrees too
  *   or is inconclusive (not shown to fail);
@@ -44,10 +45,9 @@
  * Every side is chosen by the policy its label runs (the manifest's config.variants, else the label's
  * own name), never by the label (summarize.ts sideOf): EOFD-MLogB's side is the one label running
  * EOFD-MLogB, of several the one labelled EOFD-MLogB, else the one with no params of its own, else
- * the claim is `not judged`; Random's is
- * the first label running Random. Against which OFUL-MLogB: every label of the experiment whose policy
- * is OFUL-MLogB, one row each, in policy order, each judged on its own
- * paired log ratios by the rules above. The paper costs OFUL-MLogB at O(K³d³) per round (`oful_solver:
+ * the claim is `not judged`; Random's is the first label running Random. Against which OFUL-MLogB:
+ * every label of the experiment whose policy is OFUL-MLogB, one row each, in policy order, each judged
+ * on its own paired log ratios by the rules above. The paper costs OFUL-MLogB at O(K³d³) per round (`oful_solver:
  * textbook`); eofd's default updates H⁻¹ incrementally, so an experiment that runs both, e.g.
  * `policies: [EOFD-MLogB, OFUL-MLogB, {policy: OFUL-MLogB, label: OFUL-textbook, params: {oful_solver:
  * textbook}}]`, gets each claim twice, the row naming the label and its solver (`versus`). An experiment
@@ -324,9 +324,10 @@ function notMeasured(reason: string): Evaluation {
 /** The claim on one experiment against one OFUL-MLogB label (null: the experiment has none). */
 function evaluate(claim: PaperClaim, experiment: ExperimentSummary, oful: OfulComparison | null): Evaluation {
   const eofd = eofdSide(experiment);
-  if (eofd.note !== null) return { ...notMeasured(eofd.note), verdict: 'not judged' };
-  const missing = [...(eofd.label === null ? [EOFD] : []), ...(oful === null ? [OFUL] : [])];
-  if (missing.length > 0 || oful === null || eofd.label === null) return notMeasured(`${missing.join(' and ')} did not run in this experiment`);
+  const missing = [...(eofd.label === null && eofd.note === null ? [EOFD] : []), ...(oful === null ? [OFUL] : [])];
+  if (missing.length > 0 || oful === null) return notMeasured(`${missing.join(' and ')} did not run in this experiment`);
+  // Several labels run EOFD-MLogB and none is its side (sideOf): the numbers would be one variant's.
+  if (eofd.label === null) return { ...notMeasured(eofd.note as string), verdict: 'not judged' };
   const eofdLabel = eofd.label;
   const pair = oful.comparison;
   if (pair === null) {
