@@ -164,8 +164,15 @@ export const EXPERIMENT_HELP =
 
 /** The configs of an experiment command: every file (or shipped config name), overrides, --experiment, --name. */
 export function loadCommandConfigs(configFiles: readonly string[], options: ExperimentCommandOptions): ExperimentConfig[] {
-  const configs = selectExperiments(loadConfigFiles(configFiles, overridesOf(options)), options.experiment, configFiles);
-  return options.name === undefined ? configs : renameConfigs(configs, options.name);
+  return loadCommandExperiments(configFiles, options).configs;
+}
+
+/** loadCommandConfigs, with the names of the files' experiments that `--experiment` left out. */
+export function loadCommandExperiments(configFiles: readonly string[], options: ExperimentCommandOptions): { configs: ExperimentConfig[]; left: string[] } {
+  const all = loadConfigFiles(configFiles, overridesOf(options));
+  const selected = selectExperiments(all, options.experiment, configFiles);
+  const left = all.filter((config) => !selected.includes(config)).map((config) => config.name);
+  return { configs: options.name === undefined ? selected : renameConfigs(selected, options.name), left };
 }
 
 /** `--experiment NAME …`: the named experiments, in the files' order; a name no file holds is an error. */

@@ -9,7 +9,7 @@ import type { RunOptions, RunResult } from '../experiment/runner.js';
 import { shardFolder } from '../results/layout.js';
 import { hinter } from './hint.js';
 import { EXIT, failureExitCode, firstLine, type CliIo } from './io.js';
-import { loadCommandConfigs, resumeCommand, runOptionsFor, shardNote, timingCheck, type ExperimentCommandOptions } from './options.js';
+import { loadCommandExperiments, resumeCommand, runOptionsFor, shardNote, timingCheck, type ExperimentCommandOptions } from './options.js';
 import { createProgress, progressMode, type ProgressReporter } from './progress.js';
 import { Session } from './session.js';
 import { resolveShard, withExplicitShard, type ResolvedShard } from './shard.js';
@@ -42,8 +42,8 @@ export interface PerExperimentCommand<Result extends GroupResult, Group = Experi
   resumeWords: readonly string[];
   /** Checks the command's own arguments before any work (throws a one-line error). */
   prepare?(): void;
-  /** Changes the loaded configs before anything runs (run's --params). */
-  configure?(configs: ExperimentConfig[], log: (line: string) => void): ExperimentConfig[];
+  /** Changes the loaded configs before anything runs (run's --params); `left`: the files' experiments that --experiment left out. */
+  configure?(configs: ExperimentConfig[], log: (line: string) => void, left: readonly string[]): ExperimentConfig[];
   /** The runner calls, in order: which experiments each one runs. */
   groups(configs: ExperimentConfig[]): Group[];
   /** Runs one group with the shared run options. */
@@ -78,8 +78,8 @@ export async function perExperimentCommand<Result extends GroupResult, Group = E
     command.prepare?.();
     shard = resolveShard(options.shard, options.shardCount, io.env);
     const out = shard === null ? options.out : shardFolder(options.out, shard);
-    const loaded = loadCommandConfigs(configFiles, options);
-    const configs = command.configure?.(loaded, (line) => reporter.log(line)) ?? loaded;
+    const { configs: loaded, left } = loadCommandExperiments(configFiles, options);
+    const configs = command.configure?.(loaded, (line) => reporter.log(line), left) ?? loaded;
     const configFile = configFiles.length === 1 ? configFiles[0] : undefined;
     if (options.timing === true) timingCheck(options, (line) => reporter.log(line));
     const results: Result[] = [];

@@ -8,6 +8,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument, type Document, type Node } from 'yaml';
 import type { z } from 'zod';
+import { BEST_FORMAT } from '../results/sweep.js';
 import { ConfigError } from '../base/errors.js';
 import { INPUT_LIMITS, InputFileError, readInputFile } from '../base/files.js';
 import { invalidUtf8 } from '../base/utf8.js';
@@ -180,6 +181,7 @@ function validateDocument(
   }
 
   dropSchemaLink(data);
+  refuseBestFile(data, file);
   const result = experimentConfigSchema.safeParse(data);
   if (!result.success) {
     throw issueError(result.error.issues, { file, document, data, overrides: parsedOverrides, locate });
@@ -189,6 +191,20 @@ function validateDocument(
     if (override) return new ConfigError({ file, override: override.text, field: field.join('.'), detail });
     return new ConfigError({ file, ...locate(offsetOf(document, field, false)), field: field.join('.'), detail });
   });
+}
+
+/**
+ * A best.json given where a config goes: most often `--params dir/*-grid/best.json`, which the shell
+ * turns into `--params a/best.json b/best.json`, b then read as a config.
+ */
+function refuseBestFile(data: unknown, file: string): void {
+  if (typeof data === 'object' && data !== null && (data as Record<string, unknown>).format === BEST_FORMAT) {
+    throw new ConfigError({
+      file,
+      field: 'format',
+      detail: `this is a best.json (eofd grid's choice), not an experiment config: give it after --params, one --params per file (the shell turns --params dir/*-grid/best.json into one --params followed by the other files, read as configs)`,
+    });
+  }
 }
 
 /**

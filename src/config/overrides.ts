@@ -74,7 +74,7 @@ export function parseOverrides(texts: readonly string[], file: string): ConfigOv
 export function applyOverrides(document: Document, overrides: readonly ConfigOverride[], file: string): void {
   for (const override of overrides) {
     try {
-      if (override.value === null) document.deleteIn(override.path);
+      if (override.value === null) removeKey(document, override.path);
       else document.setIn(override.path, document.createNode(override.value));
     } catch (error) {
       throw new ConfigError({
@@ -97,6 +97,12 @@ export function overrideFor(field: readonly (string | number)[], overrides: read
     if (path.length <= field.length && path.every((segment, j) => segment === String(field[j]))) return overrides[i];
   }
   return undefined;
+}
+
+/** Removes the key at `path`; a key under an absent mapping is absent already, so there is nothing to remove. */
+function removeKey(document: Document, path: readonly string[]): void {
+  for (let i = 1; i < path.length; i++) if (document.getIn(path.slice(0, i), true) === undefined) return;
+  document.deleteIn(path);
 }
 
 /** `name is not a mapping or list` for the first ancestor of `path` that cannot hold a key. */

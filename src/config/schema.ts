@@ -11,6 +11,7 @@ import { BETA_MODES, BETA_RANKS } from '../model/beta.js';
 import { HYPERPARAMETER_DEFAULTS } from '../model/hyperparameters.js';
 import type { ParamKey } from '../policies/policy.js';
 import { POLICY_NAMES } from '../policies/registry.js';
+import { RESERVED_ENTRY_NAMES } from '../results/layout.js';
 import { OFUL_SOLVERS, SKETCH_VARIANTS } from '../policies/spec.js';
 
 export { listAllowed };
@@ -40,10 +41,32 @@ const RESERVED_NAMES: readonly [pattern: RegExp, what: string][] = [
   [/\.(merging|replaced|building)-\d+$|\.tmp-\d+$|\.partial$/, "ends in '.merging-<pid>', '.replaced-<pid>', '.building-<pid>', '.tmp-<pid>' or '.partial' (a file or folder being written)"],
 ];
 
-/** Why `name` is reserved for another command's folder or file (see RESERVED_NAMES), or null. */
+/**
+ * Keys an object has before anything is put in it (`__proto__`, `constructor`, `toString`, …, and
+ * `prototype`): a name that keys a plain object (best.json's policies, the manifest's variants) may not
+ * be one.
+ */
+const PROTOTYPE_KEYS: ReadonlySet<string> = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype']);
+
+/** Why `name` is reserved for another command's folder or file (see RESERVED_NAMES) or is a prototype key, or null. */
 export function reservedNameReason(name: string): string | null {
+  if (PROTOTYPE_KEYS.has(name)) return `${JSON.stringify(name)} is reserved: every JavaScript object has that key; pick another name`;
   const found = RESERVED_NAMES.find(([pattern]) => pattern.test(name));
   return found === undefined ? null : `${JSON.stringify(name)} is reserved: it ${found[1]}; pick another name`;
+}
+
+const labelError = `expected a label of 1-${CONFIG_LIMITS.maxNameLength} characters from [A-Za-z0-9._-] (it names the policy's folder), not '.' or '..', nor a name reserved for eofd's own files (ending in .lock, .tmp-<pid>, .partial, -grid, -sweep; ${RESERVED_ENTRY_NAMES.join(', ')}) or a JavaScript object key (__proto__, constructor, …)`;
+
+/**
+ * Why `label` cannot name a policy folder, or null: not an experiment name (isExperimentName), or a
+ * name eofd writes beside policy folders (results/layout.ts RESERVED_ENTRY_NAMES, compared without
+ * case, as a case-insensitive file system does).
+ */
+export function labelReason(label: string): string | null {
+  if (!isExperimentName(label)) return reservedNameReason(label) ?? labelError;
+  const lower = label.toLowerCase();
+  const taken = RESERVED_ENTRY_NAMES.find((name) => name.toLowerCase() === lower);
+  return taken === undefined ? null : `${JSON.stringify(label)} is reserved: eofd writes ${taken} beside the policy folders; pick another label`;
 }
 
 /**
@@ -160,14 +183,19 @@ const entryParamsSchema = strictObject(
 const policyNames = POLICY_NAMES as unknown as [string, ...string[]];
 const policyNameSchema = z.enum(policyNames, { error: `expected ${listAllowed(POLICY_NAMES)}` });
 const entryError = `expected a policy name (${listAllowed(POLICY_NAMES)}) or a mapping {policy, label, params}`;
-const labelError = `expected a label of 1-${CONFIG_LIMITS.maxNameLength} characters from [A-Za-z0-9._-] (it names the policy's folder), not '.' or '..', nor a name reserved for eofd's own files (ending in .lock, .tmp-<pid>, .partial, -grid, -sweep)`;
 const policyEntrySchema = z.union(
   [
     policyNameSchema,
     strictObject(
       {
         policy: policyNameSchema.describe('the policy (eofd list)'),
-        label: z.string({ error: labelError }).refine(isExperimentName, { error: labelError }).optional().describe('its name in folders, CSV rows, legends and best.json (default: the policy)'),
+        label: z
+          .string({ error: labelError })
+          .superRefine((label, ctx) => {
+            const reason = labelReason(label);
+            if (reason !== null) ctx.addIssue({ code: 'custom', message: reason });
+          })
+          .optional().describe('its name in folders, CSV rows, legends and best.json (default: the policy)'),
         params: entryParamsSchema.optional().describe("this entry's own params, overriding the experiment's (only keys the policy reads)"),
       },
       'a mapping {policy, label, params}',

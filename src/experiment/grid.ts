@@ -154,7 +154,8 @@ export function edgeKeys(axes: readonly SweepAxis[], row: GridRow): string[] {
 
 /** best.json: per tuned label the best row's values, the runner-up and the paired interval between them. */
 export function bestFile(config: Pick<ExperimentConfig, 'name' | 'trials'>, axes: readonly SweepAxis[], readers: Readonly<Record<string, readonly string[]>>, rows: readonly GridRow[]): BestFile {
-  const policies: Record<string, BestEntry> = {};
+  // Keyed by validated labels, built without a prototype so that no label is lost as a prototype key.
+  const policies: Record<string, BestEntry> = Object.create(null) as Record<string, BestEntry>;
   const tuned = tunedPolicies(readers);
   for (const [label, ranked] of rankRows(rows)) {
     if (!tuned.includes(label)) continue;
@@ -337,12 +338,21 @@ export type TunedValues = Record<string, Record<string, unknown>>;
 /** A best.json as results/read.ts reads it. */
 type BestFileRead = ReturnType<typeof readBestFile>;
 
+/** What a best.json gives `--params`: the experiment it was tuned on, per label the chosen values and the policy tuned (null in older files). */
+export interface Tuned {
+  experiment: string | null;
+  policies: TunedValues;
+  algorithms: ReadonlyMap<string, string | null>;
+}
+
 /**
  * Per label the `params` values a best.json (read by results/read.ts `readBestFile`) chose; older
- * files give only l and e. A chosen key outside `params` is a one-line ResultsError naming `file` (exit 2).
+ * files give only l and e, and no policy. A chosen key outside `params` is a one-line ResultsError
+ * naming `file` (exit 2).
  */
-export function tunedValues(file: string, best: BestFileRead): { experiment: string | null; policies: TunedValues } {
-  const policies: TunedValues = {};
+export function tunedValues(file: string, best: BestFileRead): Tuned {
+  const policies: TunedValues = Object.create(null) as TunedValues;
+  const algorithms = new Map<string, string | null>();
   for (const [label, entry] of Object.entries(best.policies)) {
     const chosen: Record<string, unknown> = {};
     const values = entry.values ?? { 'params.l': entry.l, 'params.e': entry.e };
@@ -352,8 +362,25 @@ export function tunedValues(file: string, best: BestFileRead): { experiment: str
       chosen[key.slice('params.'.length)] = value;
     }
     policies[label] = chosen;
+    algorithms.set(label, typeof entry.policy === 'string' ? entry.policy : null);
   }
-  return { experiment: typeof best.experiment === 'string' ? best.experiment : null, policies };
+  return { experiment: typeof best.experiment === 'string' ? best.experiment : null, policies, algorithms };
+}
+
+/**
+ * Refuses (exit 2) to apply `tuned` to a label whose policy differs from the one it was tuned for:
+ * values chosen for one algorithm say nothing of another's.
+ */
+function checkAlgorithms(config: ExperimentConfig, tuned: Tuned, file: string): void {
+  for (const entry of config.policies) {
+    const algorithm = tuned.algorithms.get(entry.label);
+    if (algorithm !== undefined && algorithm !== null && algorithm !== entry.policy) {
+      throw new RunError(
+        `--params ${file}: policies.${entry.label}: tuned for ${algorithm}, but ${entry.label} runs ${entry.policy} in experiment ${config.name}; tune ${entry.label} again, or give it the label it was tuned under`,
+        2,
+      );
+    }
+  }
 }
 
 /** JSON with object keys sorted (two params objects compare equal whatever their key order). */
@@ -413,7 +440,8 @@ export function withPolicyParams(config: ExperimentConfig, policies: TunedValues
       document.policies = (document.policies as unknown[]).map((raw, i) => {
         const entry = config.policies[i] as ExperimentConfig['policies'][number];
         const twin = twins.get(entry.label);
-        const chosen = policies[entry.label] ?? (twin === undefined ? undefined : policies[twin]);
+        const own = (label: string | undefined) => (label !== undefined && Object.hasOwn(policies, label) ? policies[label] : undefined);
+        const chosen = own(entry.label) ?? own(twin);
         if (chosen === undefined) return raw;
         const params: Record<string, unknown> = { ...entry.params };
         if ('l' in chosen) delete params.lambda;
@@ -430,23 +458,29 @@ export function withPolicyParams(config: ExperimentConfig, policies: TunedValues
 
 /**
  * `--params`: one best.json applies to every experiment (with a note where it was tuned on another);
- * several apply each to the experiment it names, and every experiment needs one. `log` gets the notes
- * (`note: …`).
+ * several apply each to the experiment it names, and every experiment needs one. A file tuned on an
+ * experiment that `--experiment` left out (`left`) is not used. Values tuned for another policy than
+ * the label's are refused. `log` gets the notes (`note: …`).
  */
-export function applyBestFiles(configs: readonly ExperimentConfig[], files: readonly string[], log: (line: string) => void): ExperimentConfig[] {
+export function applyBestFiles(configs: readonly ExperimentConfig[], files: readonly string[], log: (line: string) => void, left: readonly string[] = []): ExperimentConfig[] {
   const bests = files.map((file) => ({ file, ...tunedValues(file, readBestFile(file)) }));
+  const apply = (config: ExperimentConfig, best: (typeof bests)[number]): ExperimentConfig => {
+    checkAlgorithms(config, best, best.file);
+    return withPolicyParams(config, best.policies, `--params ${best.file}`);
+  };
   if (bests.length === 1) {
     const [best] = bests as [(typeof bests)[number]];
     return configs.map((config) => {
       if (best.experiment !== null && best.experiment !== (config.seedName ?? config.name)) {
         log(`note: ${best.file} was tuned on experiment ${best.experiment}, applied to ${config.name}`);
       }
-      return withPolicyParams(config, best.policies, `--params ${best.file}`);
+      return apply(config, best);
     });
   }
   for (const best of bests) {
-    if (!configs.some((config) => (config.seedName ?? config.name) === best.experiment)) {
-      throw new RunError(`--params ${best.file}: tuned on ${JSON.stringify(best.experiment)}, which is not an experiment of this run (${configs.map((c) => c.name).join(', ')})`, 2);
+    const known = configs.some((config) => (config.seedName ?? config.name) === best.experiment) || left.includes(best.experiment as string);
+    if (!known) {
+      throw new RunError(`--params ${best.file}: tuned on ${JSON.stringify(best.experiment)}, which is not an experiment of this run (${[...configs.map((c) => c.name), ...left].join(', ')})`, 2);
     }
   }
   return configs.map((config) => {
@@ -454,7 +488,6 @@ export function applyBestFiles(configs: readonly ExperimentConfig[], files: read
     if (matching.length !== 1) {
       throw new RunError(`--params: ${matching.length === 0 ? 'no' : `${matching.length}`} best.json tuned on ${config.name} (give exactly one per experiment, or a single file for all)`, 2);
     }
-    const [best] = matching as [(typeof bests)[number]];
-    return withPolicyParams(config, best.policies, `--params ${best.file}`);
+    return apply(config, matching[0] as (typeof bests)[number]);
   });
 }

@@ -117,10 +117,10 @@ export function resolveExperiment(config: ExperimentConfig, options: ResolveOpti
   });
   const inputs = loaded === undefined ? inputIdentities(config, file) : [...loaded.inputs];
   const { type, ...rest } = config.environment;
-  const policies: Record<string, PolicyHyperparameters> = {};
-  for (const entry of config.policies) {
-    policies[entry.label] = resolvePolicyParams(config, entry, { d: environment.d, K: environment.K, D });
-  }
+  // Keyed by validated labels (config/schema.ts labelReason): every label an own key.
+  const policies: Record<string, PolicyHyperparameters> = Object.fromEntries(
+    config.policies.map((entry) => [entry.label, resolvePolicyParams(config, entry, { d: environment.d, K: environment.K, D })]),
+  );
   const experiment: ResolvedExperiment = {
     config,
     environment: {

@@ -34,16 +34,20 @@
  * - `not judged`: the run is still in progress; fewer than 3 trials; a learner (EOFD-MLogB, the
  *   OFUL-MLogB label) whose regret is not shown below Random's (the report's Random check) when Random
  *   ran; Random did not run (no negative control); or timings taken with more than one unit at once,
- *   or not recorded (manifest `timing`). The numbers are still given;
+ *   or not recorded (manifest `timing`); several labels running EOFD-MLogB with none its side (no
+ *   numbers then). The numbers are still given;
  * - `does not hold`: a half disagrees;
  * - `cannot judge at this size`: the regret half agrees, and Random in EOFD-MLogB's place agrees too
  *   or is inconclusive (not shown to fail);
  * - `inconclusive`: a half is inconclusive (or the control's ratio is undefined);
  * - `holds`: both halves agree and Random in EOFD-MLogB's place fails the regret rule.
  *
- * Against which OFUL-MLogB: every label of the experiment whose policy is OFUL-MLogB (the manifest's
- * config.variants, else the label "OFUL-MLogB"), one row each, in policy order, each judged on its own
- * paired log ratios by the rules above. The paper costs OFUL-MLogB at O(K³d³) per round (`oful_solver:
+ * Every side is chosen by the policy its label runs (the manifest's config.variants, else the label's
+ * own name), never by the label (summarize.ts sideOf): EOFD-MLogB's side is the one label running
+ * EOFD-MLogB, of several the one labelled EOFD-MLogB, else the one with no params of its own, else
+ * the claim is `not judged`; Random's is the first label running Random. Against which OFUL-MLogB:
+ * every label of the experiment whose policy is OFUL-MLogB, one row each, in policy order, each judged
+ * on its own paired log ratios by the rules above. The paper costs OFUL-MLogB at O(K³d³) per round (`oful_solver:
  * textbook`); eofd's default updates H⁻¹ incrementally, so an experiment that runs both, e.g.
  * `policies: [EOFD-MLogB, OFUL-MLogB, {policy: OFUL-MLogB, label: OFUL-textbook, params: {oful_solver:
  * textbook}}]`, gets each claim twice, the row naming the label and its solver (`versus`). An experiment
@@ -57,7 +61,7 @@
  */
 import type { Setting } from '../results/read.js';
 import { describeRandomCheck, describeRegretOverhead, describeTimeReduction, formatInterval, formatShort } from './format.js';
-import { EOFD, OFUL, type Comparison, type Estimate, type ExperimentSummary, type OfulComparison, type OfulSolverName } from './summarize.js';
+import { EOFD, OFUL, eofdSide, type Comparison, type Estimate, type ExperimentSummary, type OfulComparison, type OfulSolverName } from './summarize.js';
 
 export type Verdict = 'holds' | 'does not hold' | 'cannot judge at this size' | 'inconclusive' | 'not judged' | 'not measured';
 
@@ -319,15 +323,19 @@ function notMeasured(reason: string): Evaluation {
 
 /** The claim on one experiment against one OFUL-MLogB label (null: the experiment has none). */
 function evaluate(claim: PaperClaim, experiment: ExperimentSummary, oful: OfulComparison | null): Evaluation {
-  const missing = [...(experiment.setting.policies.includes(EOFD) ? [] : [EOFD]), ...(oful === null ? [OFUL] : [])];
+  const eofd = eofdSide(experiment);
+  const missing = [...(eofd.label === null && eofd.note === null ? [EOFD] : []), ...(oful === null ? [OFUL] : [])];
   if (missing.length > 0 || oful === null) return notMeasured(`${missing.join(' and ')} did not run in this experiment`);
+  // Several labels run EOFD-MLogB and none is its side (sideOf): the numbers would be one variant's.
+  if (eofd.label === null) return { ...notMeasured(eofd.note as string), verdict: 'not judged' };
+  const eofdLabel = eofd.label;
   const pair = oful.comparison;
   if (pair === null) {
     const p = experiment.progress;
     return notMeasured(
       p.complete
-        ? `${EOFD} and ${oful.label} share no trial`
-        : `run in progress (${p.finishedUnits} of ${p.plannedUnits} units finished): no trial has finished for both ${EOFD} and ${oful.label} yet`,
+        ? `${eofdLabel} and ${oful.label} share no trial`
+        : `run in progress (${p.finishedUnits} of ${p.plannedUnits} units finished): no trial has finished for both ${eofdLabel} and ${oful.label} yet`,
     );
   }
   const { regretOverhead: regret, timeReduction: time } = pair;
@@ -338,8 +346,8 @@ function evaluate(claim: PaperClaim, experiment: ExperimentSummary, oful: OfulCo
     c === null
       ? null
       : { random: c.random, trials: c.trials, regretOverheadPct: c.regretOverhead, outcome: c.regretOverhead === null ? null : regretOutcome(claim.regret, c.regretOverhead) };
-  const unjudged = notJudgedReasons(experiment, pair, oful.label, control);
-  const judged = unjudged.length > 0 ? { verdict: 'not judged' as const, reason: unjudged.join('; ') } : judge(claim, time, regret, control as ControlRow, sameDecisions(experiment, oful.label));
+  const unjudged = notJudgedReasons(experiment, pair, eofdLabel, oful.label, control);
+  const judged = unjudged.length > 0 ? { verdict: 'not judged' as const, reason: unjudged.join('; ') } : judge(claim, time, regret, control as ControlRow, sameDecisions(experiment, eofdLabel, oful.label));
   return {
     trials: pair.trials,
     regretOverheadPct: regret,
@@ -355,20 +363,20 @@ function evaluate(claim: PaperClaim, experiment: ExperimentSummary, oful: OfulCo
   };
 }
 
-/** EOFD-MLogB played the same action as `label` in every round of every trial. */
-function sameDecisions(experiment: ExperimentSummary, label: string): boolean {
-  return experiment.identical.some((g) => g.includes(EOFD) && g.includes(label));
+/** The EOFD-MLogB label played the same action as `label` in every round of every trial. */
+function sameDecisions(experiment: ExperimentSummary, eofdLabel: string, label: string): boolean {
+  return experiment.identical.some((g) => g.includes(eofdLabel) && g.includes(label));
 }
 
 /** Why the experiment cannot support a verdict, if it cannot: every applicable reason, in order. */
-function notJudgedReasons(experiment: ExperimentSummary, pair: Comparison, ofulLabel: string, control: ControlRow | null): string[] {
+function notJudgedReasons(experiment: ExperimentSummary, pair: Comparison, eofdLabel: string, ofulLabel: string, control: ControlRow | null): string[] {
   const reasons: string[] = [];
   const progress = experiment.progress;
   if (!progress.complete) {
     reasons.push(`run in progress (${progress.finishedUnits} of ${progress.plannedUnits} units finished): numbers so far, nothing is judged until it completes`);
   }
   if (pair.trials < MIN_TRIALS) reasons.push(`only ${pair.trials} trial${pair.trials === 1 ? '' : 's'}, at least ${MIN_TRIALS} are needed`);
-  for (const learner of [EOFD, ofulLabel]) {
+  for (const learner of [eofdLabel, ofulLabel]) {
     const check = experiment.randomCheck.find((c) => c.policy === learner);
     // With one trial there is no interval; the trial count above already says why.
     if (check !== undefined && check.regret.n >= 2 && check.flagged) reasons.push(`${learner}'s regret is not shown below ${check.random}'s (${describeRandomCheck(check)})`);

@@ -18,7 +18,7 @@ import { svgToPng } from './png.js';
 import { renderRegretFigure, renderSketchSizeFigure, renderTimeFigure, type Band, type TimeAxis } from './svg.js';
 import { REPORT_FORMAT, type Report } from './report.js';
 import { makeFolders } from '../base/files.js';
-import { EOFD, OFUL, inPaperOrder, summarizeExperiment, type ExperimentSummary } from './summarize.js';
+import { EOFD, OFUL, eofdSide, inPaperOrder, summarizeExperiment, type ExperimentSummary } from './summarize.js';
 
 export { ResultsError, readExperiment, readResults, type ExperimentData, type Setting } from '../results/read.js';
 export {
@@ -160,7 +160,7 @@ export function reportCsv(report: Report): string {
   for (const e of report.experiments) {
     const s = e.setting;
     for (const p of e.policies) {
-      const versus = p.policy === EOFD && e.comparison !== null ? e.comparison : null;
+      const versus = p.policy === eofdSide(e).label && e.comparison !== null ? e.comparison : null;
       rows.push(
         [
           e.name, s.environment, s.d, s.K, s.horizon, s.trials, p.policy,

@@ -239,8 +239,13 @@ export interface ExperimentSummary {
   partial: PartialUnit[];
   /** The labels whose policy is Random (the manifest's config.variants, else the label "Random"). */
   randomLabels: string[];
-  /** null when EOFD-MLogB or OFUL-MLogB did not run in this experiment. */
+  /** null when EOFD-MLogB or OFUL-MLogB did not run in this experiment (each side chosen by sideOf). */
   comparison: Comparison | null;
+  /**
+   * The claims' and `comparison`'s EOFD-MLogB side (sideOf) when it is not the label EOFD-MLogB; absent
+   * when it is (so a report of the usual labels reads as before): see eofdSide.
+   */
+  eofd?: Side;
   /**
    * EOFD-MLogB against each configured label whose policy is OFUL-MLogB (manifest config.variants, else
    * the label "OFUL-MLogB"), in policy order; empty when there is none. The claims are judged on these.
@@ -425,16 +430,57 @@ export function findComparison<C extends PairedComparison>(comparisons: readonly
   return comparisons.find((c) => c.policy === policy && c.reference === reference);
 }
 
-/** label → policy from the manifest's `config.variants` ({label: {policy, …}}); empty when it has none. */
-export function variantPolicies(dir: string): Map<string, string> {
+/** A variant as the manifest's `config.variants` records it: the policy a label runs and its own params. */
+export interface Variant {
+  policy: string;
+  params: Readonly<Record<string, unknown>>;
+}
+
+/** label → {policy, params} from the manifest's `config.variants`; empty when it has none. */
+export function variantEntries(dir: string): Map<string, Variant> {
   const variants = (readManifest(dir).config as { variants?: unknown }).variants;
-  const out = new Map<string, string>();
+  const out = new Map<string, Variant>();
   if (typeof variants !== 'object' || variants === null) return out;
   for (const [label, spec] of Object.entries(variants)) {
-    const policy = (spec as { policy?: unknown } | null)?.policy;
-    if (typeof policy === 'string') out.set(label, policy);
+    const { policy, params } = (spec ?? {}) as { policy?: unknown; params?: unknown };
+    if (typeof policy === 'string') out.set(label, { policy, params: typeof params === 'object' && params !== null ? (params as Record<string, unknown>) : {} });
   }
   return out;
+}
+
+/** label → policy from the manifest's `config.variants` ({label: {policy, …}}); empty when it has none. */
+export function variantPolicies(dir: string): Map<string, string> {
+  return new Map([...variantEntries(dir)].map(([label, v]) => [label, v.policy]));
+}
+
+/** The label that plays one side of a comparison (EOFD-MLogB, OFUL-MLogB, Random), or why none does. */
+export interface Side {
+  label: string | null;
+  /** Why no label was chosen when some run the policy; null otherwise. */
+  note: string | null;
+}
+
+/**
+ * The side of `policy` among `labels`, chosen by the policy each label runs (a label absent from
+ * `variants` runs the policy of its name with no params of its own), never by a label's name alone: the
+ * one label that runs it; of several, the one named after the policy, else the one with no params of
+ * its own (the defaults); else none, with the reason.
+ */
+export function sideOf(policy: string, labels: readonly string[], variants: ReadonlyMap<string, Variant>): Side {
+  const running = labels.filter((label) => (variants.get(label)?.policy ?? label) === policy);
+  if (running.length <= 1) return { label: running[0] ?? null, note: null };
+  if (running.includes(policy)) return { label: policy, note: null };
+  const plain = running.filter((label) => Object.keys(variants.get(label)?.params ?? {}).length === 0);
+  if (plain.length === 1) return { label: plain[0] as string, note: null };
+  return {
+    label: null,
+    note: `${running.length} labels run ${policy} (${running.join(', ')}): none is labelled ${policy} and ${plain.length === 0 ? 'each has params of its own' : 'several have no params of their own'}, so none is its side`,
+  };
+}
+
+/** The experiment's EOFD-MLogB side: `eofd`, absent meaning the label EOFD-MLogB. */
+export function eofdSide(summary: Pick<ExperimentSummary, 'eofd'>): Side {
+  return summary.eofd ?? { label: EOFD, note: null };
 }
 
 /**
@@ -537,7 +583,8 @@ export function summarizeRows(
   const policies = policiesThatRan(data);
   const ran = new Set(policies);
   const rowsOf = (p: string) => data.summary.filter((r) => r.policy === p);
-  const variants = variantPolicies(data.dir);
+  const entries = variantEntries(data.dir);
+  const variants = new Map([...entries].map(([label, v]) => [label, v.policy]));
   const isRandom = (label: string) => (variants.get(label) ?? label) === RANDOM;
   const compare = (a: string, b: string) => pairedComparison(rowsOf(a), rowsOf(b)) ?? [];
   const key = decisionKeys(identical);
@@ -565,13 +612,17 @@ export function summarizeRows(
     return { policy: c.policy, random: c.reference, regret: c.regret, test, flagged: !(test.adjusted.high < 0) };
   });
 
-  const headline = ran.has(EOFD) && ran.has(OFUL) ? pairedComparison(rowsOf(EOFD), rowsOf(OFUL)) : null;
+  // Each side is the label running that policy (sideOf), whatever the labels are called.
+  const eofd = sideOf(EOFD, data.setting.policies, entries);
+  const oful = sideOf(OFUL, data.setting.policies, entries);
+  const eofdRan = eofd.label !== null && ran.has(eofd.label) ? eofd.label : null;
+  const headline = eofdRan !== null && oful.label !== null && ran.has(oful.label) ? pairedComparison(rowsOf(eofdRan), rowsOf(oful.label)) : null;
   const ofulComparisons = data.setting.policies
     .filter((label) => (variants.get(label) ?? label) === OFUL)
     .map((label): OfulComparison => {
-      const pair = ran.has(EOFD) && ran.has(label) ? pairedComparison(rowsOf(EOFD), rowsOf(label)) : null;
+      const pair = eofdRan !== null && ran.has(label) ? pairedComparison(rowsOf(eofdRan), rowsOf(label)) : null;
       // Random on the trials EOFD-MLogB and this label share.
-      const shared = new Set(pair === null ? [] : rowsOf(EOFD).map((r) => r.trial));
+      const shared = new Set(pair === null || eofdRan === null ? [] : rowsOf(eofdRan).map((r) => r.trial));
       const control = random === undefined || pair === null ? null : pairedComparison(rowsOf(random).filter((r) => shared.has(r.trial)), rowsOf(label));
       return {
         label,
@@ -601,6 +652,7 @@ export function summarizeRows(
     })),
     randomLabels: policies.filter(isRandom),
     comparison: headline === null ? null : withEstimates(headline),
+    ...(eofd.label === EOFD ? {} : { eofd }),
     ofulComparisons,
     reference,
     referenceNote,

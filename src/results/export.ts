@@ -21,7 +21,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { Data } from 'apache-arrow';
 import { describeFsError } from '../base/errors.js';
-import { MANIFEST_FILE, splitTopLevel, SUMMARY_FILE, unitFiles } from './layout.js';
+import { BEST_FILE, GRID_FILE, MANIFEST_FILE, splitTopLevel, SUMMARY_FILE, SWEEP_FILE, SWEEP_SHARD_FILE, unitFiles } from './layout.js';
 import type { ManifestRead } from './manifest.js';
 import { readFinishedUnit, readManifest, readTrial, ResultsError } from './read.js';
 import { syncFolder } from './write.js';
@@ -105,8 +105,27 @@ const DEFAULT_BATCH_ROWS = 65_536;
 // ---------------------------------------------------------------------------------------------
 // Finding the experiment folders
 
-const isSweepFolder = (dir: string): boolean => /-(sweep|grid)$/.test(path.basename(path.resolve(dir)));
 const hasManifest = (dir: string): boolean => fs.existsSync(path.join(dir, MANIFEST_FILE));
+
+/** A sweep's or grid's point: its manifest names it `key=value,…`, which no experiment name can be (an '='). */
+const isPointManifest = (manifest: ManifestRead): boolean => pointValues(manifest.name) !== null;
+
+/**
+ * Whether `dir` is a sweep's or grid's folder, told by what it holds (not by its name, which any
+ * `--out` may share): a sweep's or grid's outputs, or an experiment folder that is a point.
+ */
+function isSweepFolder(dir: string): boolean {
+  const names = fs.readdirSync(dir);
+  if (names.some((name) => [GRID_FILE, SWEEP_FILE, SWEEP_SHARD_FILE, BEST_FILE].includes(name))) return true;
+  return subfolders(dir).some((sub) => {
+    if (!hasManifest(sub)) return false;
+    try {
+      return isPointManifest(readManifest(sub));
+    } catch {
+      return false;
+    }
+  });
+}
 
 function subfolders(dir: string): string[] {
   return fs
@@ -153,7 +172,7 @@ function pointCell(text: string): Cell {
 function sourceOf(dir: string): Source {
   const manifest = readManifest(dir);
   const parent = path.dirname(path.resolve(dir));
-  if (!isSweepFolder(parent)) return { dir, manifest, experiment: manifest.name, point: null };
+  if (!isPointManifest(manifest)) return { dir, manifest, experiment: manifest.name, point: null };
   const name = path.basename(path.resolve(dir));
   const pairs = pointValues(name);
   if (pairs === null) throw new ResultsError(`${dir}: a folder in a sweep or grid folder whose name is not a point (label=value,…)`);

@@ -60,6 +60,32 @@ export const BEST_FILE = 'best.json';
 export const SWEEP_FILE = 'sweep.csv';
 /** In a shard's sweep or grid folder: what `eofd merge` needs to rebuild the folder's outputs. */
 export const SWEEP_SHARD_FILE = 'sweep-shard.json';
+/** `eofd report`'s default output folder, `<experiment>/report`. */
+export const REPORT_FOLDER = 'report';
+
+/**
+ * The names eofd writes beside policy folders: in an experiment folder (manifest, summary, the default
+ * report folder), and in the folders that hold experiment folders (grid, sweep, reproduction records),
+ * with the report's own files. No label may take one (config/schema.ts `labelReason`): its policy
+ * folder would be that file, or would block it.
+ */
+export const RESERVED_ENTRY_NAMES: readonly string[] = [
+  MANIFEST_FILE,
+  SUMMARY_FILE,
+  REPORT_FOLDER,
+  GRID_FILE,
+  BEST_FILE,
+  SWEEP_FILE,
+  SWEEP_SHARD_FILE,
+  'reproduce.json',
+  'report.csv',
+  'claims.csv',
+  'fig1-regret.svg',
+  'fig2-time.svg',
+  'report.html',
+  'report.json',
+  'baseline.json',
+];
 
 /** A sweep's figure for one swept key: `sweep-params.m.svg`. */
 export function sweepFigureFile(key: string): string {

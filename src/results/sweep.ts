@@ -122,7 +122,7 @@ export const bestFileSchema = z.looseObject(
       .record(
         z.string(),
         z
-          .looseObject({ values: chosenValues.optional(), l: finite.optional(), e: finite.optional() }, { error: 'expected an object {values} or {l, e}' })
+          .looseObject({ policy: z.string({ error: 'expected the name of the policy tuned' }).optional(), values: chosenValues.optional(), l: finite.optional(), e: finite.optional() }, { error: 'expected an object {values} or {l, e}' })
           .refine((p) => p.values !== undefined || (p.l !== undefined && p.e !== undefined), { error: 'expected {values: {key: value}} or both l and e' }),
         { error: 'expected an object mapping labels to their chosen values' },
       )

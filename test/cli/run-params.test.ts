@@ -2,7 +2,8 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RunError } from '../../src/base/errors.js';
-import { applyBestFiles } from '../../src/experiment/grid.js';
+import { applyBestFiles, tunedValues } from '../../src/experiment/grid.js';
+import { readBestFile } from '../../src/results/read.js';
 import { loadConfigs } from '../../src/config/load.js';
 import type { ExperimentConfig } from '../../src/config/schema.js';
 import { tempDir, writeFile } from '../experiment/fixtures.js';
@@ -55,5 +56,50 @@ describe('run --params', () => {
     };
     expect(fail([a, c]).message).toMatch(/c\.json: tuned on "c", which is not an experiment of this run \(a, b\)/);
     expect(fail([a, best('a3.json', 'a', { OL2M: { 'params.l': 1 } })]).message).toMatch(/--params: 2 best\.json tuned on a \(give exactly one per experiment/);
+  });
+});
+
+describe('run --params: reliability', () => {
+  const fail = (run: () => unknown): RunError => {
+    try {
+      run();
+    } catch (error) {
+      expect(error).toBeInstanceOf(RunError);
+      expect((error as RunError).exitCode).toBe(2);
+      return error as RunError;
+    }
+    throw new Error('expected a RunError');
+  };
+  const withPolicy = (name: string, experimentName: string, label: string, policy: string | undefined, values: Record<string, unknown>): string =>
+    writeFile(root, name, JSON.stringify({ format: 'eofd-best/1', experiment: experimentName, policies: { [label]: { ...(policy === undefined ? {} : { policy }), values } } }));
+
+  it('reliability: a best.json tuned for another algorithm under the same label is refused, naming the file, the label and both algorithms (best.json records each label\'s policy)', () => {
+    const other = withPolicy('other.json', 'a', 'OL2M', 'EOFD-MLogB', { 'params.l': 0 });
+    expect(fail(() => applyBestFiles(configs, [other], () => {})).message).toMatch(/--params .*other\.json: policies\.OL2M: tuned for EOFD-MLogB, but OL2M runs OL2M in experiment a/);
+    // The same file with the label's own policy applies, and an older file without a policy still does.
+    const same = withPolicy('same.json', 'a', 'OL2M', 'OL2M', { 'params.l': 0 });
+    const old = withPolicy('old.json', 'a', 'OL2M', undefined, { 'params.l': 0 });
+    for (const file of [same, old]) expect(applyBestFiles(configs, [file], () => {}).map((c) => c.policies[1]?.params)).toEqual([{ l: 0 }, { l: 0 }]);
+  });
+
+  it('reliability: --experiment with the full list of --params files picks the file tuned on that experiment (one cluster job per experiment)', () => {
+    const a = best('ea.json', 'a', { 'EOFD-MLogB': { 'params.l': 0 } });
+    const b = best('eb.json', 'b', { 'EOFD-MLogB': { 'params.l': 1 } });
+    const [onlyB] = [configs[1] as ExperimentConfig];
+    const [tb] = applyBestFiles([onlyB], [a, b], () => {}, ['a']) as [ExperimentConfig];
+    expect(tb.name).toBe('b');
+    expect(tb.policies[0]?.params).toEqual({ l: 1 });
+    // A file tuned on an experiment in no config file is still refused.
+    const c = best('ec.json', 'c', { 'EOFD-MLogB': { 'params.l': 0 } });
+    expect(fail(() => applyBestFiles([onlyB], [a, b, c], () => {}, ['a'])).message).toMatch(/ec\.json: tuned on "c", which is not an experiment of this run \(b, a\)/);
+  });
+
+  it('reliability: a label that is a prototype key is read from best.json, not lost (tunedValues keys an object without a prototype)', () => {
+    const file = writeFile(root, 'proto.json', '{"format": "eofd-best/1", "experiment": "a", "policies": {"OL2M": {"policy": "OL2M", "values": {"params.l": 0}}, "__proto__": {"policy": "Random", "values": {"params.l": 0}}}}');
+    const tuned = tunedValues(file, readBestFile(file));
+    expect(Object.keys(tuned.policies)).toEqual(['OL2M', '__proto__']);
+    expect([...tuned.algorithms]).toEqual([['OL2M', 'OL2M'], ['__proto__', 'Random']]);
+    // A label of the config that is no key of the file takes nothing from Object.prototype.
+    expect(applyBestFiles(configs, [file], () => {}).map((c) => c.policies.map((p) => p.params))).toEqual([[{}, { l: 0 }, {}], [{}, { l: 0 }, {}]]);
   });
 });

@@ -13,6 +13,7 @@ import {
   costTwins,
   runGrid,
   withPolicyParams,
+  bestFile,
   type GridRow,
 } from '../../src/experiment/grid.js';
 import { sweepVariant } from '../../src/experiment/sweep.js';
@@ -212,5 +213,16 @@ describe('per-policy hyperparameters', () => {
     expect(oful.stepSize).toBeCloseTo(scale ** -0.5 * base.derived.eta0, 10);
     expect(tuned.derived.policies?.['OFUL-MLogB']).toMatchObject({ l: 1, e: -0.5 });
     expect(tuned.derived.policies?.Random).toEqual({ policy: 'Random' });
+  });
+});
+
+describe('best.json keys', () => {
+  it('reliability: every tuned label is kept in best.json, a prototype key included (labels key an object without a prototype)', () => {
+    const readers = Object.fromEntries(['__proto__', 'constructor'].map((label) => [label, ['params.l', 'params.e']]));
+    const labelled = (label: string, l: number) => row({ policy: label, l, meanFinalRegret: l + 1 });
+    const rows = ['__proto__', 'constructor'].flatMap((label) => [labelled(label, 0), labelled(label, 1)]);
+    const written = JSON.parse(JSON.stringify(bestFile({ name: 'g', trials: 2 }, gridAxes([0, 1], [0]), readers, rows))) as { policies: Record<string, { values: unknown }> };
+    expect(Object.keys(written.policies)).toEqual(['__proto__', 'constructor']);
+    expect(Object.getOwnPropertyDescriptor(written.policies, '__proto__')?.value.values).toEqual({ 'params.l': 0, 'params.e': 0 });
   });
 });

@@ -423,3 +423,54 @@ describe('the rules as functions', () => {
     expect([regretOutcome(comparable, ci(-20, 20)), regretOutcome(comparable, ci(10, 30)), regretOutcome(comparable, ci(21, 30)), regretOutcome(comparable, ci(-30, -21))]).toEqual(['agrees', 'inconclusive', 'disagrees', 'disagrees']);
   });
 });
+
+describe("the claims' sides: chosen by the policy each label runs", () => {
+  /** A synthetic binary experiment of the labels `policies` (name → finals, ms) with the manifest's `variants`. */
+  const labelled = (policies: [string, number[], number[]][], variants: Record<string, { policy: string; params?: Record<string, unknown> }>): ClaimRow => {
+    const dir = writeExperiment(path.join(tempDir(), 'sides'), {
+      name: 'sides',
+      environment: { type: 'synthetic', d: 400, K: 1 },
+      horizon: 10,
+      policies: policies.map(([name, finals, ms]) => policy(name, finals, ms)),
+      variants,
+    });
+    return only(evaluateClaims(readResults([dir]).map((d) => summarizeExperiment(d))), 'synthetic-binary');
+  };
+  const eofd: [number[], number[]] = [[105, 104, 106], [0.1, 0.11, 0.09]];
+  const oful: [number[], number[]] = [[100, 100, 100], [1, 1, 1]];
+  const random: [number[], number[]] = [[300, 300, 300], [0.001, 0.001, 0.001]];
+
+  it('reliability: swapped labels ({policy: OFUL-MLogB, label: EOFD-MLogB} and vice versa) compare the EOFD-MLogB run with the OFUL-MLogB run, not OFUL-MLogB with itself', () => {
+    const swapped = labelled(
+      [['EOFD-MLogB', ...oful], ['OFUL-MLogB', ...eofd], ['Random', ...random]],
+      { 'EOFD-MLogB': { policy: 'OFUL-MLogB', params: {} }, 'OFUL-MLogB': { policy: 'EOFD-MLogB', params: {} } },
+    );
+    const plain = binaryRow();
+    expect(swapped.reference).toBe('EOFD-MLogB');
+    expect([swapped.verdict, swapped.timeReductionPct, swapped.regretOverheadPct, swapped.randomControl]).toEqual([plain.verdict, plain.timeReductionPct, plain.regretOverheadPct, plain.randomControl]);
+    expect(swapped.verdict).toBe('holds');
+  });
+
+  it('reliability: a variant labelled Random that runs another policy is no Random side; the label running Random is', () => {
+    const row = labelled(
+      [['EOFD-MLogB', ...eofd], ['OFUL-MLogB', ...oful], ['Random', eofd[0], eofd[1]], ['guess', ...random]],
+      { Random: { policy: 'EOFD-MLogB', params: { m: 2 } }, guess: { policy: 'Random', params: {} } },
+    );
+    expect(row.randomControl?.random).toBe('guess');
+    expect([row.verdict, row.timeReductionPct]).toEqual(['holds', binaryRow().timeReductionPct]);
+  });
+
+  it('reliability: several labels running EOFD-MLogB: the one labelled EOFD-MLogB, else the one with no params of its own, is the side; else the claim is not judged, with the reason', () => {
+    const variant = { policy: 'EOFD-MLogB', params: { m: 2 } };
+    const tuned = { policy: 'EOFD-MLogB', params: { l: 0.5 } };
+    const named = labelled([['EOFD-m2', oful[0], [0.5, 0.5, 0.5]], ['EOFD-MLogB', ...eofd], ['OFUL-MLogB', ...oful], ['Random', ...random]], { 'EOFD-m2': variant, 'EOFD-MLogB': tuned });
+    expect([named.verdict, named.timeReductionPct]).toEqual(['holds', binaryRow().timeReductionPct]);
+    const plain = labelled([['EOFD-m2', oful[0], [0.5, 0.5, 0.5]], ['eofd', ...eofd], ['OFUL-MLogB', ...oful], ['Random', ...random]], { 'EOFD-m2': variant, eofd: { policy: 'EOFD-MLogB' } });
+    expect([plain.verdict, plain.timeReductionPct]).toEqual(['holds', binaryRow().timeReductionPct]);
+    const none = labelled(
+      [['EOFD-m2', ...eofd], ['EOFD-m4', ...eofd], ['OFUL-MLogB', ...oful], ['Random', ...random]],
+      { 'EOFD-m2': variant, 'EOFD-m4': { policy: 'EOFD-MLogB', params: { m: 4 } } },
+    );
+    expect([none.verdict, none.trials, none.reason]).toEqual(['not judged', null, "2 labels run EOFD-MLogB (EOFD-m2, EOFD-m4): none is labelled EOFD-MLogB and each has params of its own, so none is its side"]);
+  });
+});

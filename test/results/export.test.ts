@@ -144,4 +144,20 @@ describe('eofd export', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/: 60 rounds of 5 units from 1 experiment folders → .* \(csv, 28 columns; 1 unfinished units left out\)\n$/);
   });
+
+  it('reliability: a plain run whose --out ends in -grid or -sweep exports as a run (folder kinds told apart by content, not by name)', async () => {
+    for (const folder of ['x-grid', 'y-sweep']) {
+      const runOut = path.join(root, folder);
+      fs.cpSync(path.join(out, 'tiny'), path.join(runOut, 'tiny'), { recursive: true });
+      for (const given of [runOut, path.join(runOut, 'tiny')]) {
+        const file = path.join(root, `${folder}-${path.basename(given)}.csv`);
+        const r = await runCli(['export', given, '--out', file, '--quiet']);
+        expect(r.stderr, given).toBe('');
+        expect(r.code, given).toBe(0);
+        const records = parse(fs.readFileSync(file, 'utf8'), { columns: true }) as Row[];
+        expect(new Set(records.map((row) => `${row.experiment}|${row.point ?? ''}`)), given).toEqual(new Set(['tiny|']));
+        expect(records.length).toBe(expectedRows().filter((row) => row.experiment === 'tiny').length);
+      }
+    }
+  });
 });

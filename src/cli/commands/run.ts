@@ -40,7 +40,7 @@ export async function runCommand(configFiles: readonly string[], options: RunCom
   return perExperimentCommand<GroupResult, ExperimentConfig[]>(configFiles, options, io, {
     name: 'run',
     resumeWords: (options.params ?? []).flatMap((file) => ['--params', file]),
-    configure: (configs, log) => (options.params === undefined ? configs : applyBestFiles(configs, options.params, (line) => log(`eofd run: ${line}`))),
+    configure: (configs, log, left) => (options.params === undefined ? configs : applyBestFiles(configs, options.params, (line) => log(`eofd run: ${line}`), left)),
     // One runner call: the units of every experiment share the workers.
     groups: (configs) => [configs],
     run: async (configs, runOptions) => ({ run: await runExperiments(configs, runOptions), dir: runOptions.out }),
