@@ -159,14 +159,16 @@ export function resolveExperiment(config: ExperimentConfig, options: ResolveOpti
 
 /**
  * Every policy's spec must be valid before any work starts: an extreme l, e or S (λ or η overflowing
- * to Infinity or underflowing to 0), δ = 1/T = 1 at T = 1, or a reward too large to sum, is a config
- * error (exit 2), never a unit failing at run time.
+ * to Infinity or underflowing to 0), δ = 1/T = 1 at T = 1, a reward too large to sum, or a value
+ * outside the range the policy itself computes in (its descriptor's rangeProblem), is a config error
+ * (exit 2), never a unit failing at run time.
  */
 function checkPolicySpecs(experiment: ResolvedExperiment, file: string): void {
   const { config, derived } = experiment;
-  for (const { label: policy } of config.policies) {
+  for (const { label: policy, policy: name } of config.policies) {
+    const spec = policySpecFor(experiment, policy, 0);
     try {
-      validatePolicySpec(policySpecFor(experiment, policy, 0));
+      validatePolicySpec(spec);
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
       let hint = '';
@@ -175,6 +177,9 @@ function checkPolicySpecs(experiment: ResolvedExperiment, file: string): void {
       else if (/^eta/.test(error.message) && derived.e !== null) hint = ` (η = (√K d)^e η0 with e = ${derived.e}, η0 = ${derived.eta0}: choose a smaller |e| or give params.eta)`;
       throw new ConfigError({ file, field: 'params', detail: `${policy}: ${error.message}${hint}` });
     }
+    // The policy's own range (PolicyDescriptor.rangeProblem), from the values it will be built with.
+    const problem = policyDescriptor(name).rangeProblem?.(spec) ?? null;
+    if (problem !== null) throw new ConfigError({ file, field: `params.${problem.field}`, detail: `${policy}: ${problem.detail}` });
   }
 }
 

@@ -4,25 +4,20 @@
  * `jobs` units run at once on worker threads, or, in this thread (`jobs = 1`), the units of one trial
  * together (lock-step, unit.ts), sharing one Node's overhead. The run is refused, with the number and the fix, when that exceeds what the
  * machine can give (available memory, a container's limit, `ulimit -v`); a policy whose hyperparameters
- * lie where it cannot compute (MNL-UCB's λ below what its Newton system resolves) is refused too. A
+ * lie where it cannot compute is refused earlier, when its config is resolved (setup.ts). A
  * round of more than WARN_FLOPS estimated operations is a warning, not a refusal.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import { RunError } from '../base/errors.js';
 import { entryOf, policyLabels } from '../config/schema.js';
-import { mnlUcbRangeProblem } from '../policies/mnl-ucb.js';
 import { policyDescriptor } from '../policies/registry.js';
-import type { PolicySpec } from '../policies/spec.js';
 import { policySpecFor, type ResolvedExperiment } from './setup.js';
 
 /** Estimated operations of one round above which a run gets a warning (~10 s a round at 10 Gflop/s). */
 export const WARN_FLOPS = 1e11;
 /** What a unit needs beyond its arrays: Node, its heap and the worker thread (measured ~60–100 MB). */
 export const UNIT_OVERHEAD_BYTES = 128 * 2 ** 20;
-
-/** Policies whose hyperparameters can lie outside the range they compute in: why, or null. */
-const RANGE_CHECKS: Record<string, (spec: PolicySpec) => string | null> = { 'MNL-UCB': mnlUcbRangeProblem };
 
 /** What the machine can give a run, in bytes, and where the limit comes from. */
 export interface MachineMemory {
@@ -94,13 +89,6 @@ export function sizeRun(
   jobs: number,
   machine: MachineMemory = machineMemory(),
 ): { refusal: string | null; warnings: string[] } {
-  for (const experiment of experiments) {
-    for (const label of policyLabels(experiment.config)) {
-      const check = RANGE_CHECKS[entryOf(experiment.config, label).policy];
-      const problem = check?.(policySpecFor(experiment, label, 0)) ?? null;
-      if (problem !== null) return { refusal: `${experiment.config.name}: ${label}: ${problem}`, warnings: [] };
-    }
-  }
   const needs = experiments.flatMap(unitNeeds);
   const warnings = needs
     .filter((n) => n.flops > WARN_FLOPS)

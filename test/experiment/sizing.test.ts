@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { RunError } from '../../src/base/errors.js';
+import { ConfigError, RunError } from '../../src/base/errors.js';
 import { parseConfigs } from '../../src/config/load.js';
 import { runExperiments } from '../../src/experiment/runner.js';
 import { resolveExperiment } from '../../src/experiment/setup.js';
@@ -18,12 +18,12 @@ const resolved = (text: string) => parseConfigs(text, 'big.yaml').map((c) => res
 const k64 = `{type: synthetic, d: 100000, K: 64, reward: [${Array.from({ length: 65 }, (_, i) => i / 64).join(', ')}], actions: [5, 5]}`;
 
 describe('sizing: configs refused before any work', () => {
-  it('MNL-UCB with S = 1e-30 (λ ≈ 1e-29, its round 1 failed, and --resume again): refused with the reason', async () => {
+  it('MNL-UCB with S = 1e-30 (λ ≈ 1e-29, its round 1 failed, and --resume again): refused with the reason when resolved', async () => {
     const text = config('{type: synthetic, d: 3, K: 2, reward: [0, 0.5, 1], actions: [5, 5]}', '[MNL-UCB, Random]', '{S: 1e-30}');
-    expect(sizeRun(resolved(text), 1).refusal).toMatch(/^big: MNL-UCB: MNL-UCB needs λ ≥ 1\.0e-12 .*got λ = 1\.295e-29.*raise params\.S/);
+    expect(() => resolved(text)).toThrow(/^big\.yaml: params\.lambda: MNL-UCB: MNL-UCB needs λ ≥ 1\.0e-12 .*got λ = 1\.295e-29.*raise params\.S/);
     const out = tempDir('eofd-sizing-');
     const error = await runExperiments(parseConfigs(text, 'big.yaml'), { out, jobs: 1 }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(RunError);
+    expect(error).toBeInstanceOf(ConfigError);
     expect(error).toMatchObject({ exitCode: 2 });
     expect(fs.existsSync(path.join(out, 'big', 'manifest.json'))).toBe(false);
   });
