@@ -183,6 +183,8 @@ export const syntheticEnvironment = defineEnvironment({
     /** S* = ‖W*‖_F (params.S when absent). */
     S_star: parsed.S_star ?? S,
   }),
+  // The action set (max |A_t| × d), W* (K × d), and the instance's K + 3 numbers per action.
+  copyBytes: (config) => 8 * (config.actions[1] * (config.d + config.K + 3) + config.K * config.d),
   create: (config, { horizon, stream }) =>
     createSyntheticEnvironment(
       {

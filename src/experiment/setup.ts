@@ -22,6 +22,7 @@ import { ADAPTIVE_INITIAL_SKETCH_SIZE, DEFAULT_DELTA_MAX, nonNullRewards, valida
 import { cappedSketchSize } from '../sketch/frequent-directions.js';
 import { RandomStream } from '../random/stream.js';
 import type { DerivedValues, PolicyHyperparameters, ResolvedEnvironment } from '../results/manifest.js';
+import { gb, machineMemory, UNIT_OVERHEAD_BYTES, type MachineMemory } from './machine.js';
 import { trialSeed, type SeedSplit } from './seeds.js';
 
 export interface ResolvedExperiment {
@@ -41,6 +42,8 @@ export interface ResolveOptions {
   /** The config file as the user named it, for error messages (default: relative to the cwd). */
   configFile?: string;
   mnistDataRoot?: string;
+  /** What the machine can give (default: machine.ts machineMemory()); an environment copy larger is refused before it is built. */
+  machine?: MachineMemory;
 }
 
 /** The seeds of one trial, from its identity (DESIGN §4). */
@@ -86,6 +89,7 @@ export function resolveExperiment(config: ExperimentConfig, options: ResolveOpti
   const file = options.configFile ?? (path.relative(process.cwd(), config.source) || config.source);
   let environment: Environment;
   let loaded: LoadedInput | undefined;
+  checkEnvironmentSize(config, file, options.machine);
   try {
     loaded = environmentDescriptor(config.environment.type).load?.(config.environment);
     environment = buildEnvironment(config, 0, split, options.mnistDataRoot, loaded?.data);
@@ -155,6 +159,17 @@ export function resolveExperiment(config: ExperimentConfig, options: ResolveOpti
   };
   checkPolicySpecs(experiment, file);
   return experiment;
+}
+
+/** Refuses an environment whose one copy (resolution builds trial 0's) the machine cannot hold, before it is allocated. */
+function checkEnvironmentSize(config: ExperimentConfig, file: string, machine: MachineMemory = machineMemory()): void {
+  const bytes = environmentDescriptor(config.environment.type).copyBytes?.(config.environment);
+  if (bytes === undefined || bytes + UNIT_OVERHEAD_BYTES <= machine.bytes) return;
+  throw new ConfigError({
+    file,
+    field: 'environment',
+    detail: `one copy of this environment needs about ${gb(bytes)} (every unit plays its own), more than the ${gb(machine.bytes)} of ${machine.source}; use fewer actions a round or a smaller d`,
+  });
 }
 
 /**

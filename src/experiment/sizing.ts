@@ -7,24 +7,23 @@
  * lie where it cannot compute is refused earlier, when its config is resolved (setup.ts). A
  * round of more than WARN_FLOPS estimated operations is a warning, not a refusal.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import { RunError } from '../base/errors.js';
 import { entryOf, policyLabels } from '../config/schema.js';
 import { policyDescriptor } from '../policies/registry.js';
+import { environmentDescriptor } from '../environments/registry.js';
+import { gb, machineMemory, UNIT_OVERHEAD_BYTES, type MachineMemory } from './machine.js';
 import { policySpecFor, type ResolvedExperiment } from './setup.js';
+
+export { machineMemory, UNIT_OVERHEAD_BYTES, type MachineMemory } from './machine.js';
 
 /** Estimated operations of one round above which a run gets a warning (~10 s a round at 10 Gflop/s). */
 export const WARN_FLOPS = 1e11;
-/** What a unit needs beyond its arrays: Node, its heap and the worker thread (measured ~60–100 MB). */
-export const UNIT_OVERHEAD_BYTES = 128 * 2 ** 20;
-
-/** What the machine can give a run, in bytes, and where the limit comes from. */
-export interface MachineMemory {
-  bytes: number;
-  source: string;
-}
-
+/** The rate the warnings turn operations into time with (a core's nominal 10 Gflop/s; small d runs slower). */
+export const NOMINAL_FLOPS_PER_SECOND = 1e10;
+/** Estimated operations of one unit over its horizon above which a run gets a warning (~a day at 10 Gflop/s). */
+export const WARN_UNIT_FLOPS = 1e15;
+/** Intervals of the composite Simpson rule that sums a unit's rounds (exact for costs cubic in t). */
+const SIMPSON_INTERVALS = 64;
 /** One unit's estimated needs. */
 export interface UnitNeed {
   experiment: string;
@@ -34,24 +33,39 @@ export interface UnitNeed {
   environmentBytes: number;
   /** Estimated operations of the last round. */
   flops: number;
+  /** Estimated operations of the whole unit, rounds 1..T. */
+  totalFlops: number;
 }
 
-const GB = 1e9;
-const gb = (bytes: number): string => `${(bytes / GB).toFixed(bytes < 10 * GB ? 2 : 1)} GB`;
-
-/** The smallest of available memory (os.freemem), a cgroup limit and `ulimit -v` (Linux /proc). */
-export function machineMemory(): MachineMemory {
-  let limit: MachineMemory = { bytes: os.freemem(), source: 'available memory' };
-  const constrained = typeof process.constrainedMemory === 'function' ? process.constrainedMemory() : 0;
-  if (constrained > 0 && constrained < limit.bytes) limit = { bytes: constrained, source: "the container's memory limit" };
-  try {
-    const line = fs.readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max address space'));
-    const value = line === undefined ? NaN : Number(line.split(/\s{2,}/)[1]);
-    if (Number.isFinite(value) && value < limit.bytes) limit = { bytes: value, source: 'the address-space limit (ulimit -v)' };
-  } catch {
-    // No /proc (not Linux): the other limits stand.
+/**
+ * Σ_{t=1}^{T} cost(t) for a cost polynomial in t of degree ≤ 3 (what PolicyDescriptor.cost.flops
+ * models): exact for T ≤ SIMPSON_INTERVALS, else ∫_{1/2}^{T+1/2} cost by the composite Simpson rule
+ * (the midpoint sum of a polynomial, off by cost''·T/24 at most).
+ */
+export function sumOverRounds(cost: (t: number) => number, horizon: number): number {
+  if (horizon <= SIMPSON_INTERVALS) {
+    let sum = 0;
+    for (let t = 1; t <= horizon; t++) sum += cost(t);
+    return sum;
   }
-  return limit;
+  const a = 0.5;
+  const h = horizon / SIMPSON_INTERVALS;
+  let sum = cost(a) + cost(a + horizon);
+  for (let i = 1; i < SIMPSON_INTERVALS; i++) sum += (i % 2 === 1 ? 4 : 2) * cost(a + i * h);
+  return (sum * h) / 3;
+}
+
+/** Bytes of one copy of the experiment's environment (its descriptor's copyBytes, else its largest action set). */
+export function environmentCopyBytes(environment: ResolvedExperiment['environment']): number {
+  const estimate = environmentDescriptor(environment.type).copyBytes;
+  return estimate === undefined ? 8 * maxActions(environment) * environment.d : estimate(environment as never);
+}
+
+/** A duration for a warning: seconds, hours or days. */
+function duration(seconds: number): string {
+  if (seconds < 2 * 3600) return `${Math.round(seconds / 60)} minutes`;
+  if (seconds < 2 * 86400) return `${Math.round(seconds / 3600)} hours`;
+  return `${Math.round(seconds / 86400).toLocaleString('en-US')} days`;
 }
 
 /** The most actions a round of this environment offers (synthetic `actions`, `candidates`, else one per class). */
@@ -66,19 +80,22 @@ export function maxActions(environment: ResolvedExperiment['environment']): numb
 export function unitNeeds(experiment: ResolvedExperiment): UnitNeed[] {
   const { d, K } = experiment.environment;
   const actions = maxActions(experiment.environment);
-  const environmentBytes = 8 * actions * d;
+  const environmentBytes = environmentCopyBytes(experiment.environment);
   const t = experiment.config.horizon;
   return policyLabels(experiment.config).map((label) => {
     const descriptor = policyDescriptor(entryOf(experiment.config, label).policy);
     const spec = policySpecFor(experiment, label, 0);
     const m = descriptor.reads.includes('m') ? Math.min(spec.sketchSize, K * d) : K * d;
     const shape = { d, K, m, actions, t, ...(spec.ofulSolver === undefined ? {} : { ofulSolver: spec.ofulSolver }) };
+    // Rounds whose cost grows with t (a history the policy re-reads) make the unit's total quadratic in T.
+    const totalFlops = sumOverRounds((round) => descriptor.cost.flops({ ...shape, t: round }), t);
     return {
       experiment: experiment.config.name,
       policy: label,
       bytes: descriptor.cost.bytes(shape) + environmentBytes + UNIT_OVERHEAD_BYTES,
       environmentBytes,
       flops: descriptor.cost.flops(shape),
+      totalFlops,
     };
   });
 }
@@ -90,9 +107,17 @@ export function sizeRun(
   machine: MachineMemory = machineMemory(),
 ): { refusal: string | null; warnings: string[] } {
   const needs = experiments.flatMap(unitNeeds);
-  const warnings = needs
-    .filter((n) => n.flops > WARN_FLOPS)
-    .map((n) => `${n.experiment}: ${n.policy}: about ${n.flops.toExponential(1)} operations a round by the end (tens of seconds a round): smaller d or m, or a shorter horizon, runs faster`);
+  const warnings = needs.flatMap((n) => {
+    if (n.flops > WARN_FLOPS) {
+      return [`${n.experiment}: ${n.policy}: about ${n.flops.toExponential(1)} operations a round by the end (tens of seconds a round): smaller d or m, or a shorter horizon, runs faster`];
+    }
+    if (n.totalFlops > WARN_UNIT_FLOPS) {
+      return [
+        `${n.experiment}: ${n.policy}: about ${n.totalFlops.toExponential(1)} operations a unit over its horizon (about ${duration(n.totalFlops / NOMINAL_FLOPS_PER_SECOND)} a unit at ${NOMINAL_FLOPS_PER_SECOND / 1e9} Gflop/s, its rounds growing with t): a shorter horizon, or a smaller d or m, runs faster`,
+      ];
+    }
+    return [];
+  });
   if (needs.length === 0) return { refusal: null, warnings };
   const largest = needs.reduce((a, b) => (b.bytes > a.bytes ? b : a));
   const units = experiments.reduce((sum, e) => sum + policyLabels(e.config).length * e.config.trials, 0);
