@@ -242,7 +242,8 @@ export async function runExperiments(configs: readonly ExperimentConfig[], optio
     };
     const stoppedEarly =
       plan.lockStep
-        ? await runInProcess(trials, handlers, options.signal)
+        ? // Signalled runs play on a worker thread, so that this thread takes a second signal at once.
+          await runInProcess(trials, handlers, options.signal, options.signal === undefined ? undefined : (options.workerScript ?? defaultWorkerScript()))
         : await runPool(tasks, plan.jobs, options.workerScript ?? defaultWorkerScript(), handlers, options.signal);
 
     const loadEnd = loadAverage();
