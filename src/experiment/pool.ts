@@ -17,15 +17,15 @@ import { clearUnit } from '../results/write.js';
 import { executeTrial, UnitStopped, type TrialHandlers, type TrialTask, type UnitResult, type UnitTask } from './unit.js';
 import type { FromWorker, ToWorker } from './worker.js';
 
-/**
- * The compiled worker next to this module (dist/experiment/, or the CLI's bundle next to its worker
- * bundle), or, running from TypeScript sources, the repository's bundled worker.
- */
+/** The compiled worker next to this module (dist/experiment/, or the CLI's bundle next to its worker bundle); null running from TypeScript sources. */
+export function siblingWorkerScript(): URL | null {
+  const sibling = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker.js');
+  return fs.existsSync(sibling) ? pathToFileURL(sibling) : null;
+}
+
+/** The compiled worker next to this module, or, running from TypeScript sources, the repository's bundled worker. */
 export function defaultWorkerScript(): URL {
-  const here = fileURLToPath(import.meta.url);
-  const sibling = path.join(path.dirname(here), 'worker.js');
-  if (fs.existsSync(sibling)) return pathToFileURL(sibling);
-  return pathToFileURL(path.resolve(path.dirname(here), '..', '..', 'dist', 'bundle', 'worker.js'));
+  return siblingWorkerScript() ?? pathToFileURL(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'bundle', 'worker.js'));
 }
 
 export interface TaskHandlers {
