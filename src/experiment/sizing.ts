@@ -5,7 +5,8 @@
  * together (lock-step, unit.ts), sharing one Node's overhead. The run is refused, with the number and the fix, when that exceeds what the
  * machine can give (available memory, a container's limit, `ulimit -v`); a policy whose hyperparameters
  * lie where it cannot compute is refused earlier, when its config is resolved (setup.ts). A
- * round of more than WARN_FLOPS estimated operations is a warning, not a refusal.
+ * round of more than WARN_FLOPS estimated operations, or a unit of more than WARN_UNIT_FLOPS over its
+ * horizon (rounds that grow with t), is a warning, not a refusal.
  */
 import { RunError } from '../base/errors.js';
 import { entryOf, policyLabels } from '../config/schema.js';
@@ -18,7 +19,7 @@ export { machineMemory, UNIT_OVERHEAD_BYTES, type MachineMemory } from './machin
 
 /** Estimated operations of one round above which a run gets a warning (~10 s a round at 10 Gflop/s). */
 export const WARN_FLOPS = 1e11;
-/** The rate the warnings turn operations into time with (a core's nominal 10 Gflop/s; small d runs slower). */
+/** The rate the warnings turn operations into time with: a core's nominal 10 Gflop/s, more than small d reaches, so the times are lower bounds. */
 export const NOMINAL_FLOPS_PER_SECOND = 1e10;
 /** Estimated operations of one unit over its horizon above which a run gets a warning (~a day at 10 Gflop/s). */
 export const WARN_UNIT_FLOPS = 1e15;
@@ -113,7 +114,7 @@ export function sizeRun(
     }
     if (n.totalFlops > WARN_UNIT_FLOPS) {
       return [
-        `${n.experiment}: ${n.policy}: about ${n.totalFlops.toExponential(1)} operations a unit over its horizon (about ${duration(n.totalFlops / NOMINAL_FLOPS_PER_SECOND)} a unit at ${NOMINAL_FLOPS_PER_SECOND / 1e9} Gflop/s, its rounds growing with t): a shorter horizon, or a smaller d or m, runs faster`,
+        `${n.experiment}: ${n.policy}: about ${n.totalFlops.toExponential(1)} operations a unit over its horizon (at least ${duration(n.totalFlops / NOMINAL_FLOPS_PER_SECOND)} a unit at ${NOMINAL_FLOPS_PER_SECOND / 1e9} Gflop/s, its rounds growing with t): a shorter horizon, or a smaller d or m, runs faster`,
       ];
     }
     return [];

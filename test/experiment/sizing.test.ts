@@ -97,7 +97,7 @@ describe('sizing: environments and whole units, before they start', () => {
     expect(need!.totalFlops).toBeCloseTo(exact, -Math.floor(Math.log10(exact)) + 9);
     const { refusal, warnings } = sizeRun(resolved(text), 1, { bytes: 1e15, source: 'available memory' });
     expect(refusal).toBeNull();
-    expect(warnings).toEqual([expect.stringMatching(/^big: OFULog-r: about 2\.2e\+16 operations a unit over its horizon \(about 25 days a unit at 10 Gflop\/s, its rounds growing with t\): a shorter horizon/)]);
+    expect(warnings).toEqual([expect.stringMatching(/^big: OFULog-r: about 2\.2e\+16 operations a unit over its horizon \(at least 25 days a unit at 10 Gflop\/s, its rounds growing with t\): a shorter horizon/)]);
     // T = 2·10⁴: a hundredth of a day's work, no warning.
     expect(sizeRun(resolved(text.replace('horizon: 2000000', 'horizon: 20000')), 1, { bytes: 1e15, source: 'available memory' }).warnings).toEqual([]);
   });
