@@ -27,7 +27,7 @@ import { isValidShard, planUnits, runOrder, SHARD_SCHEME, trialGroups, type Expe
 import { defaultWorkerScript, runInProcess, runPool, siblingWorkerScript, type TaskHandlers } from './pool.js';
 import type { SeedSplit } from './seeds.js';
 import { resolveExperiment, type ResolvedExperiment } from './setup.js';
-import { checkRunSize } from './sizing.js';
+import { checkRunSize, PaceWatch } from './sizing.js';
 import { LOCK_STEP_ROUNDS } from './trial.js';
 import type { TrialTask, UnitTask } from './unit.js';
 
@@ -223,14 +223,25 @@ export async function runExperiments(configs: readonly ExperimentConfig[], optio
 
     const failures: UnitFailure[] = [];
     let unitsRun = 0;
+    // A unit, or a lock-step trial, whose first seconds project past a day is warned about (sizing.ts).
+    const pace = new PaceWatch((line) => process.stderr.write(`eofd run: warning: ${line}\n`));
+    const paceKey = (task: UnitTask): string => `${task.experiment.config.name}\u0000${plan.lockStep ? '' : task.policy}\u0000${task.trial}`;
     const handlers: TaskHandlers = {
-      start: (task) => options.events?.onUnitStart?.(taskUnit(task)),
-      progress: (task, rounds) => options.events?.onProgress?.(taskUnit(task), rounds),
+      start: (task) => {
+        pace.start(paceKey(task), task.experiment, task.policy);
+        options.events?.onUnitStart?.(taskUnit(task));
+      },
+      progress: (task, rounds) => {
+        pace.progress(paceKey(task), task.experiment.config.name, plan.lockStep ? `trial ${task.trial}` : `${task.policy}, trial ${task.trial}`, rounds);
+        options.events?.onProgress?.(taskUnit(task), rounds);
+      },
       done: (task, result) => {
+        pace.done(paceKey(task));
         unitsRun++;
         options.events?.onUnitDone?.(taskUnit(task), result.summary);
       },
       failed: (task, error) => {
+        pace.done(paceKey(task));
         const unit = taskUnit(task);
         const message =
           error.name === 'TrialError'

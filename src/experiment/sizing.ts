@@ -10,6 +10,7 @@
  */
 import { RunError } from '../base/errors.js';
 import { entryOf, policyLabels } from '../config/schema.js';
+import type { PolicyCost, ProblemShape } from '../policies/policy.js';
 import { policyDescriptor } from '../policies/registry.js';
 import { environmentDescriptor } from '../environments/registry.js';
 import { gb, machineMemory, UNIT_OVERHEAD_BYTES, type MachineMemory } from './machine.js';
@@ -79,26 +80,86 @@ export function maxActions(environment: ResolvedExperiment['environment']): numb
 
 /** Each unit of an experiment (one per policy: the trials of a policy need the same). */
 export function unitNeeds(experiment: ResolvedExperiment): UnitNeed[] {
-  const { d, K } = experiment.environment;
-  const actions = maxActions(experiment.environment);
   const environmentBytes = environmentCopyBytes(experiment.environment);
   const t = experiment.config.horizon;
   return policyLabels(experiment.config).map((label) => {
-    const descriptor = policyDescriptor(entryOf(experiment.config, label).policy);
-    const spec = policySpecFor(experiment, label, 0);
-    const m = descriptor.reads.includes('m') ? Math.min(spec.sketchSize, K * d) : K * d;
-    const shape = { d, K, m, actions, t, ...(spec.ofulSolver === undefined ? {} : { ofulSolver: spec.ofulSolver }) };
-    // Rounds whose cost grows with t (a history the policy re-reads) make the unit's total quadratic in T.
-    const totalFlops = sumOverRounds((round) => descriptor.cost.flops({ ...shape, t: round }), t);
+    const { cost, shape } = unitCost(experiment, label);
     return {
       experiment: experiment.config.name,
       policy: label,
-      bytes: descriptor.cost.bytes(shape) + environmentBytes + UNIT_OVERHEAD_BYTES,
+      bytes: cost.bytes(shape) + environmentBytes + UNIT_OVERHEAD_BYTES,
       environmentBytes,
-      flops: descriptor.cost.flops(shape),
-      totalFlops,
+      flops: cost.flops(shape),
+      // Rounds whose cost grows with t (a history the policy re-reads) make the unit's total quadratic in T.
+      totalFlops: sumOverRounds((round) => cost.flops({ ...shape, t: round }), t),
     };
   });
+}
+
+/** The cost model of `label`'s units and their problem at the horizon. */
+function unitCost(experiment: ResolvedExperiment, label: string): { cost: PolicyCost; shape: ProblemShape } {
+  const { d, K } = experiment.environment;
+  const descriptor = policyDescriptor(entryOf(experiment.config, label).policy);
+  const spec = policySpecFor(experiment, label, 0);
+  const m = descriptor.reads.includes('m') ? Math.min(spec.sketchSize, K * d) : K * d;
+  const shape = { d, K, m, actions: maxActions(experiment.environment), t: experiment.config.horizon, ...(spec.ofulSolver === undefined ? {} : { ofulSolver: spec.ofulSolver }) };
+  return { cost: descriptor.cost, shape };
+}
+
+/** Estimated operations of round t of `label`'s units. */
+export function roundFlops(experiment: ResolvedExperiment, label: string): (t: number) => number {
+  const { cost, shape } = unitCost(experiment, label);
+  return (t) => cost.flops({ ...shape, t });
+}
+
+/** Seconds after a unit (or a lock-step trial) starts at which its pace is extrapolated to its horizon. */
+export const PROJECT_AFTER_SECONDS = 5;
+/** A unit (or trial) projected to take longer than this (a day) is warned about while it runs. */
+export const WARN_UNIT_SECONDS = 86_400;
+
+/** `elapsed` seconds for rounds 1..`rounds`, extrapolated to the horizon with the cost model's growth: elapsed · Σ_{t≤T} cost / Σ_{t≤rounds} cost. */
+export function projectedSeconds(elapsed: number, rounds: number, horizon: number, cost: (t: number) => number): number {
+  if (rounds <= 0) return Infinity;
+  return (elapsed * sumOverRounds(cost, horizon)) / sumOverRounds(cost, rounds);
+}
+
+/** A warning, once per experiment, for a unit or lock-step trial whose first PROJECT_AFTER_SECONDS project past WARN_UNIT_SECONDS. */
+export class PaceWatch {
+  private readonly running = new Map<string, { started: number; horizon: number; cost: (t: number) => number; checked: boolean }>();
+  private readonly warned = new Set<string>();
+
+  constructor(private readonly warn: (line: string) => void) {}
+
+  /** A unit of `label` starts in group `key` (its trial when units play in lock-step, else itself); their costs add. */
+  start(key: string, experiment: ResolvedExperiment, label: string): void {
+    const cost = roundFlops(experiment, label);
+    const group = this.running.get(key);
+    if (group === undefined) this.running.set(key, { started: performance.now(), horizon: experiment.config.horizon, cost, checked: false });
+    else {
+      const before = group.cost;
+      group.cost = (t) => before(t) + cost(t);
+    }
+  }
+
+  /** The group `key` of experiment `experiment` (what it names) has played `rounds` rounds. */
+  progress(key: string, experiment: string, what: string, rounds: number): void {
+    const group = this.running.get(key);
+    if (group === undefined || group.checked) return;
+    const elapsed = (performance.now() - group.started) / 1000;
+    if (elapsed < PROJECT_AFTER_SECONDS || rounds >= group.horizon) return;
+    group.checked = true;
+    const seconds = projectedSeconds(elapsed, rounds, group.horizon, group.cost);
+    if (seconds <= WARN_UNIT_SECONDS || this.warned.has(experiment)) return;
+    this.warned.add(experiment);
+    this.warn(
+      `${experiment}: ${what}: ${rounds} of ${group.horizon} rounds in ${elapsed.toFixed(0)} s; at this pace, its rounds growing with t, ` +
+        `it takes about ${duration(seconds)}: stop it (Ctrl-C; --resume continues) and shorten the horizon, or let it run`,
+    );
+  }
+
+  done(key: string): void {
+    this.running.delete(key);
+  }
 }
 
 /** The refusal (one line) of a run of `experiments` on `jobs` threads, or null; and its warnings. */

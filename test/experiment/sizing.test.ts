@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ConfigError, RunError } from '../../src/base/errors.js';
 import { parseConfigs } from '../../src/config/load.js';
 import { runExperiments } from '../../src/experiment/runner.js';
 import { resolveExperiment } from '../../src/experiment/setup.js';
-import { machineMemory, sizeRun, sumOverRounds, UNIT_OVERHEAD_BYTES, unitNeeds, WARN_FLOPS } from '../../src/experiment/sizing.js';
+import { machineMemory, PaceWatch, PROJECT_AFTER_SECONDS, projectedSeconds, sizeRun, sumOverRounds, UNIT_OVERHEAD_BYTES, unitNeeds, WARN_FLOPS } from '../../src/experiment/sizing.js';
 import { tempDir } from './fixtures.js';
 
 const GB = 1e9;
@@ -100,6 +100,47 @@ describe('sizing: environments and whole units, before they start', () => {
     expect(warnings).toEqual([expect.stringMatching(/^big: OFULog-r: about 2\.2e\+16 operations a unit over its horizon \(at least 25 days a unit at 10 Gflop\/s, its rounds growing with t\): a shorter horizon/)]);
     // T = 2·10⁴: a hundredth of a day's work, no warning.
     expect(sizeRun(resolved(text.replace('horizon: 2000000', 'horizon: 20000')), 1, { bytes: 1e15, source: 'available memory' }).warnings).toEqual([]);
+  });
+});
+
+describe('sizing: the pace of a running unit', () => {
+  it('projectedSeconds: the measured time scaled by the sums of the cost model (constant and linear costs, exactly)', () => {
+    expect(projectedSeconds(2, 100, 10_000, () => 7)).toBeCloseTo(200, 9);
+    // Σ_{t≤T} t / Σ_{t≤r} t = T(T+1) / (r(r+1)).
+    expect(projectedSeconds(5, 1000, 2_000_000, (t) => t) / (5 * (2e6 * 2000001) / (1000 * 1001))).toBeCloseTo(1, 12);
+    expect(projectedSeconds(5, 0, 10, () => 1)).toBe(Infinity);
+  });
+
+  it('reliability: a unit whose first seconds project past a day is warned about while it runs, once per experiment (measured pace, extrapolated with the growth of the cost model)', () => {
+    const text = config('{type: synthetic, d: 5, K: 1, reward: [0, 1], actions: [10, 30]}', '[OFULog-r, Random]', '{S: 5}', 2, 2_000_000);
+    const [experiment] = resolved(text);
+    let now = 0;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => now);
+    try {
+      const lines: string[] = [];
+      const watch = new PaceWatch((line) => lines.push(line));
+      watch.start('trial-0', experiment!, 'OFULog-r');
+      watch.start('trial-0', experiment!, 'Random');
+      now = 1000 * (PROJECT_AFTER_SECONDS - 1);
+      watch.progress('trial-0', 'big', 'trial 0', 1000);
+      expect(lines).toEqual([]);
+      now = 1000 * (PROJECT_AFTER_SECONDS + 1);
+      watch.progress('trial-0', 'big', 'trial 0', 2000);
+      expect(lines).toEqual([expect.stringMatching(/^big: trial 0: 2000 of 2000000 rounds in 6 s; at this pace, its rounds growing with t, it takes about [\d,]+ days: stop it/)]);
+      // A second trial of the same experiment: no second warning.
+      watch.start('trial-1', experiment!, 'OFULog-r');
+      now += 1000 * (PROJECT_AFTER_SECONDS + 1);
+      watch.progress('trial-1', 'big', 'trial 1', 2000);
+      expect(lines).toHaveLength(1);
+      // A pace that finishes within the day: no warning.
+      const other = new PaceWatch((line) => lines.push(line));
+      other.start('fast', experiment!, 'Random');
+      now += 1000 * (PROJECT_AFTER_SECONDS + 1);
+      other.progress('fast', 'other', 'trial 0', 1_000_000);
+      expect(lines).toHaveLength(1);
+    } finally {
+      clock.mockRestore();
+    }
   });
 });
 
