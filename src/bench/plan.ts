@@ -6,6 +6,9 @@
  * per backend, with the same workload and seed.
  */
 import { RunError } from '../base/errors.js';
+import { ENVIRONMENT_LIMITS } from '../environments/environment.js';
+import { syntheticCopyBytes } from '../environments/synthetic.js';
+import { gb, machineMemory, UNIT_OVERHEAD_BYTES, type MachineMemory } from '../experiment/machine.js';
 import { BACKENDS, wasmAvailable, type Backend } from '../linalg/simd.js';
 import type { ProblemShape } from '../policies/policy.js';
 import { isPolicyName, policyDescriptor, POLICY_NAMES } from '../policies/registry.js';
@@ -87,10 +90,12 @@ export interface BenchOptionSpec<Value> {
 }
 
 /** An integer ≥ `min`. */
-function integer(min: number): (text: string) => number {
+function integer(min: number, max: number = Number.MAX_SAFE_INTEGER): (text: string) => number {
   return (text) => {
     const n = Number(text);
-    if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(n) || n < min) throw new RunError(`expected an integer ≥ ${min}`, 2);
+    if (!/^\s*\d+\s*$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max) {
+      throw new RunError(max === Number.MAX_SAFE_INTEGER ? `expected an integer ≥ ${min}` : `expected an integer in [${min}, ${max}], got ${text.trim()}`, 2);
+    }
     return n;
   };
 }
@@ -167,7 +172,7 @@ export const BENCH_OPTIONS: { readonly [Key in keyof BenchOptions]: BenchOptionS
     default: [50, 'auto'],
   },
   deltaMax: { flag: '--delta-max <ε>', help: 'budget of --m adaptive: Δ_t = 1 + ρ_{1:t}/λ ≤ 1 + ε', parse: positiveNumber, default: DEFAULT_DELTA_MAX },
-  actions: { flag: '--actions <n>', help: 'actions per round', parse: integer(1), default: 20 },
+  actions: { flag: '--actions <n>', help: `actions per round (at most ${ENVIRONMENT_LIMITS.maxActions}, as a config's)`, parse: integer(1, ENVIRONMENT_LIMITS.maxActions), default: 20 },
   rounds: { flag: '--rounds <n>', help: 'timed rounds per point', parse: integer(1), default: 50 },
   warmup: {
     flag: '--warmup <list>',
@@ -295,6 +300,23 @@ export function planPoints(options: BenchOptions): PlannedPoint[] {
     }
   }
   return planned;
+}
+
+/**
+ * Why the grid's workload cannot be held, or null: the sizing rule of runs (experiment/sizing.ts), one
+ * synthetic problem of --actions actions at the largest d and K, and a process's overhead, against what
+ * the machine can give. Checked before any point runs.
+ */
+export function workloadProblem(options: Pick<BenchOptions, 'actions' | 'd' | 'K'>, machine: MachineMemory = machineMemory()): string | null {
+  if (options.d.length === 0 || options.K.length === 0) return null;
+  const d = Math.max(...options.d);
+  const K = Math.max(...options.K);
+  const bytes = syntheticCopyBytes(d, K, options.actions) + UNIT_OVERHEAD_BYTES;
+  if (bytes <= machine.bytes) return null;
+  return (
+    `--actions ${options.actions}: a point at d = ${d}, K = ${K} needs about ${gb(bytes)} (its workload's ${options.actions} actions × d doubles a round, and the process), ` +
+    `more than the ${gb(machine.bytes)} of ${machine.source}; use fewer --actions or a smaller --d`
+  );
 }
 
 /** The problem a point's policy sees at round t (by default its last timed round), for its cost estimates. */

@@ -25,7 +25,7 @@ import { linalgRows, measureEofdLinalg, numpyTargets, spdMatrix, writeMatrixFile
 import { measureNumpyLinalg, NUMPY_OPERATION_NAMES, type NumpyLinalg, type NumpyOperation } from './numpy.js';
 import { backendDisagreements, benchCsv, benchTable, fitSlopes, linalgCsv, linalgTable, numpyComparisonTable, type BenchRow, type NumpyBySize } from './output.js';
 import { describePoint, measurePoint, type MeasureOptions, type PointMeasurement } from './measure.js';
-import { planPoints, unavailableBackend, type BenchOptions, type PlannedPoint } from './plan.js';
+import { planPoints, unavailableBackend, workloadProblem, type BenchOptions, type PlannedPoint } from './plan.js';
 import { renderBenchSvg, renderLinalgSvg } from './svg.js';
 import { makeFolders } from '../base/files.js';
 
@@ -77,6 +77,8 @@ export async function runBench(
   if (outDir.trim() === '') throw new BenchError('--out: expected a folder, got an empty string', 2);
   const backendProblem = unavailableBackend(options.backends);
   if (backendProblem !== null) throw new BenchError(backendProblem, 2);
+  const workload = workloadProblem(options);
+  if (workload !== null) throw new BenchError(workload, 2);
   const withPolicies = options.policies.length > 0;
   const reference: DgemmReference = !options.dgemm
     ? { ok: false, reason: 'skipped by --no-dgemm' }

@@ -124,6 +124,12 @@ export interface EnvironmentDescriptor<Schema extends z.ZodType = z.ZodType, Res
    * `inputFiles` and `create` reads them itself.
    */
   load?(config: Resolved): LoadedInput;
+  /**
+   * Estimated bytes of one copy (every unit plays its own), from the config alone: checked against the
+   * machine before the first copy is built (experiment/setup.ts) and counted per unit (sizing.ts).
+   * Absent: the largest action set, |A_t| × d doubles.
+   */
+  copyBytes?(config: Resolved): number;
 }
 
 /** Types a descriptor (the identity: it only lets TypeScript infer the config types). */

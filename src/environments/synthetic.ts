@@ -40,6 +40,11 @@ export interface SyntheticEnvironment extends Environment {
   parameterError(weights: Float64Array): number;
 }
 
+/** Bytes of one synthetic problem (an environment copy, the bench's workload): the action set (max |A_t| × d), W* (K × d), and its instance's K + 3 numbers per action. */
+export function syntheticCopyBytes(d: number, K: number, maxActions: number): number {
+  return 8 * (maxActions * (d + K + 3) + K * d);
+}
+
 export function createSyntheticEnvironment(spec: SyntheticSpec, stream: UniformStream): SyntheticEnvironment {
   return new SyntheticEnvironmentImpl(spec, stream);
 }
@@ -183,6 +188,7 @@ export const syntheticEnvironment = defineEnvironment({
     /** S* = ‖W*‖_F (params.S when absent). */
     S_star: parsed.S_star ?? S,
   }),
+  copyBytes: (config) => syntheticCopyBytes(config.d, config.K, config.actions[1]),
   create: (config, { horizon, stream }) =>
     createSyntheticEnvironment(
       {

@@ -1,10 +1,10 @@
 /**
- * Running units: trial after trial in this thread (`jobs = 1`), the units of a trial in lock-step
- * (unit.ts `executeTrial`), or one unit at a time on each of a pool of worker threads (worker.ts). Each
- * unit writes its own files; the pool only hands out tasks and relays progress. An aborted signal stops
- * either within a round or two, and removes the partial files of the units it cut short: in this thread
- * the running trial looks at the signal between rounds (it yields to the event loop every
- * PROGRESS_INTERVAL_MS), workers are terminated.
+ * Running units: trial after trial (`jobs = 1`), the units of a trial in lock-step (unit.ts
+ * `executeTrial`) in this thread or, when the run can be signalled, on one worker thread; or one unit at
+ * a time on each of a pool of worker threads (worker.ts). Each unit writes its own files; the pool only
+ * hands out tasks and relays progress. An aborted signal stops either within a round or two, and
+ * removes the partial files of the units it cut short: a lock-step trial looks at the signal between
+ * rounds (it yields to its event loop every PROGRESS_INTERVAL_MS), pool workers are terminated.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,18 +14,18 @@ import { RunError } from '../base/errors.js';
 import { unitFiles } from '../results/layout.js';
 import { readFinishedUnit } from '../results/read.js';
 import { clearUnit } from '../results/write.js';
-import { executeTrial, UnitStopped, type TrialTask, type UnitResult, type UnitTask } from './unit.js';
+import { executeTrial, UnitStopped, type TrialHandlers, type TrialTask, type UnitResult, type UnitTask } from './unit.js';
 import type { FromWorker, ToWorker } from './worker.js';
 
-/**
- * The compiled worker next to this module (dist/experiment/, or the CLI's bundle next to its worker
- * bundle), or, running from TypeScript sources, the repository's bundled worker.
- */
+/** The compiled worker next to this module (dist/experiment/, or the CLI's bundle next to its worker bundle); null running from TypeScript sources. */
+export function siblingWorkerScript(): URL | null {
+  const sibling = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker.js');
+  return fs.existsSync(sibling) ? pathToFileURL(sibling) : null;
+}
+
+/** The compiled worker next to this module, or, running from TypeScript sources, the repository's bundled worker. */
 export function defaultWorkerScript(): URL {
-  const here = fileURLToPath(import.meta.url);
-  const sibling = path.join(path.dirname(here), 'worker.js');
-  if (fs.existsSync(sibling)) return pathToFileURL(sibling);
-  return pathToFileURL(path.resolve(path.dirname(here), '..', '..', 'dist', 'bundle', 'worker.js'));
+  return siblingWorkerScript() ?? pathToFileURL(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'bundle', 'worker.js'));
 }
 
 export interface TaskHandlers {
@@ -35,37 +35,100 @@ export interface TaskHandlers {
   failed(task: UnitTask, error: { name: string; message: string; stack?: string }): void;
 }
 
-/** Trials one after another in this thread, each trial's units in lock-step; the signal stops the running trial between rounds. Returns true if stopped early. */
-export async function runInProcess(tasks: readonly TrialTask[], handlers: TaskHandlers, signal: AbortSignal | undefined): Promise<boolean> {
-  for (const task of tasks) {
-    if (signal?.aborted) return true;
-    for (const unit of task.units) handlers.start(unit);
-    const reported = new Set<UnitTask>();
-    try {
-      await executeTrial(
-        task,
-        {
-          progress: (unit, rounds) => handlers.progress(unit, rounds),
-          done: (unit, result) => {
-            reported.add(unit);
-            handlers.done(unit, result);
-          },
-          failed: (unit, error) => {
-            reported.add(unit);
-            handlers.failed(unit, error);
-          },
+/**
+ * Trials one after another, each trial's units in lock-step, in this thread, or, with `script`, on one
+ * worker thread (the same lock-step, so that this thread, which receives signals, stays free: a second
+ * signal can end the process at once even while a round takes minutes). The signal stops the running
+ * trial between rounds. Returns true if stopped early.
+ */
+export async function runInProcess(tasks: readonly TrialTask[], handlers: TaskHandlers, signal: AbortSignal | undefined, script?: string | URL): Promise<boolean> {
+  const thread = script === undefined ? null : startTrialThread(script, signal);
+  try {
+    for (const task of tasks) {
+      if (signal?.aborted) return true;
+      for (const unit of task.units) handlers.start(unit);
+      const reported = new Set<UnitTask>();
+      const relay: TrialHandlers = {
+        progress: (unit, rounds) => handlers.progress(unit, rounds),
+        done: (unit, result) => {
+          reported.add(unit);
+          handlers.done(unit, result);
         },
-        signal,
-      );
-    } catch (error) {
-      if (error instanceof UnitStopped) return true;
-      const failure = error instanceof Error ? error : new Error(String(error));
-      for (const unit of task.units) if (!reported.has(unit)) handlers.failed(unit, failure);
+        failed: (unit, error) => {
+          reported.add(unit);
+          handlers.failed(unit, error);
+        },
+      };
+      try {
+        if (thread === null) await executeTrial(task, relay, signal);
+        else await thread.run(task, relay);
+      } catch (error) {
+        if (error instanceof UnitStopped) return true;
+        const failure = error instanceof Error ? error : new Error(String(error));
+        for (const unit of task.units) if (!reported.has(unit)) handlers.failed(unit, failure);
+      }
+      // Let signal handlers and timers (progress bars) run between trials.
+      await new Promise((resolve) => setImmediate(resolve));
     }
-    // Let signal handlers and timers (progress bars) run between trials.
-    await new Promise((resolve) => setImmediate(resolve));
+    return false;
+  } finally {
+    await thread?.close();
   }
-  return false;
+}
+
+/** One worker thread that plays trials in lock-step (worker.ts `trial`), stopped by `signal` between rounds. */
+function startTrialThread(script: string | URL, signal: AbortSignal | undefined): { run(task: TrialTask, handlers: TrialHandlers): Promise<void>; close(): Promise<void> } {
+  const scriptPath = typeof script === 'string' ? script : fileURLToPath(script);
+  if (!fs.existsSync(scriptPath)) throw new RunError(`the compiled worker ${scriptPath} is missing; run \`npm run build\` first`);
+  const worker = new Worker(scriptPath);
+  /** The trial being played: its units by id, its handlers, and how it ends. */
+  let current: { units: Map<number, UnitTask>; handlers: TrialHandlers; resolve(): void; reject(error: Error): void } | null = null;
+  const onAbort = (): void => worker.postMessage({ type: 'stop' } satisfies ToWorker);
+  signal?.addEventListener('abort', onAbort);
+  /** Why the thread can play no more trials (it crashed or exited), once it cannot. */
+  let dead: Error | null = null;
+  const fail = (error: Error): void => {
+    dead ??= error;
+    const trial = current;
+    current = null;
+    trial?.reject(error);
+  };
+  worker.on('message', (message: FromWorker) => {
+    const trial = current;
+    if (trial === null) return;
+    if (message.type === 'trial-end') {
+      current = null;
+      if (message.stopped) trial.reject(new UnitStopped());
+      else if (message.error !== undefined) trial.reject(Object.assign(new Error(message.error.message), message.error));
+      else trial.resolve();
+      return;
+    }
+    const unit = trial.units.get(message.id);
+    if (unit === undefined) return;
+    if (message.type === 'progress') trial.handlers.progress(unit, message.rounds);
+    else if (message.type === 'done') trial.handlers.done(unit, message.result);
+    else trial.handlers.failed(unit, Object.assign(new Error(message.message), { name: message.name, stack: message.stack }));
+  });
+  worker.on('error', (error) => fail(new Error(`the worker thread crashed: ${error.message}`)));
+  worker.on('exit', () => fail(new Error('the worker thread exited unexpectedly')));
+  return {
+    run: (task, handlers) =>
+      new Promise<void>((resolve, reject) => {
+        if (dead !== null) {
+          reject(dead);
+          return;
+        }
+        current = { units: new Map(task.units.map((u) => [u.id, u])), handlers, resolve, reject };
+        worker.postMessage({ type: 'trial', task } satisfies ToWorker);
+        // A signal that came before the trial was posted stops it at its first pause.
+        if (signal?.aborted) onAbort();
+      }),
+    close: async () => {
+      signal?.removeEventListener('abort', onAbort);
+      worker.removeAllListeners('exit');
+      await worker.terminate();
+    },
+  };
 }
 
 /** Units on `size` worker threads. Returns true if the signal stopped it before every unit ran. */
@@ -119,7 +182,7 @@ export function runPool(
       worker.on('message', (message: FromWorker) => {
         answered = true;
         const task = running.get(worker);
-        if (task === undefined || message.id !== task.id) return;
+        if (task === undefined || message.type === 'trial-end' || message.id !== task.id) return;
         if (message.type === 'progress') {
           handlers.progress(task, message.rounds);
         } else if (message.type === 'done') {

@@ -4,8 +4,9 @@
  * 1. Checks (folders.ts): the output folder can be written, each experiment's lock is taken, and an
  *    existing `<out>/<name>` is refused unless `resume` or `force`.
  * 2. Plan (plan.ts): the units in the fixed order, this shard's share, the finished ones skipped.
- * 3. Run (pool.ts): in-process for `jobs = 1`, trial by trial, the policies of a trial in lock-step
- *    (trial.ts: in turns of a few rounds), so their per-round times are taken side by side; else on
+ * 3. Run (pool.ts): for `jobs = 1` trial by trial, the policies of a trial in lock-step (trial.ts: in
+ *    turns of a few rounds), so their per-round times are taken side by side, in this thread or, when a
+ *    signal can stop the run, on one worker thread (this one stays free for a second signal); else on
  *    worker threads, unit by unit, longest first. A failing unit is reported and the rest go on.
  * 4. An experiment whose units are all finished gets its summary.csv.
  */
@@ -23,10 +24,10 @@ import { checkResumable, inspectFolder, lockFolder, makeFolder, prepareFolder, s
 import type { Lock } from './lock.js';
 import { buildManifest, loadAverage, recordTiming } from './manifest.js';
 import { isValidShard, planUnits, runOrder, SHARD_SCHEME, trialGroups, type ExperimentUnits, type Shard, type UnitRef } from './plan.js';
-import { defaultWorkerScript, runInProcess, runPool, type TaskHandlers } from './pool.js';
+import { defaultWorkerScript, runInProcess, runPool, siblingWorkerScript, type TaskHandlers } from './pool.js';
 import type { SeedSplit } from './seeds.js';
 import { resolveExperiment, type ResolvedExperiment } from './setup.js';
-import { checkRunSize } from './sizing.js';
+import { checkRunSize, PaceWatch } from './sizing.js';
 import { LOCK_STEP_ROUNDS } from './trial.js';
 import type { TrialTask, UnitTask } from './unit.js';
 
@@ -222,14 +223,25 @@ export async function runExperiments(configs: readonly ExperimentConfig[], optio
 
     const failures: UnitFailure[] = [];
     let unitsRun = 0;
+    // A unit, or a lock-step trial, whose first seconds project past a day is warned about (sizing.ts).
+    const pace = new PaceWatch((line) => process.stderr.write(`eofd run: warning: ${line}\n`));
+    const paceKey = (task: UnitTask): string => `${task.experiment.config.name}\u0000${plan.lockStep ? '' : task.policy}\u0000${task.trial}`;
     const handlers: TaskHandlers = {
-      start: (task) => options.events?.onUnitStart?.(taskUnit(task)),
-      progress: (task, rounds) => options.events?.onProgress?.(taskUnit(task), rounds),
+      start: (task) => {
+        pace.start(paceKey(task), task.experiment, task.policy);
+        options.events?.onUnitStart?.(taskUnit(task));
+      },
+      progress: (task, rounds) => {
+        pace.progress(paceKey(task), task.experiment.config.name, plan.lockStep ? `trial ${task.trial}` : `${task.policy}, trial ${task.trial}`, rounds);
+        options.events?.onProgress?.(taskUnit(task), rounds);
+      },
       done: (task, result) => {
+        pace.done(paceKey(task));
         unitsRun++;
         options.events?.onUnitDone?.(taskUnit(task), result.summary);
       },
       failed: (task, error) => {
+        pace.done(paceKey(task));
         const unit = taskUnit(task);
         const message =
           error.name === 'TrialError'
@@ -242,7 +254,9 @@ export async function runExperiments(configs: readonly ExperimentConfig[], optio
     };
     const stoppedEarly =
       plan.lockStep
-        ? await runInProcess(trials, handlers, options.signal)
+        ? // A signalled run of the compiled code plays on a worker thread, so that this thread takes a second
+          // signal at once (from TypeScript sources, as the in-process tests run, in this thread).
+          await runInProcess(trials, handlers, options.signal, options.signal === undefined ? undefined : (options.workerScript ?? siblingWorkerScript() ?? undefined))
         : await runPool(tasks, plan.jobs, options.workerScript ?? defaultWorkerScript(), handlers, options.signal);
 
     const loadEnd = loadAverage();

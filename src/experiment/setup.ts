@@ -22,6 +22,7 @@ import { ADAPTIVE_INITIAL_SKETCH_SIZE, DEFAULT_DELTA_MAX, nonNullRewards, valida
 import { cappedSketchSize } from '../sketch/frequent-directions.js';
 import { RandomStream } from '../random/stream.js';
 import type { DerivedValues, PolicyHyperparameters, ResolvedEnvironment } from '../results/manifest.js';
+import { gb, machineMemory, UNIT_OVERHEAD_BYTES, type MachineMemory } from './machine.js';
 import { trialSeed, type SeedSplit } from './seeds.js';
 
 export interface ResolvedExperiment {
@@ -41,6 +42,8 @@ export interface ResolveOptions {
   /** The config file as the user named it, for error messages (default: relative to the cwd). */
   configFile?: string;
   mnistDataRoot?: string;
+  /** What the machine can give (default: machine.ts machineMemory()); an environment copy larger is refused before it is built. */
+  machine?: MachineMemory;
 }
 
 /** The seeds of one trial, from its identity (DESIGN §4). */
@@ -86,6 +89,7 @@ export function resolveExperiment(config: ExperimentConfig, options: ResolveOpti
   const file = options.configFile ?? (path.relative(process.cwd(), config.source) || config.source);
   let environment: Environment;
   let loaded: LoadedInput | undefined;
+  checkEnvironmentSize(config, file, options.machine);
   try {
     loaded = environmentDescriptor(config.environment.type).load?.(config.environment);
     environment = buildEnvironment(config, 0, split, options.mnistDataRoot, loaded?.data);
@@ -157,16 +161,29 @@ export function resolveExperiment(config: ExperimentConfig, options: ResolveOpti
   return experiment;
 }
 
+/** Refuses an environment whose one copy (resolution builds trial 0's) the machine cannot hold, before it is allocated. */
+function checkEnvironmentSize(config: ExperimentConfig, file: string, machine: MachineMemory = machineMemory()): void {
+  const bytes = environmentDescriptor(config.environment.type).copyBytes?.(config.environment);
+  if (bytes === undefined || bytes + UNIT_OVERHEAD_BYTES <= machine.bytes) return;
+  throw new ConfigError({
+    file,
+    field: 'environment',
+    detail: `one copy of this environment needs about ${gb(bytes)} (every unit plays its own), more than the ${gb(machine.bytes)} of ${machine.source}; use fewer actions a round or a smaller d`,
+  });
+}
+
 /**
  * Every policy's spec must be valid before any work starts: an extreme l, e or S (λ or η overflowing
- * to Infinity or underflowing to 0), δ = 1/T = 1 at T = 1, or a reward too large to sum, is a config
- * error (exit 2), never a unit failing at run time.
+ * to Infinity or underflowing to 0), δ = 1/T = 1 at T = 1, a reward too large to sum, or a value
+ * outside the range the policy itself computes in (its descriptor's rangeProblem), is a config error
+ * (exit 2), never a unit failing at run time.
  */
 function checkPolicySpecs(experiment: ResolvedExperiment, file: string): void {
   const { config, derived } = experiment;
-  for (const { label: policy } of config.policies) {
+  for (const { label: policy, policy: name } of config.policies) {
+    const spec = policySpecFor(experiment, policy, 0);
     try {
-      validatePolicySpec(policySpecFor(experiment, policy, 0));
+      validatePolicySpec(spec);
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
       let hint = '';
@@ -175,6 +192,9 @@ function checkPolicySpecs(experiment: ResolvedExperiment, file: string): void {
       else if (/^eta/.test(error.message) && derived.e !== null) hint = ` (η = (√K d)^e η0 with e = ${derived.e}, η0 = ${derived.eta0}: choose a smaller |e| or give params.eta)`;
       throw new ConfigError({ file, field: 'params', detail: `${policy}: ${error.message}${hint}` });
     }
+    // The policy's own range (PolicyDescriptor.rangeProblem), from the values it will be built with.
+    const problem = policyDescriptor(name).rangeProblem?.(spec) ?? null;
+    if (problem !== null) throw new ConfigError({ file, field: `params.${problem.field}`, detail: `${policy}: ${problem.detail}` });
   }
 }
 

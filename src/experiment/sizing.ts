@@ -4,32 +4,28 @@
  * `jobs` units run at once on worker threads, or, in this thread (`jobs = 1`), the units of one trial
  * together (lock-step, unit.ts), sharing one Node's overhead. The run is refused, with the number and the fix, when that exceeds what the
  * machine can give (available memory, a container's limit, `ulimit -v`); a policy whose hyperparameters
- * lie where it cannot compute (MNL-UCB's λ below what its Newton system resolves) is refused too. A
- * round of more than WARN_FLOPS estimated operations is a warning, not a refusal.
+ * lie where it cannot compute is refused earlier, when its config is resolved (setup.ts). A
+ * round of more than WARN_FLOPS estimated operations, or a unit of more than WARN_UNIT_FLOPS over its
+ * horizon (rounds that grow with t), is a warning, not a refusal.
  */
-import fs from 'node:fs';
-import os from 'node:os';
 import { RunError } from '../base/errors.js';
 import { entryOf, policyLabels } from '../config/schema.js';
-import { mnlUcbRangeProblem } from '../policies/mnl-ucb.js';
+import type { PolicyCost, ProblemShape } from '../policies/policy.js';
 import { policyDescriptor } from '../policies/registry.js';
-import type { PolicySpec } from '../policies/spec.js';
+import { environmentDescriptor } from '../environments/registry.js';
+import { gb, machineMemory, UNIT_OVERHEAD_BYTES, type MachineMemory } from './machine.js';
 import { policySpecFor, type ResolvedExperiment } from './setup.js';
+
+export { machineMemory, UNIT_OVERHEAD_BYTES, type MachineMemory } from './machine.js';
 
 /** Estimated operations of one round above which a run gets a warning (~10 s a round at 10 Gflop/s). */
 export const WARN_FLOPS = 1e11;
-/** What a unit needs beyond its arrays: Node, its heap and the worker thread (measured ~60–100 MB). */
-export const UNIT_OVERHEAD_BYTES = 128 * 2 ** 20;
-
-/** Policies whose hyperparameters can lie outside the range they compute in: why, or null. */
-const RANGE_CHECKS: Record<string, (spec: PolicySpec) => string | null> = { 'MNL-UCB': mnlUcbRangeProblem };
-
-/** What the machine can give a run, in bytes, and where the limit comes from. */
-export interface MachineMemory {
-  bytes: number;
-  source: string;
-}
-
+/** The rate the warnings turn operations into time with: a core's nominal 10 Gflop/s, more than small d reaches, so the times are lower bounds. */
+export const NOMINAL_FLOPS_PER_SECOND = 1e10;
+/** Estimated operations of one unit over its horizon above which a run gets a warning (~a day at 10 Gflop/s). */
+export const WARN_UNIT_FLOPS = 1e15;
+/** Intervals of the composite Simpson rule that sums a unit's rounds (exact for costs cubic in t). */
+const SIMPSON_INTERVALS = 64;
 /** One unit's estimated needs. */
 export interface UnitNeed {
   experiment: string;
@@ -39,24 +35,39 @@ export interface UnitNeed {
   environmentBytes: number;
   /** Estimated operations of the last round. */
   flops: number;
+  /** Estimated operations of the whole unit, rounds 1..T. */
+  totalFlops: number;
 }
 
-const GB = 1e9;
-const gb = (bytes: number): string => `${(bytes / GB).toFixed(bytes < 10 * GB ? 2 : 1)} GB`;
-
-/** The smallest of available memory (os.freemem), a cgroup limit and `ulimit -v` (Linux /proc). */
-export function machineMemory(): MachineMemory {
-  let limit: MachineMemory = { bytes: os.freemem(), source: 'available memory' };
-  const constrained = typeof process.constrainedMemory === 'function' ? process.constrainedMemory() : 0;
-  if (constrained > 0 && constrained < limit.bytes) limit = { bytes: constrained, source: "the container's memory limit" };
-  try {
-    const line = fs.readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max address space'));
-    const value = line === undefined ? NaN : Number(line.split(/\s{2,}/)[1]);
-    if (Number.isFinite(value) && value < limit.bytes) limit = { bytes: value, source: 'the address-space limit (ulimit -v)' };
-  } catch {
-    // No /proc (not Linux): the other limits stand.
+/**
+ * Σ_{t=1}^{T} cost(t) for a cost polynomial in t of degree ≤ 3 (what PolicyDescriptor.cost.flops
+ * models): exact for T ≤ SIMPSON_INTERVALS, else ∫_{1/2}^{T+1/2} cost by the composite Simpson rule
+ * (the midpoint sum of a polynomial, off by cost''·T/24 at most).
+ */
+export function sumOverRounds(cost: (t: number) => number, horizon: number): number {
+  if (horizon <= SIMPSON_INTERVALS) {
+    let sum = 0;
+    for (let t = 1; t <= horizon; t++) sum += cost(t);
+    return sum;
   }
-  return limit;
+  const a = 0.5;
+  const h = horizon / SIMPSON_INTERVALS;
+  let sum = cost(a) + cost(a + horizon);
+  for (let i = 1; i < SIMPSON_INTERVALS; i++) sum += (i % 2 === 1 ? 4 : 2) * cost(a + i * h);
+  return (sum * h) / 3;
+}
+
+/** Bytes of one copy of the experiment's environment (its descriptor's copyBytes, else its largest action set). */
+export function environmentCopyBytes(environment: ResolvedExperiment['environment']): number {
+  const estimate = environmentDescriptor(environment.type).copyBytes;
+  return estimate === undefined ? 8 * maxActions(environment) * environment.d : estimate(environment as never);
+}
+
+/** A duration for a warning: seconds, hours or days. */
+function duration(seconds: number): string {
+  if (seconds < 2 * 3600) return `${Math.round(seconds / 60)} minutes`;
+  if (seconds < 2 * 86400) return `${Math.round(seconds / 3600)} hours`;
+  return `${Math.round(seconds / 86400).toLocaleString('en-US')} days`;
 }
 
 /** The most actions a round of this environment offers (synthetic `actions`, `candidates`, else one per class). */
@@ -69,23 +80,86 @@ export function maxActions(environment: ResolvedExperiment['environment']): numb
 
 /** Each unit of an experiment (one per policy: the trials of a policy need the same). */
 export function unitNeeds(experiment: ResolvedExperiment): UnitNeed[] {
-  const { d, K } = experiment.environment;
-  const actions = maxActions(experiment.environment);
-  const environmentBytes = 8 * actions * d;
+  const environmentBytes = environmentCopyBytes(experiment.environment);
   const t = experiment.config.horizon;
   return policyLabels(experiment.config).map((label) => {
-    const descriptor = policyDescriptor(entryOf(experiment.config, label).policy);
-    const spec = policySpecFor(experiment, label, 0);
-    const m = descriptor.reads.includes('m') ? Math.min(spec.sketchSize, K * d) : K * d;
-    const shape = { d, K, m, actions, t, ...(spec.ofulSolver === undefined ? {} : { ofulSolver: spec.ofulSolver }) };
+    const { cost, shape } = unitCost(experiment, label);
     return {
       experiment: experiment.config.name,
       policy: label,
-      bytes: descriptor.cost.bytes(shape) + environmentBytes + UNIT_OVERHEAD_BYTES,
+      bytes: cost.bytes(shape) + environmentBytes + UNIT_OVERHEAD_BYTES,
       environmentBytes,
-      flops: descriptor.cost.flops(shape),
+      flops: cost.flops(shape),
+      // Rounds whose cost grows with t (a history the policy re-reads) make the unit's total quadratic in T.
+      totalFlops: sumOverRounds((round) => cost.flops({ ...shape, t: round }), t),
     };
   });
+}
+
+/** The cost model of `label`'s units and their problem at the horizon. */
+function unitCost(experiment: ResolvedExperiment, label: string): { cost: PolicyCost; shape: ProblemShape } {
+  const { d, K } = experiment.environment;
+  const descriptor = policyDescriptor(entryOf(experiment.config, label).policy);
+  const spec = policySpecFor(experiment, label, 0);
+  const m = descriptor.reads.includes('m') ? Math.min(spec.sketchSize, K * d) : K * d;
+  const shape = { d, K, m, actions: maxActions(experiment.environment), t: experiment.config.horizon, ...(spec.ofulSolver === undefined ? {} : { ofulSolver: spec.ofulSolver }) };
+  return { cost: descriptor.cost, shape };
+}
+
+/** Estimated operations of round t of `label`'s units. */
+export function roundFlops(experiment: ResolvedExperiment, label: string): (t: number) => number {
+  const { cost, shape } = unitCost(experiment, label);
+  return (t) => cost.flops({ ...shape, t });
+}
+
+/** Seconds after a unit (or a lock-step trial) starts at which its pace is extrapolated to its horizon. */
+export const PROJECT_AFTER_SECONDS = 5;
+/** A unit (or trial) projected to take longer than this (a day) is warned about while it runs. */
+export const WARN_UNIT_SECONDS = 86_400;
+
+/** `elapsed` seconds for rounds 1..`rounds`, extrapolated to the horizon with the cost model's growth: elapsed · Σ_{t≤T} cost / Σ_{t≤rounds} cost. */
+export function projectedSeconds(elapsed: number, rounds: number, horizon: number, cost: (t: number) => number): number {
+  if (rounds <= 0) return Infinity;
+  return (elapsed * sumOverRounds(cost, horizon)) / sumOverRounds(cost, rounds);
+}
+
+/** A warning, once per experiment, for a unit or lock-step trial whose first PROJECT_AFTER_SECONDS project past WARN_UNIT_SECONDS. */
+export class PaceWatch {
+  private readonly running = new Map<string, { started: number; horizon: number; cost: (t: number) => number; checked: boolean }>();
+  private readonly warned = new Set<string>();
+
+  constructor(private readonly warn: (line: string) => void) {}
+
+  /** A unit of `label` starts in group `key` (its trial when units play in lock-step, else itself); their costs add. */
+  start(key: string, experiment: ResolvedExperiment, label: string): void {
+    const cost = roundFlops(experiment, label);
+    const group = this.running.get(key);
+    if (group === undefined) this.running.set(key, { started: performance.now(), horizon: experiment.config.horizon, cost, checked: false });
+    else {
+      const before = group.cost;
+      group.cost = (t) => before(t) + cost(t);
+    }
+  }
+
+  /** The group `key` of experiment `experiment` (what it names) has played `rounds` rounds. */
+  progress(key: string, experiment: string, what: string, rounds: number): void {
+    const group = this.running.get(key);
+    if (group === undefined || group.checked) return;
+    const elapsed = (performance.now() - group.started) / 1000;
+    if (elapsed < PROJECT_AFTER_SECONDS || rounds >= group.horizon) return;
+    group.checked = true;
+    const seconds = projectedSeconds(elapsed, rounds, group.horizon, group.cost);
+    if (seconds <= WARN_UNIT_SECONDS || this.warned.has(experiment)) return;
+    this.warned.add(experiment);
+    this.warn(
+      `${experiment}: ${what}: ${rounds} of ${group.horizon} rounds in ${elapsed.toFixed(0)} s; at this pace, its rounds growing with t, ` +
+        `it takes about ${duration(seconds)}: stop it (Ctrl-C; --resume continues) and shorten the horizon, or let it run`,
+    );
+  }
+
+  done(key: string): void {
+    this.running.delete(key);
+  }
 }
 
 /** The refusal (one line) of a run of `experiments` on `jobs` threads, or null; and its warnings. */
@@ -94,17 +168,18 @@ export function sizeRun(
   jobs: number,
   machine: MachineMemory = machineMemory(),
 ): { refusal: string | null; warnings: string[] } {
-  for (const experiment of experiments) {
-    for (const label of policyLabels(experiment.config)) {
-      const check = RANGE_CHECKS[entryOf(experiment.config, label).policy];
-      const problem = check?.(policySpecFor(experiment, label, 0)) ?? null;
-      if (problem !== null) return { refusal: `${experiment.config.name}: ${label}: ${problem}`, warnings: [] };
-    }
-  }
   const needs = experiments.flatMap(unitNeeds);
-  const warnings = needs
-    .filter((n) => n.flops > WARN_FLOPS)
-    .map((n) => `${n.experiment}: ${n.policy}: about ${n.flops.toExponential(1)} operations a round by the end (tens of seconds a round): smaller d or m, or a shorter horizon, runs faster`);
+  const warnings = needs.flatMap((n) => {
+    if (n.flops > WARN_FLOPS) {
+      return [`${n.experiment}: ${n.policy}: about ${n.flops.toExponential(1)} operations a round by the end (tens of seconds a round): smaller d or m, or a shorter horizon, runs faster`];
+    }
+    if (n.totalFlops > WARN_UNIT_FLOPS) {
+      return [
+        `${n.experiment}: ${n.policy}: about ${n.totalFlops.toExponential(1)} operations a unit over its horizon (at least ${duration(n.totalFlops / NOMINAL_FLOPS_PER_SECOND)} a unit at ${NOMINAL_FLOPS_PER_SECOND / 1e9} Gflop/s, its rounds growing with t): a shorter horizon, or a smaller d or m, runs faster`,
+      ];
+    }
+    return [];
+  });
   if (needs.length === 0) return { refusal: null, warnings };
   const largest = needs.reduce((a, b) => (b.bytes > a.bytes ? b : a));
   const units = experiments.reduce((sum, e) => sum + policyLabels(e.config).length * e.config.trials, 0);

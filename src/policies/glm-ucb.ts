@@ -19,7 +19,7 @@
  *   and O(|A_t|d²) for the decision; O(td + d²) memory.
  */
 import type { ActionSet } from '../environments/environment.js';
-import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
+import { assertFiniteActions, assertFiniteState, assertOutcome, newtonRegularizationProblem, requireInRange } from './checks.js';
 import { BonusSelector, DesignMatrix } from './design-matrix.js';
 import { HistoryMle } from './history-mle.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, RADIUS_KEYS } from './policy.js';
@@ -63,6 +63,7 @@ export class GlmUcb implements Policy {
 
   constructor(spec: PolicySpec) {
     validatePolicySpec(spec);
+    requireInRange(newtonRegularizationProblem('GLM-UCB', spec));
     if (spec.K !== 1) throw new RangeError(`GLM-UCB is a binary (K = 1) policy, got K = ${spec.K}`);
     const { d } = spec;
     this.d = d;
@@ -133,5 +134,6 @@ export const glmUcbPolicy: PolicyDescriptor = {
     bytes: ({ d, t }) => 8 * (t * (2 * d + 3) + 4 * d * d),
     probeProjection: false,
   },
+  rangeProblem: (spec) => newtonRegularizationProblem('GLM-UCB', spec),
   create: (spec) => new GlmUcb(spec),
 };

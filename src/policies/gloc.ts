@@ -22,7 +22,7 @@
 import type { ActionSet } from '../environments/environment.js';
 import { axpy, dot, gemv } from '../linalg/blas.js';
 import { sigmoid } from '../model/logistic.js';
-import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
+import { assertFiniteActions, assertFiniteState, assertOutcome, requireInRange, type RangeProblem } from './checks.js';
 import { BonusSelector, DesignMatrix } from './design-matrix.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, RADIUS_KEYS } from './policy.js';
 import { type PolicySpec, validatePolicySpec } from './spec.js';
@@ -44,6 +44,26 @@ export function glocRadiusSq(curvature: number, normBound: number, delta: number
   const ratio = normBound / curvature;
   const inner = 1 + (2 * regretBound) / curvature + (4 * ratio ** 4) / (delta * delta);
   return 1 + (4 / curvature) * regretBound + 8 * ratio * ratio * Math.log((2 * Math.sqrt(inner)) / delta);
+}
+
+/**
+ * Why GLOC cannot compute with `spec`, or null: μ̇(S·D) underflows for large S·D (the step divides by
+ * it), β_1's (S/κ)⁴ overflows long before, and its 4(S/κ)⁴/δ² does too when δ² underflows.
+ */
+export function glocRangeProblem(spec: PolicySpec): RangeProblem | null {
+  const curvature = glocCurvature(spec.normBound, spec.maxActionNorm);
+  const SD = spec.normBound * spec.maxActionNorm;
+  if (!(curvature > 0)) return { field: 'S', detail: `GLOC needs κ = μ̇(S·D) > 0 in double precision; S·D = ${SD} gives κ = ${curvature}: lower params.S` };
+  const regretBound = 2 * curvature * spec.normBound * spec.normBound * spec.regularization;
+  const numeric = typeof spec.beta === 'number';
+  const beta = (numeric ? (spec.beta as number) : glocRadiusSq(curvature, spec.normBound, spec.delta, regretBound)) * spec.betaScale;
+  if (Number.isFinite(beta)) return null;
+  // 4(S/κ)⁴/δ²: with δ² = 0 the fault is δ's, else S's (or, numeric, β's and its scale's).
+  if (numeric) return { field: 'beta', detail: `GLOC needs a finite β in double precision; beta · beta_scale = ${beta}: lower params.beta or params.beta_scale` };
+  if (spec.delta * spec.delta === 0) {
+    return { field: 'delta', detail: `GLOC needs a finite β in double precision; its 4(S/κ)⁴/δ² overflows for δ = ${spec.delta} (δ² underflows to 0): give params.delta ≥ 1e-150, or a numeric beta` };
+  }
+  return { field: 'S', detail: `GLOC needs a finite β in double precision; its (S/κ)⁴ overflows: S·D = ${SD} gives κ = ${curvature}, β_1 = ${beta}: lower params.S or give a numeric beta` };
 }
 
 export class Gloc implements Policy {
@@ -75,12 +95,7 @@ export class Gloc implements Policy {
     this.spec = spec;
     this.curvature = glocCurvature(spec.normBound, spec.maxActionNorm);
     this.regretBound = 2 * this.curvature * spec.normBound * spec.normBound * spec.regularization;
-    // μ̇(S·D) underflows for large S·D (the step divides by it) and β_t's (S/κ)⁴ overflows long before.
-    if (!(this.curvature > 0 && Number.isFinite(this.betaAt()))) {
-      throw new RangeError(
-        `GLOC needs κ = μ̇(S·D) > 0 and a finite β in double precision; S·D = ${spec.normBound * spec.maxActionNorm} gives κ = ${this.curvature}, β_1 = ${this.betaAt()}: lower params.S or give a numeric beta`,
-      );
-    }
+    requireInRange(glocRangeProblem(spec));
     this.design = new DesignMatrix(spec.d, spec.regularization, spec.refreshInterval ?? DEFAULT_REFRESH_INTERVAL);
     this.selector = new BonusSelector(1, spec.d, spec.reward);
     // The vectors products over V⁻¹ read and write live beside it (the design matrix's workspace).
@@ -151,5 +166,6 @@ export const glocPolicy: PolicyDescriptor = {
     bytes: ({ d, actions }) => 8 * (4 * d * d + actions * (d + 2) + 6 * d),
     probeProjection: false,
   },
+  rangeProblem: glocRangeProblem,
   create: (spec) => new Gloc(spec),
 };

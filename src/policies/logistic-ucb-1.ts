@@ -26,7 +26,7 @@ import type { ActionSet } from '../environments/environment.js';
 import { dot, gemv, gemvT, gram } from '../linalg/blas.js';
 import { cholesky, choleskySolve } from '../linalg/cholesky.js';
 import { logisticLoss, logisticSlope, sigmoid } from '../model/logistic.js';
-import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
+import { assertFiniteActions, assertFiniteState, assertOutcome, newtonRegularizationProblem, requireInRange } from './checks.js';
 import { BonusSelector, DesignMatrix } from './design-matrix.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, RADIUS_KEYS } from './policy.js';
 import { type PolicySpec, validatePolicySpec } from './spec.js';
@@ -299,6 +299,7 @@ export class LogisticUcb1 implements Policy {
 
   constructor(spec: PolicySpec) {
     validatePolicySpec(spec);
+    requireInRange(newtonRegularizationProblem('Logistic-UCB-1', spec));
     if (spec.K !== 1) throw new RangeError(`Logistic-UCB-1 is a binary (K = 1) policy, got K = ${spec.K}`);
     this.d = spec.d;
     this.spec = spec;
@@ -363,5 +364,6 @@ export const logisticUcb1Policy: PolicyDescriptor = {
     bytes: ({ d, t }) => 8 * (t * (2 * d + 3) + 5 * d * d),
     probeProjection: false,
   },
+  rangeProblem: (spec) => newtonRegularizationProblem('Logistic-UCB-1', spec),
   create: (spec) => new LogisticUcb1(spec),
 };

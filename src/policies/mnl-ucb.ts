@@ -16,7 +16,7 @@ import type { ActionSet } from '../environments/environment.js';
 import { dot, gemmNT, gemv, gemvT } from '../linalg/blas.js';
 import { cholesky, choleskySolve } from '../linalg/cholesky.js';
 import { softmaxWithNull } from '../model/logistic.js';
-import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
+import { assertFiniteActions, assertFiniteState, assertOutcome, newtonRegularizationProblem } from './checks.js';
 import { BonusSelector, DesignMatrix } from './design-matrix.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, RADIUS_KEYS } from './policy.js';
 import { type PolicySpec, validatePolicySpec } from './spec.js';
@@ -32,24 +32,9 @@ const DEFAULT_REFRESH_INTERVAL = 500;
 /** First history capacity (rounds); doubled when full. */
 const INITIAL_CAPACITY = 64;
 
-/**
- * Smallest λ, relative to D², that MNL-UCB's Newton system resolves. Its Hessian is
- * Σ_s A(s) ⊗ x_s x_sᵀ + λI, eq. (9), with entries of the data part up to D²/2 and, in the first rounds, a
- * rank of at most K·t < Kd: positive definite only through λI. When λ is within a few thousand ulps of
- * D² the rounding of the data part swamps it and the Cholesky factorisation fails (measured: λ = 10⁻¹⁷
- * with D = 1 fails in round 4, λ = 10⁻²⁰ in round 1; 10⁻¹⁶ runs). 10⁻¹² leaves a margin of 10⁴.
- */
-export const MIN_RELATIVE_REGULARIZATION = 1e-12;
-
-/** Why MNL-UCB cannot run with `spec` (λ too small for its Newton system in double precision), or null. */
+/** Why MNL-UCB cannot run with `spec` (λ too small for its Newton system Σ A⊗xxᵀ + λI, eq. (9), in double precision), or null. */
 export function mnlUcbRangeProblem(spec: Pick<PolicySpec, 'regularization' | 'maxActionNorm'>): string | null {
-  const floor = MIN_RELATIVE_REGULARIZATION * spec.maxActionNorm ** 2;
-  if (spec.regularization >= floor) return null;
-  return (
-    `MNL-UCB needs λ ≥ ${floor.toExponential(1)} (${MIN_RELATIVE_REGULARIZATION}·D²), got λ = ${spec.regularization.toExponential(3)}: ` +
-    'its Newton Hessian Σ A⊗xxᵀ + λI is positive definite only through λI, which double precision loses beside entries of size D²; ' +
-    'raise params.S (λ grows with it) or set params.lambda'
-  );
+  return newtonRegularizationProblem('MNL-UCB', spec)?.detail ?? null;
 }
 
 /**
@@ -308,5 +293,6 @@ export const mnlUcbPolicy: PolicyDescriptor = {
     bytes: ({ d, K, t }) => 8 * (t * (d + 2) + 2 * (K * d) ** 2 + 3 * d * d),
     probeProjection: false,
   },
+  rangeProblem: (spec) => newtonRegularizationProblem('MNL-UCB', spec),
   create: (spec) => new MnlUcb(spec),
 };

@@ -40,7 +40,7 @@ import type { ActionSet } from '../environments/environment.js';
 import { dot, gemv } from '../linalg/blas.js';
 import { cholesky, choleskySolve } from '../linalg/cholesky.js';
 import { logisticLoss } from '../model/logistic.js';
-import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
+import { assertFiniteActions, assertFiniteState, assertOutcome, requireInRange, type RangeProblem } from './checks.js';
 import { firstOfTies } from './optimistic-selector.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys } from './policy.js';
 import { type PolicySpec, validatePolicySpec } from './spec.js';
@@ -48,6 +48,35 @@ import { type PolicySpec, validatePolicySpec } from './spec.js';
 /** β_t² of ofulogplus.py `update_ucb_bonus` (lines 79–82) after `observations` = t − 1 rounds. */
 export function ofulogPlusRadiusSq(d: number, normBound: number, delta: number, observations: number): number {
   return 10 * d * Math.log(Math.E + (normBound * observations) / (2 * d)) + 2 * (Math.E - 2 + normBound) * Math.log(1 / delta);
+}
+
+/** β_t² (the authors' radius after t − 1 rounds, or the constant), times beta_scale. */
+export function ofulogPlusConfidence(spec: Pick<PolicySpec, 'd' | 'normBound' | 'delta' | 'beta' | 'betaScale'>, t: number): number {
+  const { beta, betaScale } = spec;
+  if (typeof beta === 'number') return beta * betaScale;
+  return ofulogPlusRadiusSq(spec.d, spec.normBound, spec.delta, t - 1) * betaScale;
+}
+
+/**
+ * The smallest β_t² relative to L_t(θ̂_t) ≤ (t − 1)·ln 2 (θ = 0's loss) that the cap L(θ̂) + β_t²
+ * resolves: C_t needs points strictly inside it for the barrier method, and a cap within a few ulps
+ * of L(θ̂) (2.2·10⁻¹⁶ relative) has none (measured: β = 10⁻³⁰ fails in round 2). 10⁻¹⁰ leaves 10⁶ ulps.
+ */
+export const MIN_RELATIVE_RADIUS = 1e-10;
+
+/** Why OFULog+ cannot compute with `spec` (a radius below what its cap resolves over the horizon), or null. */
+export function ofulogPlusRangeProblem(spec: PolicySpec): RangeProblem | null {
+  // β_t² grows with t: round 1's is the smallest; L(θ̂) is largest at the horizon.
+  const radius = ofulogPlusConfidence(spec, 1);
+  const floor = MIN_RELATIVE_RADIUS * Math.max(1, spec.horizon ?? 1) * Math.LN2;
+  if (radius >= floor) return null;
+  const numeric = typeof spec.beta === 'number';
+  return {
+    field: numeric ? 'beta' : 'beta_scale',
+    detail:
+      `OFULog+ needs β_t² ≥ ${floor.toExponential(1)} (${MIN_RELATIVE_RADIUS}·T·ln 2, the rounding of its loss over T rounds), got ${radius.toExponential(3)} ` +
+      `(${numeric ? 'params.beta' : 'its radius'} × params.beta_scale): its confidence set L_t(θ) ≤ L_t(θ̂) + β_t² has no interior in double precision; raise ${numeric ? 'params.beta or ' : ''}params.beta_scale`,
+  };
 }
 
 /** Barrier schedule: τ_0 (times S‖x‖ for an optimistic value), the factor between stages, the τ below which the polish is tried, and the uncertified end. */
@@ -115,6 +144,7 @@ export class OfulogPlus implements Policy {
   constructor(spec: PolicySpec) {
     validatePolicySpec(spec);
     if (spec.K !== 1) throw new RangeError(`OFULog+ is a binary (K = 1) policy, got K = ${spec.K}`);
+    requireInRange(ofulogPlusRangeProblem(spec));
     const d = spec.d;
     this.d = d;
     this.spec = spec;
@@ -138,9 +168,7 @@ export class OfulogPlus implements Policy {
 
   /** β_t² (authors' radius, or the constant), times beta_scale. */
   confidenceRadius(t: number): number {
-    const { beta, betaScale, delta } = this.spec;
-    if (typeof beta === 'number') return beta * betaScale;
-    return ofulogPlusRadiusSq(this.d, this.normBound, delta, t - 1) * betaScale;
+    return ofulogPlusConfidence(this.spec, t);
   }
 
   select(actions: ActionSet, t: number): number {
@@ -568,5 +596,6 @@ export const ofulogPlusPolicy: PolicyDescriptor = {
     bytes: ({ d, actions, t }) => 8 * (Math.max(t, 1) * (d + 2) + actions + 4 * d * d + 10 * d),
     probeProjection: false,
   },
+  rangeProblem: ofulogPlusRangeProblem,
   create: (spec) => new OfulogPlus(spec),
 };

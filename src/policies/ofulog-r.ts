@@ -30,7 +30,7 @@
 import type { ActionSet } from '../environments/environment.js';
 import { dot } from '../linalg/blas.js';
 import { choleskySolve } from '../linalg/cholesky.js';
-import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
+import { assertFiniteActions, assertFiniteState, assertOutcome, newtonRegularizationProblem, requireInRange } from './checks.js';
 import { concentrationTerm, LogisticFit, regularizationAfter } from './logistic-ucb-1.js';
 import { firstOfTies } from './optimistic-selector.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, RADIUS_KEYS } from './policy.js';
@@ -89,6 +89,7 @@ export class OfuLogR implements Policy {
 
   constructor(spec: PolicySpec) {
     validatePolicySpec(spec);
+    requireInRange(newtonRegularizationProblem('OFULog-r', spec));
     if (spec.K !== 1) throw new RangeError(`OFULog-r is a binary (K = 1) policy, got K = ${spec.K}`);
     const { d } = spec;
     this.d = d;
@@ -327,5 +328,6 @@ export const ofulogRPolicy: PolicyDescriptor = {
     bytes: ({ d, t }) => 8 * (t * (2 * d + 3) + d * d + 12 * d),
     probeProjection: false,
   },
+  rangeProblem: (spec) => newtonRegularizationProblem('OFULog-r', spec),
   create: (spec) => new OfuLogR(spec),
 };

@@ -1,4 +1,5 @@
 import type { ActionSet } from '../environments/environment.js';
+import type { RangeProblem } from './checks.js';
 import type { OfulSolver, PolicySpec } from './spec.js';
 
 /** Counters a policy reports about itself (written to summaries and manifests). */
@@ -113,5 +114,11 @@ export interface PolicyDescriptor {
   /** Relative cost per round, to run the slowest units first (a larger rank runs earlier). */
   readonly costRank: number;
   readonly cost: PolicyCost;
+  /**
+   * Where its hyperparameters lie outside what it computes with in double precision (a λ its Newton
+   * system loses, a radius its cap cannot hold, a constant that overflows): the key and why, or null.
+   * Run for every policy entry when a config is resolved (experiment/setup.ts), before any unit starts.
+   */
+  readonly rangeProblem?: (spec: PolicySpec) => RangeProblem | null;
   create(spec: PolicySpec): Policy;
 }

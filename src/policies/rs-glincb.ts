@@ -41,7 +41,7 @@ import type { ActionSet } from '../environments/environment.js';
 import { dot, gemmNT } from '../linalg/blas.js';
 import { sigmoid } from '../model/logistic.js';
 import { spdInverse } from '../linalg/cholesky.js';
-import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
+import { assertFiniteActions, assertFiniteState, assertOutcome, newtonRegularizationProblem, requireInRange } from './checks.js';
 import { DesignMatrix } from './design-matrix.js';
 import { HistoryMle } from './history-mle.js';
 import { firstOfTies } from './optimistic-selector.js';
@@ -115,6 +115,7 @@ export class RsGlincb implements Policy {
 
   constructor(spec: PolicySpec) {
     validatePolicySpec(spec);
+    requireInRange(newtonRegularizationProblem('RS-GLinCB', spec));
     if (spec.K !== 1) throw new RangeError(`RS-GLinCB is a binary (K = 1) policy, got K = ${spec.K}`);
     const T = requireHorizon('RS-GLinCB', spec);
     const d = spec.d;
@@ -266,5 +267,6 @@ export const rsGlincbPolicy: PolicyDescriptor = {
     bytes: ({ d, actions, t }) => 8 * (2 * t * (d + 1) + 10 * d * d + actions * (d + 2)),
     probeProjection: false,
   },
+  rangeProblem: (spec) => newtonRegularizationProblem('RS-GLinCB', spec),
   create: (spec) => new RsGlincb(spec),
 };

@@ -11,7 +11,7 @@ import { Command, CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { backendDisagreements, BENCH_COLUMNS, DEFAULT_BENCH_OPTIONS, fitSlopes, runBench, type DgemmReference, leastSquaresSlope, planPoints, quantiles, type BenchOptions, type BenchRow } from '../../src/bench/index.js';
 import { benchReward, benchSpec } from '../../src/bench/measure.js';
-import { nominalRoundFlops, unavailableBackend } from '../../src/bench/plan.js';
+import { nominalRoundFlops, unavailableBackend, workloadProblem } from '../../src/bench/plan.js';
 import type { Backend } from '../../src/linalg/simd.js';
 import { seriesKey } from '../../src/bench/output.js';
 import { POLICIES, POLICY_NAMES, policyDescriptor } from '../../src/policies/registry.js';
@@ -122,6 +122,33 @@ describe('eofd bench: bad usage is exit code 2 with one line on stderr', () => {
     const code = await runBenchCommand({ ...parsed, out: path.join(blocker, 'out') }, { stdout: { write: () => true }, stderr: { write: (s: string) => (stderr += s) }, env: {} });
     expect(code).toBe(1);
     expect(stderr.split('\n').filter((l) => l.startsWith('eofd bench:'))).toEqual([expect.stringMatching(/cannot write the bench results to .* \(E[A-Z]+\)$/)]);
+  });
+});
+
+describe('eofd bench: --actions is bounded before any point runs', () => {
+  it('reliability: bench --actions is bounded by the config limit and by the same sizing rule as runs (it ran out of heap in the child)', async () => {
+    const { error, stderr } = await parseBench(['--actions', '200000000']);
+    expect(error).toBeInstanceOf(CommanderError);
+    expect(error!.exitCode).toBe(2);
+    expect(stderr.trimEnd()).toMatch(/^error: option '--actions <n>' argument '200000000' is invalid\. expected an integer in \[1, 10000\], got 200000000/);
+    expect((await parseBench(['--actions', '10000'])).error).toBeNull();
+    // 10,000 actions at d = 10⁶: 80 GB a round, refused up front with the estimate and the limit.
+    const machine = { bytes: 16e9, source: 'available memory' };
+    expect(workloadProblem({ actions: 10_000, d: [100, 1_000_000], K: [1, 4] }, machine)).toMatch(
+      /^--actions 10000: a point at d = 1000000, K = 4 needs about 80\.\d GB \(its workload's 10000 actions × d doubles a round, and the process\), more than the 16\.0 GB of available memory; use fewer --actions or a smaller --d$/,
+    );
+    expect(workloadProblem({ actions: 10_000, d: [100, 10_000], K: [1, 4] }, machine)).toBeNull();
+    const options: BenchOptions = { ...DEFAULT_BENCH_OPTIONS, d: [1_000_000], K: [1], actions: 10_000, policies: ['Random'], dgemm: false, backends: ['js'] };
+    // Run only where this machine cannot hold it (else the bench would really run it).
+    if (workloadProblem(options) !== null) {
+      let measured = false;
+      const refused = await runBench(options, tempDir(), { stderr: { write: () => true } }, async () => {
+        measured = true;
+        return { ok: false, reason: 'unused' };
+      }).catch((e: unknown) => e);
+      expect(refused).toMatchObject({ exitCode: 2, message: expect.stringMatching(/^--actions 10000: a point at d = 1000000/) });
+      expect(measured).toBe(false);
+    }
   });
 });
 

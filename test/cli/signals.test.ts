@@ -120,4 +120,44 @@ describe('eofd run: killed and interrupted runs', () => {
     expect(resumed.code).toBe(0);
     expect(finalCsvs(dir)).toHaveLength(6);
   });
+
+  it('reliability: a second signal ends the process at once while a round takes seconds (--jobs 1), leaving the folder resumable (signals taken off the computing thread)', async () => {
+    // OFUL-MLogB textbook at d = 2,000: an O(d³) inversion and eigendecomposition a round, seconds each.
+    const slowText = [
+      'name: slowrounds',
+      'environment: {type: synthetic, d: 2000, K: 1, reward: [0, 1], actions: [3, 3]}',
+      'horizon: 3',
+      'trials: 1',
+      'seed: 0',
+      'policies: [{policy: OFUL-MLogB, params: {oful_solver: textbook}}]',
+      'params: {S: 2}',
+      '',
+    ].join('\n');
+    const slow = writeFile(root, 'slowrounds.yaml', slowText);
+    const out = path.join(root, 'second-signal');
+    const partial = path.join(out, 'slowrounds', 'OFUL-MLogB', 'trial-0.csv.partial');
+    const interruptTwice = async (child: ReturnType<typeof spawnCli>, after = 0): Promise<number> => {
+      // The unit opens (truncates) its partial file as it starts.
+      await waitFor(() => fs.existsSync(partial) && fs.statSync(partial).mtimeMs > after, 60_000);
+      // Inside round 1 (the partial file is opened as the unit starts).
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const sent = performance.now();
+      child.kill('SIGINT');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      child.kill('SIGINT');
+      const { code } = await exitOf(child);
+      expect(code).toBe(130);
+      expect(child.output.stderr).toMatch(/^eofd run: stopping now \(second signal\)$/m);
+      return (performance.now() - sent) / 1000;
+    };
+    const first = spawnCli(['run', slow, '--out', out, '--jobs', '1', '--quiet'], root);
+    expect(await interruptTwice(first)).toBeLessThan(1.5);
+    expect(finalCsvs(path.join(out, 'slowrounds'))).toEqual([]);
+    // Resumable: the lock of the process that ended is taken over (its pid is gone), the partial file redone.
+    const leftover = fs.statSync(partial).mtimeMs;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const again = spawnCli(['run', slow, '--out', out, '--jobs', '1', '--quiet', '--resume'], root);
+    expect(await interruptTwice(again, leftover)).toBeLessThan(1.5);
+    expect(again.output.stderr).not.toMatch(/another eofd run/);
+  }, 120_000);
 });

@@ -12,7 +12,8 @@ import { loadConfigs } from '../../src/config/load.js';
 import { labelledDataReads } from '../../src/environments/labelled-data.js';
 import { runExperiments } from '../../src/experiment/runner.js';
 import { resolveExperiment } from '../../src/experiment/setup.js';
-import { tempDir, trialCsvs, withoutTimings, writeFile } from './fixtures.js';
+import { defaultWorkerScript } from '../../src/experiment/pool.js';
+import { listFiles, tempDir, trialCsvs, withoutTimings, writeFile } from './fixtures.js';
 
 let root: string;
 let dataFile: string;
@@ -113,5 +114,43 @@ describe('a data file changed after the run started', () => {
     values(copy)[0] = 123;
     expect(values(experiment)[0]).toBe(123);
     values(copy)[0] = before;
+  });
+});
+
+describe('a lock-step run on a worker thread (a signalled --jobs 1 run of the compiled CLI)', () => {
+  it('plays what this thread plays (every unit, the same rows), and an aborted signal stops it between rounds with no partial file left', async () => {
+    const text = [
+      'name: lockstep',
+      'environment: {type: synthetic, d: 6, K: 2, reward: [0, 0.5, 1], actions: [3, 6]}',
+      'horizon: 400',
+      'trials: 2',
+      'seed: 0',
+      'policies: [EOFD-MLogB, OFUL-MLogB, Random]',
+      'params: {S: 2, m: 3, beta: order}',
+      '',
+    ].join('\n');
+    const configs = loadConfigs(writeFile(root, 'lockstep.yaml', text));
+    const here = path.join(root, 'lockstep-here');
+    await runExperiments(configs, { out: here, jobs: 1 });
+    const thread = path.join(root, 'lockstep-thread');
+    const onWorker = await runExperiments(configs, { out: thread, jobs: 1, signal: new AbortController().signal, workerScript: defaultWorkerScript() });
+    expect(onWorker).toMatchObject({ interrupted: false, unitsRun: 6, unitsFailed: 0 });
+    const expected = trialCsvs(path.join(here, 'lockstep'));
+    const actual = trialCsvs(path.join(thread, 'lockstep'));
+    expect([...actual.keys()]).toEqual([...expected.keys()]);
+    for (const [file, csv] of expected) expect(withoutTimings(actual.get(file) as string)).toBe(withoutTimings(csv));
+
+    const stopped = path.join(root, 'lockstep-stopped');
+    const controller = new AbortController();
+    const run = runExperiments(configs, {
+      out: stopped,
+      jobs: 1,
+      signal: controller.signal,
+      workerScript: defaultWorkerScript(),
+      events: { onProgress: (_, rounds) => (rounds > 0 ? controller.abort() : undefined) },
+    });
+    const result = await run;
+    expect(result.interrupted).toBe(true);
+    expect(listFiles(path.join(stopped, 'lockstep')).filter((f) => f.endsWith('.partial'))).toEqual([]);
   });
 });
