@@ -239,7 +239,7 @@ describe('simd: every kernel gives the TypeScript kernel’s bits', () => {
   });
 
   it('symvLower (lower triangle only) with offsets and leading dimensions, the input staged or not', () => {
-    for (const m of [...SIZES, 12, 31, 64, 65]) {
+    for (const m of [...SIZES, 6, 10, 11, 12, 31, 64, 65, 66, 67, 130, 131]) {
       const lda = m + 2;
       const size = Math.max(1, m * lda + 3);
       for (const foreign of [false, true]) {
