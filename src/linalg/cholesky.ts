@@ -88,7 +88,31 @@ function solveRightLowerTransposed(
   tOff: number,
   ldt: number,
 ): void {
-  if (w <= TRSM_BASE) {
+  if (w === TRSM_BASE) {
+    // The loop below for w = 4, with L's ten entries in registers.
+    const l00 = l[lOff];
+    const l10 = l[lOff + ldl];
+    const l11 = l[lOff + ldl + 1];
+    const l20 = l[lOff + 2 * ldl];
+    const l21 = l[lOff + 2 * ldl + 1];
+    const l22 = l[lOff + 2 * ldl + 2];
+    const l30 = l[lOff + 3 * ldl];
+    const l31 = l[lOff + 3 * ldl + 1];
+    const l32 = l[lOff + 3 * ldl + 2];
+    const l33 = l[lOff + 3 * ldl + 3];
+    for (let i = 0; i < m; i++) {
+      const rx = xOff + i * ldx;
+      const x0 = x[rx] / l00;
+      const x1 = (x[rx + 1] - x0 * l10) / l11;
+      const x2 = (x[rx + 2] - x0 * l20 - x1 * l21) / l22;
+      x[rx] = x0;
+      x[rx + 1] = x1;
+      x[rx + 2] = x2;
+      x[rx + 3] = (x[rx + 3] - x0 * l30 - x1 * l31 - x2 * l32) / l33;
+    }
+    return;
+  }
+  if (w < TRSM_BASE) {
     // Row by row: x[c] = (x[c] − Σ_{p<c} x[p]·L[c][p]) / L[c][c].
     for (let i = 0; i < m; i++) {
       const rx = xOff + i * ldx;
@@ -238,11 +262,27 @@ export function spdInverse(
     if (!choleskyBlocked(n, work, 0, n, out, outOff, ldo)) return false;
     invertLowerBlocked(n, work, out, outOff, ldo);
     lowerGramBlocked(n, work, out, outOff, ldo);
+    return true;
   }
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < i; j++) out[outOff + j * ldo + i] = out[outOff + i * ldo + j];
-  }
+  mirrorLower(0, n, out, outOff, ldo);
   return true;
+}
+
+/**
+ * A[0..i, i] ← A[i, 0..i) for rows i0 ≤ i < i1 of A (at a[off], stride ld): the strict lower triangle's
+ * rows mirrored into the upper, by NB×NB tiles so that the strided writes stay in cache.
+ */
+function mirrorLower(i0: number, i1: number, a: Float64Array, off: number, ld: number): void {
+  for (let t0 = i0; t0 < i1; t0 += NB) {
+    const t1 = Math.min(i1, t0 + NB);
+    for (let j0 = 0; j0 < t1 - 1; j0 += NB) {
+      for (let i = Math.max(t0, j0 + 1); i < t1; i++) {
+        const ri = off + i * ld;
+        const end = Math.min(i, j0 + NB);
+        for (let j = j0; j < end; j++) a[off + j * ld + i] = a[ri + j];
+      }
+    }
+  }
 }
 
 /**
@@ -304,24 +344,16 @@ function lowerGramUnblocked(n: number, w: Float64Array, out: Float64Array, outOf
 }
 
 /**
- * dlauum: the lower triangle of out = XᵀX = UUᵀ, U = Xᵀ moved into the upper triangle of w (zeros below),
+ * dlauum: out = XᵀX = UUᵀ (both triangles), U = Xᵀ moved into the upper triangle of w (zeros below),
  * block row I by one gemmNT: out[I, 0..i0+ib) = U[I, i0..n)·U[0..i0+ib, i0..n)ᵀ (the diagonal block
- * whole; its upper half is overwritten by the caller's mirror).
+ * whole), then mirrored into column block I while it is in cache.
  */
 function lowerGramBlocked(n: number, w: Float64Array, out: Float64Array, outOff: number, ldo: number): void {
-  // Transposed by NB×NB tiles, so that the strided writes stay in cache.
-  for (let i0 = 0; i0 < n; i0 += NB) {
-    const i1 = Math.min(n, i0 + NB);
-    for (let j0 = 0; j0 <= i0; j0 += NB) {
-      for (let i = i0; i < i1; i++) {
-        const end = Math.min(i, j0 + NB);
-        for (let j = j0; j < end; j++) w[j * n + i] = w[i * n + j];
-      }
-    }
-  }
+  mirrorLower(0, n, w, 0, n);
   for (let i = 1; i < n; i++) w.fill(0, i * n, i * n + i);
   for (let i0 = 0; i0 < n; i0 += NB) {
     const ib = Math.min(NB, n - i0);
     gemmNT(ib, i0 + ib, n - i0, w, i0 * n + i0, n, w, i0, n, out, outOff + i0 * ldo, ldo);
+    mirrorLower(i0, i0 + ib, out, outOff, ldo);
   }
 }
