@@ -12,7 +12,7 @@ import { homeOf, type Home } from './simd.js';
 export const NB = 32;
 /** Orders above which the blocked algorithms run (at or below, one panel: the unblocked loops). */
 const BLOCKED_ORDER = NB;
-/** Widths at or below which the panel's triangular solve is plain substitution. */
+/** Width at which the panel's triangular solve (NB halved, both powers of two) is plain substitution, written out. */
 const TRSM_BASE = 4;
 
 /**
@@ -73,7 +73,8 @@ function choleskyBlocked(
 
 /**
  * dtrsm (right, lower, transposed): X (m×w at x[xOff], stride ldx) ← X·L⁻ᵀ, L the w×w lower triangle at
- * l[lOff]. Recursive halving: X₁ ← X₁L₁₁⁻ᵀ; X₂ −= X₁L₂₁ᵀ (gemmNT through T, m × w/2); X₂ ← X₂L₂₂⁻ᵀ.
+ * l[lOff], w = NB (a panel with rows below it) or a half of it, down to TRSM_BASE. Recursive halving:
+ * X₁ ← X₁L₁₁⁻ᵀ; X₂ −= X₁L₂₁ᵀ (gemmNT through T, m × w/2); X₂ ← X₂L₂₂⁻ᵀ.
  */
 function solveRightLowerTransposed(
   m: number,
@@ -89,7 +90,7 @@ function solveRightLowerTransposed(
   ldt: number,
 ): void {
   if (w === TRSM_BASE) {
-    // The loop below for w = 4, with L's ten entries in registers.
+    // Row by row: x[c] = (x[c] − Σ_{p<c} x[p]·L[c][p]) / L[c][c], for four columns with L in registers.
     const l00 = l[lOff];
     const l10 = l[lOff + ldl];
     const l11 = l[lOff + ldl + 1];
@@ -112,20 +113,7 @@ function solveRightLowerTransposed(
     }
     return;
   }
-  if (w < TRSM_BASE) {
-    // Row by row: x[c] = (x[c] − Σ_{p<c} x[p]·L[c][p]) / L[c][c].
-    for (let i = 0; i < m; i++) {
-      const rx = xOff + i * ldx;
-      for (let c = 0; c < w; c++) {
-        const rl = lOff + c * ldl;
-        let s = x[rx + c];
-        for (let p = 0; p < c; p++) s -= x[rx + p] * l[rl + p];
-        x[rx + c] = s / l[rl + c];
-      }
-    }
-    return;
-  }
-  const h = Math.ceil(w / 2 / TRSM_BASE) * TRSM_BASE;
+  const h = w / 2;
   solveRightLowerTransposed(m, h, l, lOff, ldl, x, xOff, ldx, t, tOff, ldt);
   gemmNT(m, w - h, h, x, xOff, ldx, l, lOff + h * ldl, ldl, t, tOff, ldt);
   subtract(m, w - h, t, tOff, ldt, x, xOff + h, ldx);
