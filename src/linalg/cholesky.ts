@@ -5,7 +5,7 @@
  * as WebAssembly SIMD when its output lies in a Workspace; below it, the unblocked loops.
  */
 
-import { axpy, dot, gemmNT } from './blas.js';
+import { axpy, dot, gemmNT, gemmNTUpdate } from './blas.js';
 import { homeOf, type Home } from './simd.js';
 
 /** Panel width of the blocked algorithms (dpotrf's NB). */
@@ -74,7 +74,7 @@ function choleskyBlocked(
 /**
  * dtrsm (right, lower, transposed): X (m×w at x[xOff], stride ldx) ← X·L⁻ᵀ, L the w×w lower triangle at
  * l[lOff], w = NB (a panel with rows below it) or a half of it, down to TRSM_BASE. Recursive halving:
- * X₁ ← X₁L₁₁⁻ᵀ; X₂ −= X₁L₂₁ᵀ (gemmNT through T, m × w/2); X₂ ← X₂L₂₂⁻ᵀ.
+ * X₁ ← X₁L₁₁⁻ᵀ; X₂ −= X₁L₂₁ᵀ (gemmNTUpdate with −L₂₁ in T); X₂ ← X₂L₂₂⁻ᵀ.
  */
 function solveRightLowerTransposed(
   m: number,
@@ -115,9 +115,13 @@ function solveRightLowerTransposed(
   }
   const h = w / 2;
   solveRightLowerTransposed(m, h, l, lOff, ldl, x, xOff, ldx, t, tOff, ldt);
-  gemmNT(m, w - h, h, x, xOff, ldx, l, lOff + h * ldl, ldl, t, tOff, ldt);
-  subtract(m, w - h, t, tOff, ldt, x, xOff + h, ldx);
-  solveRightLowerTransposed(m, w - h, l, lOff + h * ldl + h, ldl, x, xOff + h, ldx, t, tOff, ldt);
+  // X₂ + X₁(−L₂₁)ᵀ: each element's sum negated exactly, so X₂ − X₁L₂₁ᵀ to the bit, in one gemmNTUpdate.
+  for (let j = 0; j < h; j++) {
+    const rl = lOff + (h + j) * ldl;
+    for (let p = 0; p < h; p++) t[tOff + j * ldt + p] = -l[rl + p];
+  }
+  gemmNTUpdate(m, h, h, x, xOff, ldx, t, tOff, ldt, x, xOff + h, ldx);
+  solveRightLowerTransposed(m, h, l, lOff + h * ldl + h, ldl, x, xOff + h, ldx, t, tOff, ldt);
 }
 
 /** X (rows×cols at x[xOff], stride ldx) −= T (at t[tOff], stride ldt). */
