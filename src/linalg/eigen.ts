@@ -488,7 +488,7 @@ export class SymmetricEigen {
           e[i] = scale * g;
           h -= f * g;
           w[ri + i - 1] = f - g;
-          // y = (A − panel)·u / h, then w = y − (yᵀu / 2h)·u (into y). The panel's part is
+          // y = (A − panel)·u / h, then w = y − (yᵀu / 2h)·u (into the panel's row 2j). The panel's part is
           // Σ_p u_p (w_pᵀu) + w_p (u_pᵀu): the rows' dots with u, swapped in pairs, weight the rows.
           symvLower(i, w, 0, n, w, ri, y, 0);
           if (j > 0) {
