@@ -261,6 +261,23 @@ describe('simd: every kernel gives the TypeScript kernel’s bits', () => {
     }
   });
 
+  it('the symvLower kernel itself, below the size where blas.ts calls it too, for m = 0…70 (every m mod 4)', () => {
+    const workspace = new Workspace(1 << 16, 'wasm');
+    for (let m = 0; m <= 70; m++) {
+      const lda = m + 1 + (m % 3);
+      const plain = [Float64Array.from(values(random, 2 + m * lda)), Float64Array.from(values(random, m + 1)), Float64Array.from(values(random, m + 1))];
+      const [a, x, y] = plain.map((p) => {
+        const copy = workspace.float64(p.length);
+        copy.set(p);
+        return copy;
+      }) as [Float64Array, Float64Array, Float64Array];
+      symvLower(m, plain[0]!, 1, lda, plain[1]!, 1, plain[2]!, 1); // TypeScript (plain arrays)
+      const home = homeOf(y)!;
+      home.kernels.symvLower(m, home.address(a, 1), lda, home.address(x, 1), home.address(y, 1));
+      expect(bits(y), `m=${m}`).toEqual(bits(plain[2]!));
+    }
+  });
+
   it('gemmNTUpdate: C += A Bᵀ over every tile shape and across k panels (against a dense sum too)', () => {
     for (const [m, n, k] of [[0, 3, 4], [1, 1, 0], [4, 4, 9], [5, 7, 64], [9, 6, 3], [3, 5, 2100]] as const) {
       const lda = k + 1;
