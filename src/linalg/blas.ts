@@ -61,6 +61,26 @@ function packScratch(nc: number, len: number): number {
   return (nc + 2 * GEMM_TILE_MAX) * len + GEMM_TILE_MAX * GEMM_TILE_MAX;
 }
 
+/** Rows and columns of the tiles of `mirrorLower` (32×32 doubles: 8 KiB read, 32 rows' lines written). */
+const MIRROR_TILE = 32;
+
+/**
+ * A[0..i, i] ← A[i, 0..i) for rows i0 ≤ i < i1 of A (at a[off], stride ld): the strict lower triangle's
+ * rows mirrored into the upper, by MIRROR_TILE × MIRROR_TILE tiles so that the strided writes stay in cache.
+ */
+export function mirrorLower(i0: number, i1: number, a: Float64Array, off: number, ld: number): void {
+  for (let t0 = i0; t0 < i1; t0 += MIRROR_TILE) {
+    const t1 = Math.min(i1, t0 + MIRROR_TILE);
+    for (let j0 = 0; j0 < t1 - 1; j0 += MIRROR_TILE) {
+      for (let i = Math.max(t0, j0 + 1); i < t1; i++) {
+        const ri = off + i * ld;
+        const end = Math.min(i, j0 + MIRROR_TILE);
+        for (let j = j0; j < end; j++) a[off + j * ld + i] = a[ri + j];
+      }
+    }
+  }
+}
+
 /** Σ x[xOff+i]·y[yOff+i] over i < n (4-way unrolled, separate accumulators). */
 export function dot(n: number, x: Float64Array, xOff: number, y: Float64Array, yOff: number): number {
   const home = inputHome(x, y, n);
@@ -721,9 +741,7 @@ export function gram(
       for (let j = 0; j <= i; j++) c[rc + j] += x0 * a[r0 + j];
     }
   }
-  for (let i = 0; i < cols; i++) {
-    for (let j = 0; j < i; j++) c[cOff + j * ldc + i] = c[cOff + i * ldc + j];
-  }
+  mirrorLower(0, cols, c, cOff, ldc);
 }
 
 /**

@@ -5,7 +5,7 @@
  * as WebAssembly SIMD when its output lies in a Workspace; below it, the unblocked loops.
  */
 
-import { axpy, dot, gemmNT, gemmNTUpdate } from './blas.js';
+import { axpy, dot, gemmNT, gemmNTUpdate, mirrorLower } from './blas.js';
 import { homeOf, type Home } from './simd.js';
 
 /** Panel width of the blocked algorithms (dpotrf's NB). */
@@ -258,23 +258,6 @@ export function spdInverse(
   }
   mirrorLower(0, n, out, outOff, ldo);
   return true;
-}
-
-/**
- * A[0..i, i] ← A[i, 0..i) for rows i0 ≤ i < i1 of A (at a[off], stride ld): the strict lower triangle's
- * rows mirrored into the upper, by NB×NB tiles so that the strided writes stay in cache.
- */
-function mirrorLower(i0: number, i1: number, a: Float64Array, off: number, ld: number): void {
-  for (let t0 = i0; t0 < i1; t0 += NB) {
-    const t1 = Math.min(i1, t0 + NB);
-    for (let j0 = 0; j0 < t1 - 1; j0 += NB) {
-      for (let i = Math.max(t0, j0 + 1); i < t1; i++) {
-        const ri = off + i * ld;
-        const end = Math.min(i, j0 + NB);
-        for (let j = j0; j < end; j++) a[off + j * ld + i] = a[ri + j];
-      }
-    }
-  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { symvLower } from '../../src/linalg/blas.js';
+import { mirrorLower, symvLower } from '../../src/linalg/blas.js';
 import { axpy, dot, gemmNN, gemmNT, gemv, gemvT, gram, hypot } from '../../src/linalg/index.js';
 import { seededNormal } from '../helpers/dense.js';
 import { EPS, embed, extract, mulberry32, randomDense, symmetricUniform } from './fixtures.js';
@@ -292,6 +292,25 @@ describe('blas: symvLower', () => {
       symvLowerByPairs(m, a, aOff, lda, x, 3, expected, 1);
       expect(Array.from(new BigInt64Array(y.buffer)), `m=${m}`).toEqual(Array.from(new BigInt64Array(expected.buffer)));
       expect(y.every((v, i) => (i >= 1 && i <= m ? Number.isFinite(v) : v === SENTINEL)), `m=${m}`).toBe(true);
+    }
+  });
+});
+
+describe('blas: mirrorLower', () => {
+  it('writes A[j][i] = A[i][j] for j < i exactly for the rows asked (tiles of any alignment), nothing else', () => {
+    for (const [n, i0, i1] of [[0, 0, 0], [1, 0, 1], [5, 0, 5], [70, 0, 70], [70, 33, 65], [70, 31, 32], [100, 64, 100]] as const) {
+      const ld = n + 3;
+      const off = 2;
+      const a = Float64Array.from({ length: off + n * ld + 1 }, (_, k) => k);
+      const before = a.slice();
+      mirrorLower(i0, i1, a, off, ld);
+      for (let k = 0; k < a.length; k++) {
+        const r = k - off;
+        const [row, col] = [Math.floor(r / ld), r % ld];
+        // Written: (row, col) with row < col, col a row i0 ≤ col < i1 of the lower triangle, inside the n×n block.
+        const written = r >= 0 && row < n && col < n && row < col && col >= i0 && col < i1;
+        expect(a[k], `n=${n} [${i0}, ${i1}) at (${row}, ${col})`).toBe(written ? before[off + col * ld + row] : before[k]);
+      }
     }
   });
 });
