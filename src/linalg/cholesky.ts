@@ -319,15 +319,16 @@ function lowerGramUnblocked(n: number, w: Float64Array, out: Float64Array, outOf
 }
 
 /**
- * dlauum: out = XᵀX = UUᵀ (both triangles), U = Xᵀ moved into the upper triangle of w (zeros below),
+ * dlauum: out = XᵀX = UUᵀ (both triangles), U = Xᵀ moved into the upper triangle of w (zeros below, where read),
  * block row I by one gemmNT: out[I, 0..i0+ib) = U[I, i0..n)·U[0..i0+ib, i0..n)ᵀ (the diagonal block
  * whole), then mirrored into column block I while it is in cache.
  */
 function lowerGramBlocked(n: number, w: Float64Array, out: Float64Array, outOff: number, ldo: number): void {
   mirrorLower(0, n, w, 0, n);
-  for (let i = 1; i < n; i++) w.fill(0, i * n, i * n + i);
   for (let i0 = 0; i0 < n; i0 += NB) {
     const ib = Math.min(NB, n - i0);
+    // The products read U[·, i0..n) of rows up to i0+ib: below the diagonal only the diagonal block's.
+    for (let i = i0 + 1; i < i0 + ib; i++) w.fill(0, i * n + i0, i * n + i);
     gemmNT(ib, i0 + ib, n - i0, w, i0 * n + i0, n, w, i0, n, out, outOff + i0 * ldo, ldo);
     mirrorLower(i0, i0 + ib, out, outOff, ldo);
   }
