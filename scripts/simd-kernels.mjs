@@ -778,7 +778,7 @@ function symvLowerKernel() {
     ...[...qs.map((q) => rowPtr[q]), 'px', 'py'].map((ptr) => `    ${set(ptr, add(get(ptr), `(i32.const ${8 * width})`))}`),
     `    (br_if $${label} (i32.lt_u ${get('px')} ${get('xEnd')}))))`,
   ];
-  /** Rows q, q+1 (pointers at their rows' starts) at row index `row`: coefficients and zero dots. */
+  /** Rows `qs`, the first at row index `row`: pointers at the rows' starts, their coefficients x_row.., zero dots. */
   const start = (qs, row) => [
     ...qs.map((q, i) => set(rowPtr[q], i === 0 ? add(get('a'), `(i32.mul ${row} ${get('ldaBytes')})`) : add(get(rowPtr[qs[i - 1]]), get('ldaBytes')))),
     ...qs.map((q, i) => set(coef[q], `(f64.load offset=${8 * i} ${at('x', row)})`)),
