@@ -14,7 +14,7 @@
  * W = Vᵀ, so each Householder update, each accumulation step and each Givens rotation of the QL sweep
  * runs along a row of W (contiguous memory). W is transposed into the caller's `vectors` at the end.
  */
-import { gemmNN, gemmNNUpdate, gemmNT, gemmNTUpdate, gemv, gemvT, mirrorLower, symvLower } from './blas.js';
+import { gemmNN, gemmNNUpdate, gemmNT, gemmNTUpdate, gemv, gemvT, symvLower } from './blas.js';
 import { homeOf, kernelHome, type Home, type Workspace } from './simd.js';
 import { TridiagonalEigen } from './tridiagonal.js';
 
@@ -304,9 +304,9 @@ export class SymmetricEigen {
           throw new Error(`SymmetricEigen: non-finite entry at (${i}, ${j})`);
         }
         w[i * n + j] = v;
+        w[j * n + i] = v;
       }
     }
-    mirrorLower(0, n, w, 0, n);
   }
 
   /**
