@@ -740,59 +740,80 @@ function zeroKernel() {
 }
 
 /**
- * y = A x for A symmetric m×m from its lower triangle (blas.ts `symvLower`): rows r, r+1 per sweep,
- * each row's dot with x in the two lanes of one vector (even and odd columns, the TypeScript's two
- * accumulators) and both rows' axpys into y[0..r) in the same sweep; then the diagonal entries and
- * row r+1's entry in column r as scalars, in the TypeScript's order.
+ * y = A x for A symmetric m×m from its lower triangle (blas.ts `symvLower`): rows r..r+3 per sweep over
+ * y[0..r), four columns per iteration, each row's dot with x in the two lanes of one vector (even and
+ * odd columns, the TypeScript's two accumulators) and y_k ← (y_k + p01) + p23, the pairs' axpys; then
+ * each pair's diagonal entries (and the second pair's columns r, r+1) in the TypeScript's order. A last
+ * pair and a last row as two- and one-row sweeps.
  */
 function symvLowerKernel() {
   const fadd = (a, b) => `(f64.add ${a} ${b})`;
   const fmul = (a, b) => `(f64.mul ${a} ${b})`;
-  const element = (row, index) => `(f64.load ${add(get(row), `(i32.shl ${index} (i32.const 3))`)})`;
   const at = (array, index) => add(get(array), `(i32.shl ${index} (i32.const 3))`);
   const yAt = (index) => at('y', index);
   const lanes = (v) => fadd(`(f64x2.extract_lane 0 ${get(v)})`, `(f64x2.extract_lane 1 ${get(v)})`);
-  const r1 = add(get('r'), '(i32.const 1)');
+  const rowPtr = ['pa', 'pb', 'pc', 'pd'];
+  const acc = ['s0', 's1', 's2', 's3'];
+  const coef = ['x0', 'x1', 'x2', 'x3'];
+  const loaded = ['av', 'bv', 'cv', 'dv'];
+  const load = (ptr, off) => `(v128.load offset=${off} ${get(ptr)})`;
+  /** Columns (k, k+1) at byte offset `off` of rows q ∈ `qs`: dots, and y's update by pairs of rows. */
+  const step = (qs, off) => [
+    ...qs.map((q) => set(loaded[q], load(rowPtr[q], off))),
+    set('xv', load('px', off)),
+    ...qs.map((q) => set(acc[q], vadd(get(acc[q]), vmul(get(loaded[q]), get('xv'))))),
+    `(v128.store offset=${off} ${get('py')} ${[0, 2]
+      .filter((q) => q < qs.length)
+      .map((q) => (qs.length === 1 ? vmul(get(`${coef[qs[q]]}v`), get(loaded[qs[q]])) : vadd(vmul(get(`${coef[qs[q]]}v`), get(loaded[qs[q]])), vmul(get(`${coef[qs[q + 1]]}v`), get(loaded[qs[q + 1]])))))
+      .reduce((sum, p) => vadd(sum, p), load('py', off))})`,
+  ];
+  /** Rows `qs` (pointers set, from row r) over columns [0, r): `step` per `width` columns. */
+  const sweep = (qs, width, label) => [
+    set('px', get('x')),
+    set('py', get('y')),
+    set('xEnd', at('x', get('r'))),
+    `(block $${label}_done (br_if $${label}_done (i32.ge_u ${get('px')} ${get('xEnd')}))`,
+    `  (loop $${label}`,
+    ...Array.from({ length: width / 2 }, (_, h) => step(qs, 16 * h)).flat().map((l) => `    ${l}`),
+    ...[...qs.map((q) => rowPtr[q]), 'px', 'py'].map((ptr) => `    ${set(ptr, add(get(ptr), `(i32.const ${8 * width})`))}`),
+    `    (br_if $${label} (i32.lt_u ${get('px')} ${get('xEnd')}))))`,
+  ];
+  /** Rows `qs`, the first at row index `row`: pointers at the rows' starts, their coefficients x_row.., zero dots. */
+  const start = (qs, row) => [
+    ...qs.map((q, i) => set(rowPtr[q], i === 0 ? add(get('a'), `(i32.mul ${row} ${get('ldaBytes')})`) : add(get(rowPtr[qs[i - 1]]), get('ldaBytes')))),
+    ...qs.map((q, i) => set(coef[q], `(f64.load offset=${8 * i} ${at('x', row)})`)),
+    ...qs.map((q) => set(`${coef[q]}v`, `(f64x2.splat ${get(coef[q])})`)),
+    ...qs.map((q) => set(acc[q], '(v128.const f64x2 0 0)')),
+  ];
+  /** The end of pair (q, q+1) at row index `row`, pointers at its columns `row`: blas.ts `symvPairDiagonal`. */
+  const pairDiagonal = (q, row) => [
+    set('b', `(f64.load ${get(rowPtr[q + 1])})`),
+    `(f64.store ${yAt(row)} ${fadd(lanes(acc[q]), fmul(`(f64.load ${get(rowPtr[q])})`, get(coef[q])))})`,
+    `(f64.store ${yAt(row)} ${fadd(`(f64.load ${yAt(row)})`, fmul(get(coef[q + 1]), get('b')))})`,
+    `(f64.store ${yAt(add(row, '(i32.const 1)'))} ${fadd(fadd(fadd(`(f64x2.extract_lane 0 ${get(acc[q + 1])})`, fmul(get('b'), `(f64.load ${at('x', row)})`)), `(f64x2.extract_lane 1 ${get(acc[q + 1])})`), fmul(`(f64.load offset=8 ${get(rowPtr[q + 1])})`, get(coef[q + 1])))})`,
+  ];
+  const r2 = add(get('r'), '(i32.const 2)');
   return `
   (func (export "symvLower") (param $m i32) (param $a i32) (param $lda i32) (param $x i32) (param $y i32)
-    ${locals('i32', ['r', 'o', 'oEnd', 'ra', 'rb', 'ldaBytes'])} ${locals('f64', ['x0', 'x1', 'b'])}
-    ${locals('v128', ['x0v', 'x1v', 's0', 's1', 'av', 'bv', 'xv'])}
+    ${locals('i32', ['r', 'pa', 'pb', 'pc', 'pd', 'px', 'py', 'xEnd', 'ldaBytes'])} ${locals('f64', ['x0', 'x1', 'x2', 'x3', 'b'])}
+    ${locals('v128', ['x0v', 'x1v', 'x2v', 'x3v', 's0', 's1', 's2', 's3', 'av', 'bv', 'cv', 'dv', 'xv'])}
     ${set('ldaBytes', bytes('lda'))}
-    ${whileLoop('pairs', `(i32.ge_s ${r1} ${get('m')})`, [
-      set('ra', add(get('a'), `(i32.mul ${get('r')} ${get('ldaBytes')})`)),
-      set('rb', add(get('ra'), get('ldaBytes'))),
-      set('x0', `(f64.load ${at('x', get('r'))})`),
-      set('x1', `(f64.load offset=8 ${at('x', get('r'))})`),
-      set('x0v', `(f64x2.splat ${get('x0')})`),
-      set('x1v', `(f64x2.splat ${get('x1')})`),
-      set('s0', '(v128.const f64x2 0 0)'),
-      set('s1', '(v128.const f64x2 0 0)'),
-      ...loop('o', `(i32.shl ${get('r')} (i32.const 3))`, 16, [
-        set('av', `(v128.load ${add(get('ra'), get('o'))})`),
-        set('bv', `(v128.load ${add(get('rb'), get('o'))})`),
-        set('xv', `(v128.load ${add(get('x'), get('o'))})`),
-        set('s0', vadd(get('s0'), vmul(get('av'), get('xv')))),
-        set('s1', vadd(get('s1'), vmul(get('bv'), get('xv')))),
-        `(v128.store ${add(get('y'), get('o'))} ${vadd(`(v128.load ${add(get('y'), get('o'))})`, vadd(vmul(get('x0v'), get('av')), vmul(get('x1v'), get('bv'))))})`,
-      ], 'symv_pair'),
-      set('b', element('rb', get('r'))),
-      `(f64.store ${yAt(get('r'))} ${fadd(lanes('s0'), fmul(element('ra', get('r')), get('x0')))})`,
-      set('s1', `(f64x2.replace_lane 0 ${get('s1')} ${fadd(`(f64x2.extract_lane 0 ${get('s1')})`, fmul(get('b'), `(f64.load ${at('x', get('r'))})`))})`),
-      `(f64.store ${yAt(get('r'))} ${fadd(`(f64.load ${yAt(get('r'))})`, fmul(get('x1'), get('b')))})`,
-      `(f64.store ${yAt(r1)} ${fadd(lanes('s1'), fmul(element('rb', r1), get('x1')))})`,
-      set('r', add(get('r'), '(i32.const 2)')),
+    ${whileLoop('quads', `(i32.ge_s ${add(get('r'), '(i32.const 3)')} ${get('m')})`, [
+      ...start([0, 1, 2, 3], get('r')),
+      ...sweep([0, 1, 2, 3], 4, 'symv_quad'),
+      ...pairDiagonal(0, get('r')),
+      // Rows r+2, r+3 in columns r, r+1: the end of their pair's sweep over y[0..r+2).
+      ...step([2, 3], 0),
+      set('pc', add(get('pc'), '(i32.const 16)')),
+      set('pd', add(get('pd'), '(i32.const 16)')),
+      ...pairDiagonal(2, r2),
+      set('r', add(get('r'), '(i32.const 4)')),
     ]).join('\n    ')}
+    (if (i32.lt_s ${add(get('r'), '(i32.const 1)')} ${get('m')}) (then
+      ${[...start([0, 1], get('r')), ...sweep([0, 1], 2, 'symv_pair'), ...pairDiagonal(0, get('r')), set('r', r2)].join('\n      ')}))
     (if (i32.lt_s ${get('r')} ${get('m')}) (then
-      ${set('ra', add(get('a'), `(i32.mul ${get('r')} ${get('ldaBytes')})`))}
-      ${set('x0', `(f64.load ${at('x', get('r'))})`)}
-      ${set('x0v', `(f64x2.splat ${get('x0')})`)}
-      ${set('s0', '(v128.const f64x2 0 0)')}
-      ${loop('o', `(i32.shl ${get('r')} (i32.const 3))`, 16, [
-        set('av', `(v128.load ${add(get('ra'), get('o'))})`),
-        set('s0', vadd(get('s0'), vmul(get('av'), `(v128.load ${add(get('x'), get('o'))})`))),
-        `(v128.store ${add(get('y'), get('o'))} ${vadd(`(v128.load ${add(get('y'), get('o'))})`, vmul(get('x0v'), get('av')))})`,
-      ], 'symv_last').join('\n      ')}
-      (f64.store ${yAt(get('r'))} ${fadd(lanes('s0'), fmul(element('ra', get('r')), get('x0')))})))
+      ${[...start([0], get('r')), ...sweep([0], 2, 'symv_last')].join('\n      ')}
+      (f64.store ${yAt(get('r'))} ${fadd(lanes('s0'), fmul(`(f64.load ${get('pa')})`, get('x0')))})))
   )`;
 }
 

@@ -5,14 +5,14 @@
  * as WebAssembly SIMD when its output lies in a Workspace; below it, the unblocked loops.
  */
 
-import { axpy, dot, gemmNT } from './blas.js';
+import { axpy, dot, gemmNT, gemmNTUpdate, mirrorLower } from './blas.js';
 import { homeOf, type Home } from './simd.js';
 
 /** Panel width of the blocked algorithms (dpotrf's NB). */
 export const NB = 32;
 /** Orders above which the blocked algorithms run (at or below, one panel: the unblocked loops). */
 const BLOCKED_ORDER = NB;
-/** Widths at or below which the panel's triangular solve is plain substitution. */
+/** Width at which the panel's triangular solve (NB halved, both powers of two) is plain substitution, written out. */
 const TRSM_BASE = 4;
 
 /**
@@ -73,7 +73,8 @@ function choleskyBlocked(
 
 /**
  * dtrsm (right, lower, transposed): X (m×w at x[xOff], stride ldx) ← X·L⁻ᵀ, L the w×w lower triangle at
- * l[lOff]. Recursive halving: X₁ ← X₁L₁₁⁻ᵀ; X₂ −= X₁L₂₁ᵀ (gemmNT through T, m × w/2); X₂ ← X₂L₂₂⁻ᵀ.
+ * l[lOff], w = NB (a panel with rows below it) or a half of it, down to TRSM_BASE. Recursive halving:
+ * X₁ ← X₁L₁₁⁻ᵀ; X₂ −= X₁L₂₁ᵀ (gemmNTUpdate with −L₂₁ in T); X₂ ← X₂L₂₂⁻ᵀ.
  */
 function solveRightLowerTransposed(
   m: number,
@@ -88,24 +89,39 @@ function solveRightLowerTransposed(
   tOff: number,
   ldt: number,
 ): void {
-  if (w <= TRSM_BASE) {
-    // Row by row: x[c] = (x[c] − Σ_{p<c} x[p]·L[c][p]) / L[c][c].
+  if (w === TRSM_BASE) {
+    // Row by row: x[c] = (x[c] − Σ_{p<c} x[p]·L[c][p]) / L[c][c], for four columns with L in registers.
+    const l00 = l[lOff];
+    const l10 = l[lOff + ldl];
+    const l11 = l[lOff + ldl + 1];
+    const l20 = l[lOff + 2 * ldl];
+    const l21 = l[lOff + 2 * ldl + 1];
+    const l22 = l[lOff + 2 * ldl + 2];
+    const l30 = l[lOff + 3 * ldl];
+    const l31 = l[lOff + 3 * ldl + 1];
+    const l32 = l[lOff + 3 * ldl + 2];
+    const l33 = l[lOff + 3 * ldl + 3];
     for (let i = 0; i < m; i++) {
       const rx = xOff + i * ldx;
-      for (let c = 0; c < w; c++) {
-        const rl = lOff + c * ldl;
-        let s = x[rx + c];
-        for (let p = 0; p < c; p++) s -= x[rx + p] * l[rl + p];
-        x[rx + c] = s / l[rl + c];
-      }
+      const x0 = x[rx] / l00;
+      const x1 = (x[rx + 1] - x0 * l10) / l11;
+      const x2 = (x[rx + 2] - x0 * l20 - x1 * l21) / l22;
+      x[rx] = x0;
+      x[rx + 1] = x1;
+      x[rx + 2] = x2;
+      x[rx + 3] = (x[rx + 3] - x0 * l30 - x1 * l31 - x2 * l32) / l33;
     }
     return;
   }
-  const h = Math.ceil(w / 2 / TRSM_BASE) * TRSM_BASE;
+  const h = w / 2;
   solveRightLowerTransposed(m, h, l, lOff, ldl, x, xOff, ldx, t, tOff, ldt);
-  gemmNT(m, w - h, h, x, xOff, ldx, l, lOff + h * ldl, ldl, t, tOff, ldt);
-  subtract(m, w - h, t, tOff, ldt, x, xOff + h, ldx);
-  solveRightLowerTransposed(m, w - h, l, lOff + h * ldl + h, ldl, x, xOff + h, ldx, t, tOff, ldt);
+  // X₂ + X₁(−L₂₁)ᵀ: each element's sum negated exactly, so X₂ − X₁L₂₁ᵀ to the bit, in one gemmNTUpdate.
+  for (let j = 0; j < h; j++) {
+    const rl = lOff + (h + j) * ldl;
+    for (let p = 0; p < h; p++) t[tOff + j * ldt + p] = -l[rl + p];
+  }
+  gemmNTUpdate(m, h, h, x, xOff, ldx, t, tOff, ldt, x, xOff + h, ldx);
+  solveRightLowerTransposed(m, h, l, lOff + h * ldl + h, ldl, x, xOff + h, ldx, t, tOff, ldt);
 }
 
 /** X (rows×cols at x[xOff], stride ldx) −= T (at t[tOff], stride ldt). */
@@ -238,10 +254,9 @@ export function spdInverse(
     if (!choleskyBlocked(n, work, 0, n, out, outOff, ldo)) return false;
     invertLowerBlocked(n, work, out, outOff, ldo);
     lowerGramBlocked(n, work, out, outOff, ldo);
+    return true;
   }
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < i; j++) out[outOff + j * ldo + i] = out[outOff + i * ldo + j];
-  }
+  mirrorLower(0, n, out, outOff, ldo);
   return true;
 }
 
@@ -304,24 +319,17 @@ function lowerGramUnblocked(n: number, w: Float64Array, out: Float64Array, outOf
 }
 
 /**
- * dlauum: the lower triangle of out = XᵀX = UUᵀ, U = Xᵀ moved into the upper triangle of w (zeros below),
+ * dlauum: out = XᵀX = UUᵀ (both triangles), U = Xᵀ moved into the upper triangle of w (zeros below, where read),
  * block row I by one gemmNT: out[I, 0..i0+ib) = U[I, i0..n)·U[0..i0+ib, i0..n)ᵀ (the diagonal block
- * whole; its upper half is overwritten by the caller's mirror).
+ * whole), then mirrored into column block I while it is in cache.
  */
 function lowerGramBlocked(n: number, w: Float64Array, out: Float64Array, outOff: number, ldo: number): void {
-  // Transposed by NB×NB tiles, so that the strided writes stay in cache.
-  for (let i0 = 0; i0 < n; i0 += NB) {
-    const i1 = Math.min(n, i0 + NB);
-    for (let j0 = 0; j0 <= i0; j0 += NB) {
-      for (let i = i0; i < i1; i++) {
-        const end = Math.min(i, j0 + NB);
-        for (let j = j0; j < end; j++) w[j * n + i] = w[i * n + j];
-      }
-    }
-  }
-  for (let i = 1; i < n; i++) w.fill(0, i * n, i * n + i);
+  mirrorLower(0, n, w, 0, n);
   for (let i0 = 0; i0 < n; i0 += NB) {
     const ib = Math.min(NB, n - i0);
+    // The products read U[·, i0..n) of rows up to i0+ib: below the diagonal only the diagonal block's.
+    for (let i = i0 + 1; i < i0 + ib; i++) w.fill(0, i * n + i0, i * n + i);
     gemmNT(ib, i0 + ib, n - i0, w, i0 * n + i0, n, w, i0, n, out, outOff + i0 * ldo, ldo);
+    mirrorLower(i0, i0 + ib, out, outOff, ldo);
   }
 }

@@ -468,12 +468,14 @@ export class SymmetricEigen {
         let scale = 0;
         for (let k = 0; k < i; k++) scale += Math.abs(w[ri + k]);
         let h = 0;
+        // The panel's rows 2j (w) and 2j+1 (u) receive this step's vectors.
+        const ru = (width + 1) * n;
+        const rw = width * n;
         if (scale === 0) {
           e[i] = w[ri + i - 1];
-          for (let k = 0; k < i; k++) {
-            w[ri + k] = 0;
-            y[k] = 0;
-          }
+          for (let k = 0; k < i; k++) w[ri + k] = 0;
+          rows.fill(0, ru, ru + i);
+          rows.fill(0, rw, rw + i);
         } else {
           for (let k = 0; k < i; k++) {
             const x = w[ri + k] / scale;
@@ -486,7 +488,7 @@ export class SymmetricEigen {
           e[i] = scale * g;
           h -= f * g;
           w[ri + i - 1] = f - g;
-          // y = (A − panel)·u / h, then w = y − (yᵀu / 2h)·u (into y). The panel's part is
+          // y = (A − panel)·u / h, then w = y − (yᵀu / 2h)·u (into the panel's row 2j). The panel's part is
           // Σ_p u_p (w_pᵀu) + w_p (u_pᵀu): the rows' dots with u, swapped in pairs, weight the rows.
           symvLower(i, w, 0, n, w, ri, y, 0);
           if (j > 0) {
@@ -505,24 +507,25 @@ export class SymmetricEigen {
             ff += y[k] * w[ri + k];
           }
           const hh = ff / (h + h);
-          for (let k = 0; k < i; k++) y[k] -= hh * w[ri + k];
+          for (let k = 0; k < i; k++) {
+            rows[ru + k] = w[ri + k];
+            rows[rw + k] = y[k] - hh * w[ri + k];
+          }
         }
         d[i] = h;
-        const ru = (width + 1) * n;
-        const rw = width * n;
-        for (let k = 0; k < i; k++) {
-          rows[ru + k] = w[ri + k];
-          rows[rw + k] = y[k];
-        }
       }
       // Rows 0..m−1 (the lower triangle, by blocks of rows) −= Σ_p u_p w_pᵀ + w_p u_pᵀ, as
       // panelPartners · panelColumnsᵀ with (u_p, w_p) in panelColumns and (−w_p, −u_p) in panelPartners.
       const m = top - count + 1;
       const width = 2 * count;
       for (let k = 0; k < m; k++) {
-        for (let q = 0; q < width; q++) {
-          columns[k * ld + q] = rows[(q ^ 1) * n + k];
-          partners[k * ld + q] = -rows[q * n + k];
+        for (let q = 0; q < width; q += 2) {
+          const wk = rows[q * n + k];
+          const uk = rows[(q + 1) * n + k];
+          columns[k * ld + q] = uk;
+          columns[k * ld + q + 1] = wk;
+          partners[k * ld + q] = -wk;
+          partners[k * ld + q + 1] = -uk;
         }
       }
       for (let r0 = 0; r0 < m; r0 += REDUCTION_UPDATE_ROWS) {

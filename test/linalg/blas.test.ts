@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { mirrorLower, symvLower } from '../../src/linalg/blas.js';
 import { axpy, dot, gemmNN, gemmNT, gemv, gemvT, gram, hypot } from '../../src/linalg/index.js';
 import { seededNormal } from '../helpers/dense.js';
-import { EPS, embed, extract, mulberry32, randomDense } from './fixtures.js';
+import { EPS, embed, extract, mulberry32, randomDense, symmetricUniform } from './fixtures.js';
 
 const SIZES = [0, 1, 2, 3, 5, 7, 8, 13];
 const SENTINEL = -777.25;
@@ -232,6 +233,85 @@ describe('blas: gemmNT, gemmNN vs naive loops on every edge shape', () => {
     gemmNN(m, n, k, a.buf, 0, k, b.buf, 0, n, c2, 0, n);
     checkProduct(m, n, k, A, (p, j) => B[p][j], c1, 0, n);
     checkProduct(m, n, k, A, (p, j) => B[p][j], c2, 0, n);
+  });
+});
+
+/**
+ * symvLower's specified order of operations, one pair of rows (r, r+1) per sweep: each row's dot in two
+ * accumulators (even and odd columns) and y_k += x_r·a_rk + x_{r+1}·a_{r+1,k} for k < r; then the pair's
+ * diagonal block. The kernel may sweep several pairs at once but must give these bits.
+ */
+function symvLowerByPairs(m: number, a: Float64Array, aOff: number, lda: number, x: Float64Array, xOff: number, y: Float64Array, yOff: number): void {
+  for (let r = 0; r < m; r += 2) {
+    const r0 = aOff + r * lda;
+    const x0 = x[xOff + r]!;
+    let s00 = 0;
+    let s01 = 0;
+    if (r + 1 === m) {
+      for (let k = 0; k < r; k += 2) {
+        s00 += a[r0 + k]! * x[xOff + k]!;
+        s01 += a[r0 + k + 1]! * x[xOff + k + 1]!;
+        y[yOff + k] += x0 * a[r0 + k]!;
+        y[yOff + k + 1] += x0 * a[r0 + k + 1]!;
+      }
+      y[yOff + r] = s00 + s01 + a[r0 + r]! * x0;
+      break;
+    }
+    const r1 = r0 + lda;
+    const x1 = x[xOff + r + 1]!;
+    let s10 = 0;
+    let s11 = 0;
+    for (let k = 0; k < r; k += 2) {
+      s00 += a[r0 + k]! * x[xOff + k]!;
+      s01 += a[r0 + k + 1]! * x[xOff + k + 1]!;
+      s10 += a[r1 + k]! * x[xOff + k]!;
+      s11 += a[r1 + k + 1]! * x[xOff + k + 1]!;
+      y[yOff + k] += x0 * a[r0 + k]! + x1 * a[r1 + k]!;
+      y[yOff + k + 1] += x0 * a[r0 + k + 1]! + x1 * a[r1 + k + 1]!;
+    }
+    const b = a[r1 + r]!;
+    y[yOff + r] = s00 + s01 + a[r0 + r]! * x0;
+    s10 += b * x[xOff + r]!;
+    y[yOff + r] += x1 * b;
+    y[yOff + r + 1] = s10 + s11 + a[r1 + r + 1]! * x1;
+  }
+}
+
+describe('blas: symvLower', () => {
+  it('gives the bits of the pair-by-pair order for every m mod 4, offsets and lda > m, reading only the lower triangle', () => {
+    const rand = mulberry32(21);
+    for (const m of [...Array.from({ length: 71 }, (_, i) => i), 128, 129, 130, 131, 257]) {
+      const lda = m + (m % 3);
+      const aOff = m % 5;
+      const a = new Float64Array(aOff + m * lda + 1).fill(NaN);
+      for (let i = 0; i < m; i++) for (let k = 0; k <= i; k++) a[aOff + i * lda + k] = symmetricUniform(rand);
+      const x = Float64Array.from({ length: m + 3 }, () => symmetricUniform(rand));
+      const y = new Float64Array(m + 4).fill(SENTINEL);
+      const expected = y.slice();
+      symvLower(m, a, aOff, lda, x, 3, y, 1);
+      symvLowerByPairs(m, a, aOff, lda, x, 3, expected, 1);
+      expect(Array.from(new BigInt64Array(y.buffer)), `m=${m}`).toEqual(Array.from(new BigInt64Array(expected.buffer)));
+      expect(y.every((v, i) => (i >= 1 && i <= m ? Number.isFinite(v) : v === SENTINEL)), `m=${m}`).toBe(true);
+    }
+  });
+});
+
+describe('blas: mirrorLower', () => {
+  it('writes A[j][i] = A[i][j] for j < i exactly for the rows asked (tiles of any alignment), nothing else', () => {
+    for (const [n, i0, i1] of [[0, 0, 0], [1, 0, 1], [5, 0, 5], [70, 0, 70], [70, 33, 65], [70, 31, 32], [100, 64, 100]] as const) {
+      const ld = n + 3;
+      const off = 2;
+      const a = Float64Array.from({ length: off + n * ld + 1 }, (_, k) => k);
+      const before = a.slice();
+      mirrorLower(i0, i1, a, off, ld);
+      for (let k = 0; k < a.length; k++) {
+        const r = k - off;
+        const [row, col] = [Math.floor(r / ld), r % ld];
+        // Written: (row, col) with row < col, col a row i0 ≤ col < i1 of the lower triangle, inside the n×n block.
+        const written = r >= 0 && row < n && col < n && row < col && col >= i0 && col < i1;
+        expect(a[k], `n=${n} [${i0}, ${i1}) at (${row}, ${col})`).toBe(written ? before[off + col * ld + row] : before[k]);
+      }
+    }
   });
 });
 

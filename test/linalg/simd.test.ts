@@ -239,7 +239,7 @@ describe('simd: every kernel gives the TypeScript kernel’s bits', () => {
   });
 
   it('symvLower (lower triangle only) with offsets and leading dimensions, the input staged or not', () => {
-    for (const m of [...SIZES, 12, 31, 64, 65]) {
+    for (const m of [...SIZES, 6, 10, 11, 12, 31, 64, 65, 66, 67, 130, 131]) {
       const lda = m + 2;
       const size = Math.max(1, m * lda + 3);
       for (const foreign of [false, true]) {
@@ -258,6 +258,23 @@ describe('simd: every kernel gives the TypeScript kernel’s bits', () => {
           expect(Math.abs(y[2 + i]! - s), `symvLower m=${m} row ${i}`).toBeLessThanOrEqual(4 * m * 2 ** -52 * scale);
         }
       }
+    }
+  });
+
+  it('the symvLower kernel itself, below the size where blas.ts calls it too, for m = 0…70 (every m mod 4)', () => {
+    const workspace = new Workspace(1 << 16, 'wasm');
+    for (let m = 0; m <= 70; m++) {
+      const lda = m + 1 + (m % 3);
+      const plain = [Float64Array.from(values(random, 2 + m * lda)), Float64Array.from(values(random, m + 1)), Float64Array.from(values(random, m + 1))];
+      const [a, x, y] = plain.map((p) => {
+        const copy = workspace.float64(p.length);
+        copy.set(p);
+        return copy;
+      }) as [Float64Array, Float64Array, Float64Array];
+      symvLower(m, plain[0]!, 1, lda, plain[1]!, 1, plain[2]!, 1); // TypeScript (plain arrays)
+      const home = homeOf(y)!;
+      home.kernels.symvLower(m, home.address(a, 1), lda, home.address(x, 1), home.address(y, 1));
+      expect(bits(y), `m=${m}`).toEqual(bits(plain[2]!));
     }
   });
 
