@@ -20,7 +20,8 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { Data } from 'apache-arrow';
-import { describeFsError } from '../base/errors.js';
+import { describeFsError, EofdError } from '../base/errors.js';
+import { checkReplaceable, isWithin } from '../base/files.js';
 import { MANIFEST_FILE, splitTopLevel, SUMMARY_FILE, unitFiles } from './layout.js';
 import type { ManifestRead } from './manifest.js';
 import { readFinishedUnit, readManifest, readTrial, ResultsError } from './read.js';
@@ -352,10 +353,15 @@ function trialCells(file: string): { header: string[]; rows: string[][] } {
 export async function exportResults(dirs: readonly string[], options: ExportOptions): Promise<ExportResult> {
   const { out, format } = options;
   if (!(EXPORT_FORMATS as readonly string[]).includes(format)) throw new ResultsError(`--format: expected one of ${EXPORT_FORMATS.join(', ')}, got ${JSON.stringify(format)}`);
-  const existing = fs.statSync(out, { throwIfNoEntry: false });
+  const existing = fs.lstatSync(out, { throwIfNoEntry: false });
   if (existing?.isDirectory() === true) throw new ResultsError(`${out}: is a folder; --out names the file to write`);
   if (existing !== undefined && options.force !== true) throw new ResultsError(`${out} exists; not overwritten (--force replaces it)`);
+  checkReplaceable(out);
   const sources = findSources(dirs);
+  // The table never lands among the files it is read from (a unit's CSV, a sweep's own files).
+  for (const folder of readFolders(sources)) {
+    if (isWithin(out, folder)) throw new ResultsError(`--out ${out}: is inside ${folder}, a folder being exported; write the table elsewhere`);
+  }
   const layout = layoutOf(sources);
   const batchRows = options.batchRows ?? DEFAULT_BATCH_ROWS;
 
@@ -441,15 +447,24 @@ export async function exportResults(dirs: readonly string[], options: ExportOpti
   return result;
 }
 
+/** The folders an export reads: each experiment folder, and the sweep or grid folder of a point. */
+function readFolders(sources: readonly Source[]): string[] {
+  return [...new Set(sources.flatMap((s) => (s.point === null ? [s.dir] : [s.dir, path.dirname(path.resolve(s.dir))])))];
+}
+
 /** Moves the finished temporary file to `out`: replacing it only with `force` (a link never replaces). */
 function place(tmp: string, out: string, force: boolean): void {
   try {
-    if (force) fs.renameSync(tmp, out);
+    if (force) {
+      checkReplaceable(out);
+      fs.renameSync(tmp, out);
+    }
     else {
       fs.linkSync(tmp, out);
       fs.rmSync(tmp);
     }
   } catch (error) {
+    if (error instanceof EofdError) throw error;
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new ResultsError(`${out} appeared while exporting; not overwritten (--force replaces it)`);
     throw new ResultsError(`${out}: cannot write: ${describeFsError(error)}`, 1);
   }
