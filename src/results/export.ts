@@ -17,14 +17,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { Data } from 'apache-arrow';
 import { describeFsError, EofdError } from '../base/errors.js';
 import { checkReplaceable, isWithin } from '../base/files.js';
-import { MANIFEST_FILE, splitTopLevel, SUMMARY_FILE, unitFiles } from './layout.js';
+import { MANIFEST_FILE, splitTopLevel, unitFiles } from './layout.js';
 import type { ManifestRead } from './manifest.js';
-import { readFinishedUnit, readManifest, readTrial, ResultsError } from './read.js';
+import { experimentUnits, forEachCsvRecord, readManifest, readUnit, ResultsError } from './read.js';
 import { syncFolder } from './write.js';
 
 export const EXPORT_FORMATS = ['csv', 'parquet', 'arrow'] as const;
@@ -340,12 +339,6 @@ async function arrowWriter(fd: number, columns: readonly ExportColumn[]): Promis
 // ---------------------------------------------------------------------------------------------
 // Export
 
-/** The text cells of a trial CSV by column, after readTrial has validated the file. */
-function trialCells(file: string): { header: string[]; rows: string[][] } {
-  const records = parse(fs.readFileSync(file, 'utf8'), { skip_empty_lines: true }) as string[][];
-  return { header: (records[0] ?? []).map((h) => h.trim()), rows: records.slice(1) };
-}
-
 /**
  * Writes every round of every finished unit under `dirs` to `options.out`, atomically; refuses an
  * existing `out` without `force`. Throws ResultsError (exit 2) on bad input.
@@ -385,7 +378,9 @@ export async function exportResults(dirs: readonly string[], options: ExportOpti
     };
     for (const source of sources) {
       const { config } = source.manifest;
-      const complete = fs.existsSync(path.join(source.dir, SUMMARY_FILE));
+      // Finished units as `eofd report` takes them (read-folders.ts: one rule for both).
+      const units = experimentUnits(source.dir, { inProgress: true });
+      result.unfinished += config.policies.length * config.trials - units.summary.rows.length;
       let exported = 0;
       for (const label of config.policies) {
         const shared = new Map<string, Cell>([
@@ -402,29 +397,28 @@ export async function exportResults(dirs: readonly string[], options: ExportOpti
         const params = policyEntry(source.manifest, label);
         for (const key of layout.paramKeys) shared.set(`param_${key}`, asKind(cellOf(params[key]), layout.kinds.get(`param_${key}`) as Kind));
         for (const [key, cell] of shared) if (key.startsWith('point_')) shared.set(key, asKind(cell, layout.kinds.get(key) as Kind));
-        for (let trial = 0; trial < config.trials; trial++) {
-          const files = unitFiles(source.dir, label, trial);
-          // Finished: its unit summary matches the CSV, or the experiment is complete (summary.csv).
-          if (readFinishedUnit(files, label, trial, config.horizon) === null && !(complete && fs.existsSync(files.csv))) {
-            result.unfinished++;
-            continue;
-          }
-          readTrial(files.csv, label, trial, config.horizon);
-          const { header, rows } = trialCells(files.csv);
-          shared.set('trial', trial);
-          // Per column: the trial CSV's field to copy, or the unit's shared value.
-          const plan = layout.columns.map((column) => {
-            const copied = COPIED.some((x) => x.name === column.name);
-            return { field: copied ? header.indexOf(column.name) : null, value: shared.get(column.name) ?? null };
-          });
-          for (const row of rows) {
+        for (const row of units.summary.rows) {
+          if (row.policy !== label) continue;
+          readUnit(units, row);
+          shared.set('trial', row.trial);
+          // Per column: the trial CSV's field to copy, or the unit's shared value; the file streamed row by row.
+          let plan: { field: number | null; value: Cell }[] | null = null;
+          forEachCsvRecord(unitFiles(source.dir, label, row.trial).csv, ({ fields }) => {
+            if (plan === null) {
+              const header = fields.map((h) => h.trim());
+              plan = layout.columns.map((column) => {
+                const copied = COPIED.some((x) => x.name === column.name);
+                return { field: copied ? header.indexOf(column.name) : null, value: shared.get(column.name) ?? null };
+              });
+              return;
+            }
             plan.forEach(({ field, value }, c) => {
-              const text = field === null ? null : field === -1 ? '' : (row[field] as string).trim();
+              const text = field === null ? null : field === -1 ? '' : (fields[field] as string).trim();
               (batch[c] as Cell[]).push(text === null ? value : text === '' ? null : Number(text));
             });
+            result.rows++;
             if (++pending >= batchRows) flush();
-          }
-          result.rows += rows.length;
+          });
           result.units++;
           exported++;
         }

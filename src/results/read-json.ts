@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
-import { describeFsError, EofdError } from '../base/errors.js';
+import { describeFsError, EofdError, errnoCode } from '../base/errors.js';
 import { fileSha256 } from '../base/hash.js';
 import { describeIssue } from '../base/zod-issues.js';
 import { MANIFEST_FILE, type UnitFiles } from './layout.js';
@@ -97,7 +97,12 @@ export function readJsonFile<Schema extends z.ZodType>(file: string, schema: Sch
 /** The manifest of an experiment folder. */
 export function readManifest(dir: string): ManifestRead {
   const file = path.join(dir, MANIFEST_FILE);
-  if (!fs.existsSync(file)) throw new ResultsError(`${file}: not found`);
+  try {
+    fs.statSync(file);
+  } catch (error) {
+    // Only a missing file is "not found"; an unreadable one says why.
+    throw new ResultsError(errnoCode(error) === 'ENOENT' ? `${file}: not found` : `${file}: cannot read the manifest: ${describeFsError(error)}`);
+  }
   return readJsonFile(file, manifestSchema, 'the manifest');
 }
 

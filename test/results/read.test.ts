@@ -35,7 +35,7 @@ describe('readResults: bad input', () => {
     manifest.config.horizon = 'fifty';
     fs.writeFileSync(file, JSON.stringify(manifest));
     expect(thrownBy(ResultsError, () => readResults([dir])).message).toBe(
-      `${file}: config.horizon: expected a positive integer, got "fifty"`,
+      `${file}: config.horizon: expected a horizon from 1 to 100000000, got "fifty"`,
     );
   });
 
@@ -48,7 +48,7 @@ describe('readResults: bad input', () => {
     expect(thrownBy(ResultsError, () => readResults([dir])).message).toBe(`${file}: timing.runs.0.jobs: expected a job count, got 0`);
     delete manifest.config.trials;
     fs.writeFileSync(file, JSON.stringify(manifest));
-    expect(thrownBy(ResultsError, () => readResults([dir])).message).toBe(`${file}: config.trials: expected a positive integer, got nothing`);
+    expect(thrownBy(ResultsError, () => readResults([dir])).message).toBe(`${file}: config.trials: expected a trial count from 1 to 10000, got nothing`);
   });
 
   it('reports invalid JSON in the manifest with its line', () => {

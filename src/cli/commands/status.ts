@@ -130,16 +130,33 @@ function readLock(file: string, now: number): LockStatus | null {
   };
 }
 
+/** Bytes read per chunk when counting a `.partial` CSV's lines: the file is never held whole. */
+const COUNT_CHUNK_BYTES = 1 << 20;
+
 /** Rounds written to a `.partial` CSV (whole lines after the header) and its age; null when there is none. */
 function partialOf(file: string, now: number): { rounds: number; age: number } | null {
+  let fd: number;
   try {
-    const { mtimeMs } = fs.statSync(file);
-    const text = fs.readFileSync(file, 'utf8');
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const { mtimeMs, size } = fs.fstatSync(fd);
+    const chunk = Buffer.allocUnsafe(COUNT_CHUNK_BYTES);
     let lines = 0;
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++;
+    // The bytes present now: a run appending meanwhile does not keep the count going.
+    for (let left = size; left > 0; ) {
+      const n = fs.readSync(fd, chunk, 0, Math.min(chunk.length, left), null);
+      if (n === 0) break;
+      left -= n;
+      for (let i = chunk.indexOf(10); i >= 0 && i < n; i = chunk.indexOf(10, i + 1)) lines++;
+    }
     return { rounds: Math.max(0, lines - 1), age: Math.max(0, (now - mtimeMs) / 1000) };
   } catch {
     return null;
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
