@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InputFileError, makeFolders, readInputFile } from '../../src/base/files.js';
+import { EofdError } from '../../src/base/errors.js';
+import { checkReplaceable, InputFileError, makeFolders, readInputFile } from '../../src/base/files.js';
+import { writeFileAtomic } from '../../src/results/write.js';
 import { readTrace } from '../../src/environments/trace.js';
 import { runCli } from '../experiment/fixtures.js';
 import { thrownBy } from '../helpers/errors.js';
@@ -110,5 +112,26 @@ describe('makeFolders', () => {
     } finally {
       execFileSync('umount', [dir]);
     }
+  });
+});
+
+describe('checkReplaceable', () => {
+  it('reliability: writes refuse special files and folders being read (a FIFO, a device, a link to either are not replaced by an atomic write)', () => {
+    const link = path.join(root, 'to-null');
+    fs.symlinkSync('/dev/null', link);
+    const refused = (file: string): string => thrownBy(EofdError, () => writeFileAtomic(file, 'x\n')).message;
+    expect(refused(fifo)).toBe(`${fifo}: is not a regular file (a device, FIFO or socket); not replaced (give the name of a regular file or a new one)`);
+    expect(fs.statSync(fifo).isFIFO()).toBe(true);
+    expect(refused(link)).toBe(`${link}: is a symbolic link; not replaced (give the name of a regular file or a new one)`);
+    expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(thrownBy(EofdError, () => checkReplaceable('/dev/null')).exitCode).toBe(2);
+    expect(() => checkReplaceable(path.join(root, 'missing.csv'))).not.toThrow();
+    expect(fs.readdirSync(root).filter((name) => name.includes('.tmp-'))).toEqual([]);
+  });
+
+  it('reliability: writes refuse special files and folders being read (eofd export --force onto a FIFO is exit 2, the FIFO kept)', async () => {
+    const r = await runCli(['export', root, '--out', fifo, '--format', 'csv', '--force']);
+    expect([r.code, r.stderr]).toEqual([2, `eofd export: ${fifo}: is not a regular file (a device, FIFO or socket); not replaced (give the name of a regular file or a new one)\n`]);
+    expect(fs.statSync(fifo).isFIFO()).toBe(true);
   });
 });
