@@ -51,7 +51,7 @@ export interface CsvReadOptions {
 /**
  * Visits each record of a CSV file in order, reading it in chunks: memory is one chunk and one record,
  * whatever the file's length. RFC 4180: a field in double quotes may hold commas, doubled quotes and
- * line breaks; LF or CRLF line ends; empty lines skipped; a last line without a line end is a record
+ * line breaks (read as LF); LF or CRLF line ends; empty lines skipped; a last line without a line end is a record
  * (unless `growing`). Throws a one-line ResultsError naming the file: not found (only when it does not
  * exist), cannot read (the file system's error), a stray or unclosed quote (with the line).
  * Returns false when the file is missing and `missing` is 'skip', true otherwise.
