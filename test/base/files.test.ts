@@ -8,6 +8,7 @@ import { checkReplaceable, InputFileError, makeFolders, readInputFile } from '..
 import { writeFileAtomic } from '../../src/results/write.js';
 import { readTrace } from '../../src/environments/trace.js';
 import { runCli } from '../experiment/fixtures.js';
+import { writeFixtureResults } from '../report/fixture.js';
 import { thrownBy } from '../helpers/errors.js';
 
 let root: string;
@@ -130,7 +131,8 @@ describe('checkReplaceable', () => {
   });
 
   it('reliability: writes refuse special files and folders being read (eofd export --force onto a FIFO is exit 2, the FIFO kept)', async () => {
-    const r = await runCli(['export', root, '--out', fifo, '--format', 'csv', '--force']);
+    const results = writeFixtureResults(fs.mkdtempSync(path.join(root, 'results-')));
+    const r = await runCli(['export', results, '--out', fifo, '--format', 'csv', '--force']);
     expect([r.code, r.stderr]).toEqual([2, `eofd export: ${fifo}: is not a regular file (a device, FIFO or socket); not replaced (give the name of a regular file or a new one)\n`]);
     expect(fs.statSync(fifo).isFIFO()).toBe(true);
   });
