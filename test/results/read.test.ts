@@ -4,6 +4,8 @@ import { parse } from 'csv-parse/sync';
 import { describe, expect, it, vi } from 'vitest';
 import { createHash } from 'node:crypto';
 import { unitFiles } from '../../src/results/layout.js';
+import { CONFIG_LIMITS as MANIFEST_LIMITS, isFolderName } from '../../src/base/limits.js';
+import { CONFIG_LIMITS, isExperimentName } from '../../src/config/schema.js';
 import { CSV_CHUNK_BYTES } from '../../src/results/read-csv.js';
 import { forEachCsvRecord, readBestFile, readFinishedUnit, ResultsError, readResults, type CsvRecord } from '../../src/results/read.js';
 import { runCli, tinyConfig, writeFile } from '../experiment/fixtures.js';
@@ -373,5 +375,14 @@ describe('reliability: readers stream CSVs', () => {
     fs.rmSync(file);
     fs.mkdirSync(file);
     expect(thrownBy(ResultsError, () => readResults([dir])).message).toBe(`${file}: cannot read: is a folder, not a file`);
+  });
+});
+
+describe('manifest limits', () => {
+  it('are the config limits: one set of numbers (base/limits.ts) and one folder-name rule for configs and manifests', () => {
+    expect(MANIFEST_LIMITS).toEqual(CONFIG_LIMITS);
+    for (const name of ['EOFD-MLogB', 'a.b_c-1', '.', '..', '', 'a/b', '../x', 'x'.repeat(100), 'x'.repeat(101), 'λ']) {
+      expect(isFolderName(name), name).toBe(isExperimentName(name));
+    }
   });
 });
