@@ -3,7 +3,8 @@
  * `<policy>/trial-<i>.csv` (or its `.partial` while the unit runs). Every defect is one line naming the
  * file, the line and the column: `results/x/EOFD-MLogB/trial-3.csv:118: cum_regret: expected a finite
  * number, got "abc"`. A file cut short (a row with too few fields, fewer than T rounds, a gap in t) is
- * a defect.
+ * a defect. Files are read in chunks (forEachCsvRecord), never as one string, so a trial of any
+ * horizon the schema allows is read; what a reader keeps is its series (TrialSeries, 36 bytes a round).
  */
 import fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
@@ -166,13 +167,10 @@ class RecordAssembler {
 
 /** Reads a small CSV file (summary.csv) into its header and data records. */
 function readCsv(file: string): { header: CsvRecord; rows: CsvRecord[] } {
-  let header: CsvRecord | null = null;
-  const rows: CsvRecord[] = [];
-  forEachCsvRecord(file, (record) => {
-    if (header === null) header = record;
-    else rows.push(record);
-  });
-  if (header === null) throw new ResultsError(`${file}:1: empty file (no header)`);
+  const records: CsvRecord[] = [];
+  forEachCsvRecord(file, (record) => records.push(record));
+  const [header, ...rows] = records;
+  if (header === undefined) throw new ResultsError(`${file}:1: empty file (no header)`);
   return { header, rows };
 }
 
@@ -296,23 +294,22 @@ export function readPartialTrial(file: string, policy: string, trial: number, ho
 function parseTrial(file: string, policy: string, trial: number, horizon: number, whole: true): TrialSeries;
 function parseTrial(file: string, policy: string, trial: number, horizon: number, whole: boolean): TrialSeries | null;
 function parseTrial(file: string, policy: string, trial: number, horizon: number, whole: boolean): TrialSeries | null {
-  let header: CsvRecord | null = null;
+  // Set by the visitor (an object: its fields are not narrowed away across the call).
+  const seen: { header: CsvRecord | null; last: CsvRecord | null; sketchSize: Float64Array | null } = { header: null, last: null, sketchSize: null };
   let index = new Map<string, number>();
-  let last: CsvRecord | null = null;
   const actions = new Int32Array(horizon);
   const cumRegret = new Float64Array(horizon);
   const selectMs = new Float64Array(horizon);
   const updateMs = new Float64Array(horizon);
-  let sketchSize: Float64Array | null = null;
   let t = 0;
   const row = (record: CsvRecord): void => {
-    if (header === null) {
-      header = record;
-      index = columnIndex(file, header, TRIAL_COLUMNS.filter((c) => !OPTIONAL_TRIAL_COLUMNS.includes(c)));
+    if (seen.header === null) {
+      seen.header = record;
+      index = columnIndex(file, record, TRIAL_COLUMNS.filter((c) => !OPTIONAL_TRIAL_COLUMNS.includes(c)));
       return;
     }
-    last = record;
-    const c = cells(file, header, record, index);
+    seen.last = record;
+    const c = cells(file, seen.header, record, index);
     if (t === horizon) {
       throw new ResultsError(`${file}:${record.line}: more rounds than the manifest's T = ${horizon}`);
     }
@@ -334,25 +331,24 @@ function parseTrial(file: string, policy: string, trial: number, horizon: number
     selectMs[t] = c.num('select_ms');
     updateMs[t] = c.num('update_ms');
     if (index.has('m') && c.raw('m') !== '') {
-      sketchSize ??= new Float64Array(horizon);
-      sketchSize[t] = c.int('m', 1);
+      seen.sketchSize ??= new Float64Array(horizon);
+      seen.sketchSize[t] = c.int('m', 1);
     }
     t++;
   };
   const found = forEachCsvRecord(file, row, whole ? {} : { growing: true, missing: 'skip' });
   if (!found) return null;
-  if (header === null) {
+  if (seen.header === null) {
     if (!whole) return null;
     throw new ResultsError(`${file}:1: empty file (no header)`);
   }
   if (whole && t < horizon) {
-    const after = ((last ?? header) as CsvRecord).line;
+    const after = (seen.last ?? seen.header).line;
     throw new ResultsError(
       `${file}:${after}: ends after t = ${t}, the manifest's T is ${horizon} (truncated file?)`,
     );
   }
-  if (t === horizon) return { policy, trial, actions, cumRegret, selectMs, updateMs, sketchSize };
-  const sketch = sketchSize as Float64Array | null;
+  if (t === horizon) return { policy, trial, actions, cumRegret, selectMs, updateMs, sketchSize: seen.sketchSize };
   return {
     policy,
     trial,
@@ -360,6 +356,6 @@ function parseTrial(file: string, policy: string, trial: number, horizon: number
     cumRegret: cumRegret.slice(0, t),
     selectMs: selectMs.slice(0, t),
     updateMs: updateMs.slice(0, t),
-    sketchSize: sketch?.slice(0, t) ?? null,
+    sketchSize: seen.sketchSize?.slice(0, t) ?? null,
   };
 }
