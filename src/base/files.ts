@@ -14,6 +14,8 @@ export const INPUT_LIMITS = {
   configBytes: 4 * 2 ** 20,
   /** A trace file (JSON, parsed whole). */
   traceBytes: 512 * 2 ** 20,
+  /** A JSON file a run wrote (a manifest with its seeds per trial, best.json, a unit summary). */
+  resultsJsonBytes: 256 * 2 ** 20,
 } as const;
 
 /** Why an input file cannot be read, as one line without the file's name (callers add it). */

@@ -137,3 +137,17 @@ describe('checkReplaceable', () => {
     expect(fs.statSync(fifo).isFIFO()).toBe(true);
   });
 });
+
+describe('results JSON read through it', () => {
+  it('reliability: manifests are validated like configs (a FIFO as manifest.json is refused at once by status, report and export, never waited on)', async () => {
+    const dir = path.join(root, 'fifo-experiment');
+    fs.mkdirSync(dir);
+    const manifest = path.join(dir, 'manifest.json');
+    execFileSync('mkfifo', [manifest]);
+    const message = `${manifest}: cannot read the manifest: is not a regular file (a device, FIFO or socket); give a file`;
+    for (const [command, ...args] of [['status'], ['report', '--out', path.join(root, 'fifo-report')], ['export', '--out', path.join(root, 'fifo.csv')]]) {
+      const r = await runCli([command as string, dir, ...args]);
+      expect([r.code, r.stderr]).toEqual([2, `eofd ${command}: ${message}\n`]);
+    }
+  });
+});
