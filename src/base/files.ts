@@ -1,11 +1,12 @@
 /**
  * Reading an input file a user named (a config, a trace): only a regular file, at most a given size,
  * never a device or FIFO (reading one could block forever or grow without bound), and the file system's
- * error as one line.
+ * error as one line. Writing one: only over a regular file (replaceableFile), never over a link, a
+ * stream or a folder.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { describeFsError, errnoCode } from './errors.js';
+import { describeFsError, EofdError, errnoCode } from './errors.js';
 
 /** Largest input files read whole. */
 export const INPUT_LIMITS = {
@@ -13,6 +14,8 @@ export const INPUT_LIMITS = {
   configBytes: 4 * 2 ** 20,
   /** A trace file (JSON, parsed whole). */
   traceBytes: 512 * 2 ** 20,
+  /** A JSON file a run wrote (a manifest with its seeds per trial, best.json, a unit summary). */
+  resultsJsonBytes: 256 * 2 ** 20,
 } as const;
 
 /** Why an input file cannot be read, as one line without the file's name (callers add it). */
@@ -83,5 +86,40 @@ export function makeFolders(folder: string): void {
     while (!fs.existsSync(path.dirname(missing)) && path.dirname(missing) !== missing) missing = path.dirname(missing);
     fs.mkdirSync(missing);
     throw error;
+  }
+}
+
+/**
+ * Refuses to replace `file` unless it is missing or a regular file: a rename over a symbolic link, a
+ * FIFO, a device or a folder would drop what the user put there (and a link is not followed: it is
+ * the link that would go). Exit code 2: the path names something that is not a file to write.
+ */
+export function checkReplaceable(file: string): void {
+  let stat: fs.Stats;
+  try {
+    stat = fs.lstatSync(file);
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return;
+    throw new EofdError(`${file}: cannot write: ${describeFsError(error)}`, 1);
+  }
+  if (stat.isFile()) return;
+  const what = stat.isSymbolicLink() ? 'a symbolic link' : stat.isDirectory() ? 'a folder' : 'not a regular file (a device, FIFO or socket)';
+  throw new EofdError(`${file}: is ${what}; not replaced (give the name of a regular file or a new one)`, 2);
+}
+
+/** Whether `inner` is `outer` or lies inside it, symbolic links resolved (a missing tail is taken as written). */
+export function isWithin(inner: string, outer: string): boolean {
+  const relative = path.relative(resolveReal(outer), resolveReal(inner));
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/** `p` with its longest existing prefix's links resolved. */
+function resolveReal(p: string): string {
+  const absolute = path.resolve(p);
+  try {
+    return fs.realpathSync(absolute);
+  } catch {
+    const parent = path.dirname(absolute);
+    return parent === absolute ? absolute : path.join(resolveReal(parent), path.basename(absolute));
   }
 }

@@ -7,16 +7,17 @@
  *   writeReport(report, 'results/report');
  */
 import { MANIFEST_FILE } from '../results/layout.js';
-import { removeLeftovers, replaceFolder, writeFileAtomic } from '../results/write.js';
+import { replaceFolder, writeFileAtomic } from '../results/write.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
 import { claimLabel, controlWord, evaluateClaims } from './claims.js';
 import { renderHtml } from './html.js';
-import { ResultsError, readResults } from '../results/read.js';
+import { ResultsError, readManifest, readResults } from '../results/read.js';
 import { svgToPng } from './png.js';
 import { renderRegretFigure, renderSketchSizeFigure, renderTimeFigure, type Band, type TimeAxis } from './svg.js';
 import { REPORT_FORMAT, type Report } from './report.js';
+import { EofdError } from '../base/errors.js';
 import { makeFolders } from '../base/files.js';
 import { EOFD, OFUL, eofdSide, inPaperOrder, summarizeExperiment, type ExperimentSummary } from './summarize.js';
 
@@ -236,10 +237,9 @@ export function writeReport(given: Report, outDir: string, options: WriteOptions
     if (fig3 !== null) contents.push([SKETCH_SIZE_PNG, svgToPng(fig3)]);
   }
   if (outDir.trim() === '') throw new ResultsError('--out: expected a folder, got an empty string');
-  // Never into an experiment folder: its files are a run's, and readers would take the report for results.
-  if (fs.existsSync(path.join(outDir, MANIFEST_FILE))) {
-    throw new ResultsError(`${outDir}: holds ${MANIFEST_FILE} (an experiment folder); write the report to another folder with --out`);
-  }
+  // Never into a folder a run uses: its files are a run's, and readers would take the report for results.
+  const role = runFolderRole(outDir);
+  if (role !== null) throw new ResultsError(`${outDir}: ${role}; write the report to another folder with --out`);
   // The working folder (or one holding it) is never swapped out from under the user's shell.
   const target = path.resolve(outDir);
   const relative = path.relative(target, process.cwd());
@@ -257,22 +257,70 @@ export function writeReport(given: Report, outDir: string, options: WriteOptions
       );
     } else {
       // A folder that holds other files too: file by file, each atomically; a killed report's temporary files go first.
-      removeLeftovers(outDir);
+      removeReportLeftovers(outDir);
       for (const [name, content] of contents) writeFileAtomic(path.join(outDir, name), content);
     }
   } catch (err) {
+    if (err instanceof EofdError) throw err;
     const code = (err as { code?: string }).code;
     throw new ResultsError(`cannot write the report to ${outDir}${code ? ` (${code})` : ''}`, 1);
   }
   return contents.map(([name]) => path.join(outDir, name));
 }
 
+/** The names of the files a report writes. */
+const REPORT_NAMES: ReadonlySet<string> = new Set<string>([...REPORT_FILES, ...PNG_FILES, SKETCH_SIZE_FIGURE]);
+
+/** A unit's files in a policy's folder (results/layout.ts unitFiles). */
+const UNIT_FILE = /^trial-\d+\.(csv|csv\.partial|summary\.json)$/;
+
+/**
+ * What a run uses `dir` for, or null: an experiment folder, a policy's folder (its name is a label of
+ * the experiment in the folder above: `eofd report <experiment>`'s default `<experiment>/report` when
+ * a label is `report`), or a folder holding a unit's files.
+ */
+function runFolderRole(dir: string): string | null {
+  if (fs.existsSync(path.join(dir, MANIFEST_FILE))) return `holds ${MANIFEST_FILE} (an experiment folder)`;
+  const parent = path.dirname(path.resolve(dir));
+  const name = path.basename(path.resolve(dir));
+  if (fs.existsSync(path.join(parent, MANIFEST_FILE))) {
+    let labels: readonly string[] = [];
+    try {
+      labels = readManifest(parent).config.policies;
+    } catch {
+      // An unreadable manifest: the folder's own files decide below.
+    }
+    if (labels.includes(name)) return `is the folder of the policy labelled ${JSON.stringify(name)} in the experiment ${path.dirname(dir)}`;
+  }
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return null;
+  }
+  const unit = names.find((n) => UNIT_FILE.test(n));
+  return unit === undefined ? null : `holds ${unit} (a policy's folder)`;
+}
+
+/** Removes the temporary files (`<report file>.tmp-<pid>`) a killed report left in `dir`; nothing else. */
+function removeReportLeftovers(dir: string): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const base = name.replace(/\.tmp-\d+$/, '');
+    if (base !== name && REPORT_NAMES.has(base)) fs.rmSync(path.join(dir, name), { force: true });
+  }
+}
+
 /** Whether `dir` is missing or holds nothing but report files (and a killed report's temporary files). */
 function holdsOnlyReport(dir: string): boolean {
-  const ours = new Set<string>([...REPORT_FILES, ...PNG_FILES, SKETCH_SIZE_FIGURE]);
   try {
     if (!fs.lstatSync(dir).isDirectory()) return false;
-    return fs.readdirSync(dir).every((name) => ours.has(name.replace(/\.tmp-\d+$/, '')));
+    return fs.readdirSync(dir).every((name) => REPORT_NAMES.has(name.replace(/\.tmp-\d+$/, '')));
   } catch {
     return true;
   }

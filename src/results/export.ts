@@ -17,13 +17,13 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { Data } from 'apache-arrow';
-import { describeFsError } from '../base/errors.js';
-import { BEST_FILE, GRID_FILE, MANIFEST_FILE, splitTopLevel, SUMMARY_FILE, SWEEP_FILE, SWEEP_SHARD_FILE, unitFiles } from './layout.js';
+import { describeFsError, EofdError } from '../base/errors.js';
+import { checkReplaceable, isWithin } from '../base/files.js';
+import { BEST_FILE, GRID_FILE, MANIFEST_FILE, splitTopLevel, SWEEP_FILE, SWEEP_SHARD_FILE, unitFiles } from './layout.js';
 import type { ManifestRead } from './manifest.js';
-import { readFinishedUnit, readManifest, readTrial, ResultsError } from './read.js';
+import { experimentUnits, forEachCsvRecord, readManifest, readUnit, ResultsError } from './read.js';
 import { syncFolder } from './write.js';
 
 export const EXPORT_FORMATS = ['csv', 'parquet', 'arrow'] as const;
@@ -358,12 +358,6 @@ async function arrowWriter(fd: number, columns: readonly ExportColumn[]): Promis
 // ---------------------------------------------------------------------------------------------
 // Export
 
-/** The text cells of a trial CSV by column, after readTrial has validated the file. */
-function trialCells(file: string): { header: string[]; rows: string[][] } {
-  const records = parse(fs.readFileSync(file, 'utf8'), { skip_empty_lines: true }) as string[][];
-  return { header: (records[0] ?? []).map((h) => h.trim()), rows: records.slice(1) };
-}
-
 /**
  * Writes every round of every finished unit under `dirs` to `options.out`, atomically; refuses an
  * existing `out` without `force`. Throws ResultsError (exit 2) on bad input.
@@ -371,10 +365,15 @@ function trialCells(file: string): { header: string[]; rows: string[][] } {
 export async function exportResults(dirs: readonly string[], options: ExportOptions): Promise<ExportResult> {
   const { out, format } = options;
   if (!(EXPORT_FORMATS as readonly string[]).includes(format)) throw new ResultsError(`--format: expected one of ${EXPORT_FORMATS.join(', ')}, got ${JSON.stringify(format)}`);
-  const existing = fs.statSync(out, { throwIfNoEntry: false });
+  const existing = fs.lstatSync(out, { throwIfNoEntry: false });
   if (existing?.isDirectory() === true) throw new ResultsError(`${out}: is a folder; --out names the file to write`);
   if (existing !== undefined && options.force !== true) throw new ResultsError(`${out} exists; not overwritten (--force replaces it)`);
+  checkReplaceable(out);
   const sources = findSources(dirs);
+  // The table never lands among the files it is read from (a unit's CSV, a sweep's own files).
+  for (const folder of readFolders(sources)) {
+    if (isWithin(out, folder)) throw new ResultsError(`--out ${out}: is inside ${folder}, a folder being exported; write the table elsewhere`);
+  }
   const layout = layoutOf(sources);
   const batchRows = options.batchRows ?? DEFAULT_BATCH_ROWS;
 
@@ -398,7 +397,9 @@ export async function exportResults(dirs: readonly string[], options: ExportOpti
     };
     for (const source of sources) {
       const { config } = source.manifest;
-      const complete = fs.existsSync(path.join(source.dir, SUMMARY_FILE));
+      // Finished units as `eofd report` takes them (read-folders.ts: one rule for both).
+      const units = experimentUnits(source.dir, { inProgress: true });
+      result.unfinished += config.policies.length * config.trials - units.summary.rows.length;
       let exported = 0;
       for (const label of config.policies) {
         const shared = new Map<string, Cell>([
@@ -415,29 +416,28 @@ export async function exportResults(dirs: readonly string[], options: ExportOpti
         const params = policyEntry(source.manifest, label);
         for (const key of layout.paramKeys) shared.set(`param_${key}`, asKind(cellOf(params[key]), layout.kinds.get(`param_${key}`) as Kind));
         for (const [key, cell] of shared) if (key.startsWith('point_')) shared.set(key, asKind(cell, layout.kinds.get(key) as Kind));
-        for (let trial = 0; trial < config.trials; trial++) {
-          const files = unitFiles(source.dir, label, trial);
-          // Finished: its unit summary matches the CSV, or the experiment is complete (summary.csv).
-          if (readFinishedUnit(files, label, trial, config.horizon) === null && !(complete && fs.existsSync(files.csv))) {
-            result.unfinished++;
-            continue;
-          }
-          readTrial(files.csv, label, trial, config.horizon);
-          const { header, rows } = trialCells(files.csv);
-          shared.set('trial', trial);
-          // Per column: the trial CSV's field to copy, or the unit's shared value.
-          const plan = layout.columns.map((column) => {
-            const copied = COPIED.some((x) => x.name === column.name);
-            return { field: copied ? header.indexOf(column.name) : null, value: shared.get(column.name) ?? null };
-          });
-          for (const row of rows) {
+        for (const row of units.summary.rows) {
+          if (row.policy !== label) continue;
+          readUnit(units, row);
+          shared.set('trial', row.trial);
+          // Per column: the trial CSV's field to copy, or the unit's shared value; the file streamed row by row.
+          let plan: { field: number | null; value: Cell }[] | null = null;
+          forEachCsvRecord(unitFiles(source.dir, label, row.trial).csv, ({ fields }) => {
+            if (plan === null) {
+              const header = fields.map((h) => h.trim());
+              plan = layout.columns.map((column) => {
+                const copied = COPIED.some((x) => x.name === column.name);
+                return { field: copied ? header.indexOf(column.name) : null, value: shared.get(column.name) ?? null };
+              });
+              return;
+            }
             plan.forEach(({ field, value }, c) => {
-              const text = field === null ? null : field === -1 ? '' : (row[field] as string).trim();
+              const text = field === null ? null : field === -1 ? '' : (fields[field] as string).trim();
               (batch[c] as Cell[]).push(text === null ? value : text === '' ? null : Number(text));
             });
+            result.rows++;
             if (++pending >= batchRows) flush();
-          }
-          result.rows += rows.length;
+          });
           result.units++;
           exported++;
         }
@@ -460,15 +460,24 @@ export async function exportResults(dirs: readonly string[], options: ExportOpti
   return result;
 }
 
+/** The folders an export reads: each experiment folder, and the sweep or grid folder of a point. */
+function readFolders(sources: readonly Source[]): string[] {
+  return [...new Set(sources.flatMap((s) => (s.point === null ? [s.dir] : [s.dir, path.dirname(path.resolve(s.dir))])))];
+}
+
 /** Moves the finished temporary file to `out`: replacing it only with `force` (a link never replaces). */
 function place(tmp: string, out: string, force: boolean): void {
   try {
-    if (force) fs.renameSync(tmp, out);
+    if (force) {
+      checkReplaceable(out);
+      fs.renameSync(tmp, out);
+    }
     else {
       fs.linkSync(tmp, out);
       fs.rmSync(tmp);
     }
   } catch (error) {
+    if (error instanceof EofdError) throw error;
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new ResultsError(`${out} appeared while exporting; not overwritten (--force replaces it)`);
     throw new ResultsError(`${out}: cannot write: ${describeFsError(error)}`, 1);
   }

@@ -4,6 +4,7 @@
  * resume, merge and the report read it through `manifestSchema` (read.ts).
  */
 import { z } from 'zod';
+import { CONFIG_LIMITS, isFolderName } from '../base/limits.js';
 import type { BetaMode, BetaRank } from '../model/beta.js';
 
 /** Every derived value, under the names the manifest uses (the paper's symbol in each comment). */
@@ -150,6 +151,10 @@ const positiveInteger = z.number({ error: 'expected a positive integer' }).int({
 const text = (what = 'a non-empty string') => z.string({ error: `expected ${what}` }).min(1, { error: `expected ${what}` });
 const object = (what: string) => z.record(z.string(), z.unknown(), { error: `expected ${what}` });
 const count = (what: string, min: number) => z.number({ error: `expected ${what}` }).int({ error: `expected ${what}` }).min(min, { error: `expected ${what}` });
+const limited = (what: string, max: number) => count(`${what} from 1 to ${max}`, 1).max(max, { error: `expected ${what} from 1 to ${max}` });
+const label = z.string({ error: 'expected a policy label' }).refine(isFolderName, {
+  error: `expected a policy label of 1-${CONFIG_LIMITS.maxNameLength} characters from [A-Za-z0-9._-], not '.' or '..' (it names a folder)`,
+});
 const numbers = z.array(z.number({ error: 'expected a number' }), { error: 'expected a list of numbers' });
 
 /**
@@ -179,10 +184,11 @@ export const manifestSchema = z.looseObject(
           },
           { error: 'expected an object' },
         ),
-        horizon: positiveInteger,
-        trials: positiveInteger,
+        // A reader loops over T rounds and over trials × policies units: the limits a config is held to.
+        horizon: limited('a horizon', CONFIG_LIMITS.maxHorizon),
+        trials: limited('a trial count', CONFIG_LIMITS.maxTrials),
         policies: z
-          .array(text('a policy name'), { error: 'expected a non-empty list of policy names' })
+          .array(label, { error: 'expected a non-empty list of policy names' })
           .min(1, { error: 'expected a non-empty list of policy names' })
           .refine((list) => new Set(list).size === list.length, { error: 'expected distinct names' }),
       },
@@ -213,6 +219,7 @@ export const manifestSchema = z.looseObject(
       .optional(),
     shard: z
       .looseObject({ index: count('an integer ≥ 0', 0), count: positiveInteger, first_unit: count('an integer ≥ 0', 0) }, { error: 'expected an object' })
+      .refine((shard) => shard.index < shard.count, { error: 'expected index < count (shards are numbered from 0)' })
       .optional(),
   },
   { error: 'expected an object' },

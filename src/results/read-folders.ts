@@ -122,30 +122,55 @@ function findExperimentDirs(dir: string, excluded: Set<string>): string[] {
 }
 
 /**
- * Reads and validates one experiment folder. Without summary.csv it is a defect, unless
- * `options.inProgress`: then the finished units are read (each trial CSV checked against its unit summary).
+ * An experiment folder's validated manifest and its finished units, listed but not yet read: of a
+ * complete experiment, summary.csv's rows; of a run in progress (`options.inProgress`, no summary.csv),
+ * the units `readFinishedUnit` finds finished. `readUnit` reads each: the one rule by which report and
+ * export take a unit.
  */
-export function readExperiment(dir: string, options: ReadOptions = {}): ExperimentData {
+export interface ExperimentUnits {
+  dir: string;
+  manifest: ReturnType<typeof describeManifest>;
+  complete: boolean;
+  summaryFile: string;
+  /** Policy by policy in manifest order, trials ascending; `lines`: each row's line in summary.csv. */
+  summary: { rows: SummaryRow[]; lines: Map<string, number> };
+}
+
+/** Lists one experiment folder's finished units (see ExperimentUnits). Without summary.csv it is a defect, unless `options.inProgress`. */
+export function experimentUnits(dir: string, options: ReadOptions = {}): ExperimentUnits {
   const manifest = describeManifest(readManifest(dir));
-  const { policies, trials: planned, horizon } = manifest.setting;
   const summaryFile = path.join(dir, SUMMARY_FILE);
   const complete = !options.inProgress || fs.existsSync(summaryFile);
   const summary = complete ? readSummary(summaryFile, manifest.setting) : finishedUnits(dir, manifest.setting);
-  const trials: TrialSeries[] = [];
-  for (const row of summary.rows) {
-    const files = unitFiles(dir, row.policy, row.trial);
-    const file = files.csv;
-    // A run in progress's units were hashed when found finished (readFinishedUnit).
-    if (complete) checkUnitHash(files);
-    const series = readTrial(file, row.policy, row.trial, horizon);
-    const last = series.cumRegret[series.cumRegret.length - 1] as number;
-    const scale = Math.max(1, Math.abs(last), Math.abs(row.finalRegret));
-    if (Math.abs(last - row.finalRegret) > FINAL_REGRET_TOLERANCE * scale) {
-      const where = complete ? `${summaryFile}:${summary.lines.get(`${row.policy}\u0000${row.trial}`)}` : files.summary;
-      throw new ResultsError(`${where}: final_regret: ${row.finalRegret} disagrees with the last cum_regret ${last} of ${file}`);
-    }
-    trials.push(series);
+  return { dir, manifest, complete, summaryFile, summary };
+}
+
+/**
+ * Reads one finished unit of `units`: its trial CSV must hash to what its run recorded (when its unit
+ * summary exists; a run in progress's units were hashed when found finished), hold rounds 1..T, and end
+ * on the final regret its summary states.
+ */
+export function readUnit(units: ExperimentUnits, row: SummaryRow): TrialSeries {
+  const files = unitFiles(units.dir, row.policy, row.trial);
+  if (units.complete) checkUnitHash(files);
+  const series = readTrial(files.csv, row.policy, row.trial, units.manifest.setting.horizon);
+  const last = series.cumRegret[series.cumRegret.length - 1] as number;
+  const scale = Math.max(1, Math.abs(last), Math.abs(row.finalRegret));
+  if (Math.abs(last - row.finalRegret) > FINAL_REGRET_TOLERANCE * scale) {
+    const where = units.complete ? `${units.summaryFile}:${units.summary.lines.get(`${row.policy}\u0000${row.trial}`)}` : files.summary;
+    throw new ResultsError(`${where}: final_regret: ${row.finalRegret} disagrees with the last cum_regret ${last} of ${files.csv}`);
   }
+  return series;
+}
+
+/**
+ * Reads and validates one experiment folder: its finished units (experimentUnits, readUnit) and, of a
+ * run in progress, its partial units' rounds so far.
+ */
+export function readExperiment(dir: string, options: ReadOptions = {}): ExperimentData {
+  const units = experimentUnits(dir, options);
+  const { manifest, complete, summary } = units;
+  const { policies, trials: planned } = manifest.setting;
   return {
     dir,
     name: manifest.name,
@@ -155,7 +180,7 @@ export function readExperiment(dir: string, options: ReadOptions = {}): Experime
     timing: manifest.timing,
     progress: { complete, finishedUnits: summary.rows.length, plannedUnits: policies.length * planned },
     summary: summary.rows,
-    trials,
+    trials: summary.rows.map((row) => readUnit(units, row)),
     partial: complete ? [] : partialUnits(dir, manifest.setting, summary.rows),
   };
 }

@@ -7,7 +7,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
-import { describeFsError, EofdError } from '../base/errors.js';
+import { describeFsError, EofdError, errnoCode } from '../base/errors.js';
+import { INPUT_LIMITS, InputFileError, readInputFile } from '../base/files.js';
 import { fileSha256 } from '../base/hash.js';
 import { describeIssue } from '../base/zod-issues.js';
 import { MANIFEST_FILE, type UnitFiles } from './layout.js';
@@ -73,9 +74,10 @@ function lineOf(text: string, offset: number): number {
 export function readJsonFile<Schema extends z.ZodType>(file: string, schema: Schema, what: string): z.output<Schema> {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    // A regular file only (a FIFO would block the reader), of a bounded size.
+    text = readInputFile(file, INPUT_LIMITS.resultsJsonBytes).toString('utf8');
   } catch (error) {
-    throw new ResultsError(`${file}: cannot read ${what}: ${describeFsError(error)}`);
+    throw new ResultsError(`${file}: cannot read ${what}: ${error instanceof InputFileError ? error.message : describeFsError(error)}`);
   }
   let json: unknown;
   try {
@@ -97,7 +99,12 @@ export function readJsonFile<Schema extends z.ZodType>(file: string, schema: Sch
 /** The manifest of an experiment folder. */
 export function readManifest(dir: string): ManifestRead {
   const file = path.join(dir, MANIFEST_FILE);
-  if (!fs.existsSync(file)) throw new ResultsError(`${file}: not found`);
+  try {
+    fs.statSync(file);
+  } catch (error) {
+    // Only a missing file is "not found"; an unreadable one says why.
+    throw new ResultsError(errnoCode(error) === 'ENOENT' ? `${file}: not found` : `${file}: cannot read the manifest: ${describeFsError(error)}`);
+  }
   return readJsonFile(file, manifestSchema, 'the manifest');
 }
 
@@ -117,7 +124,7 @@ export function readSweepShard(file: string): z.output<typeof sweepShardSchema> 
 /** The parsed JSON of a unit's summary file, or undefined when it cannot be read or parsed. */
 function readUnitSummaryJson(files: UnitFiles): unknown {
   try {
-    return JSON.parse(fs.readFileSync(files.summary, 'utf8'));
+    return JSON.parse(readInputFile(files.summary, INPUT_LIMITS.resultsJsonBytes).toString('utf8'));
   } catch {
     return undefined;
   }

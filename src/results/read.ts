@@ -14,5 +14,5 @@ export {
   type Setting,
   type Timing,
 } from './read-json.js';
-export { readPartialTrial, readTrial, type TrialSeries } from './read-csv.js';
-export { readExperiment, readResults, type ExperimentData, type Progress, type ReadOptions } from './read-folders.js';
+export { forEachCsvRecord, readPartialTrial, readTrial, type CsvRecord, type TrialSeries } from './read-csv.js';
+export { experimentUnits, readExperiment, readResults, readUnit, type ExperimentData, type ExperimentUnits, type Progress, type ReadOptions } from './read-folders.js';

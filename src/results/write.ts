@@ -7,6 +7,7 @@ import { createHash, type Hash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'csv-stringify/sync';
+import { checkReplaceable } from '../base/files.js';
 import { PARTIAL_SUFFIX, type UnitFiles } from './layout.js';
 import { roundCells, SUMMARY_COLUMNS, summaryCells, TRIAL_COLUMNS, type RoundRecord } from './records.js';
 import { UNIT_SUMMARY_FORMAT, type UnitSummaryFile } from './unit.js';
@@ -14,9 +15,10 @@ import { UNIT_SUMMARY_FORMAT, type UnitSummaryFile } from './unit.js';
 /**
  * Writes `text` to `file` through a temporary file in the same folder, flushed to the disk (fsync)
  * before the rename and the folder flushed after it, so that after a power cut the file is either the
- * old one or the whole new one.
+ * old one or the whole new one. Only a regular file is replaced (base/files.ts checkReplaceable).
  */
 export function writeFileAtomic(file: string, text: string | Uint8Array): void {
+  checkReplaceable(file);
   const tmp = `${file}.tmp-${process.pid}`;
   try {
     const fd = fs.openSync(tmp, 'w');
@@ -26,6 +28,7 @@ export function writeFileAtomic(file: string, text: string | Uint8Array): void {
     } finally {
       fs.closeSync(fd);
     }
+    checkReplaceable(file);
     fs.renameSync(tmp, file);
   } catch (error) {
     fs.rmSync(tmp, { force: true });

@@ -3,9 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InputFileError, makeFolders, readInputFile } from '../../src/base/files.js';
+import { EofdError } from '../../src/base/errors.js';
+import { checkReplaceable, InputFileError, makeFolders, readInputFile } from '../../src/base/files.js';
+import { writeFileAtomic } from '../../src/results/write.js';
 import { readTrace } from '../../src/environments/trace.js';
 import { runCli } from '../experiment/fixtures.js';
+import { writeFixtureResults } from '../report/fixture.js';
 import { thrownBy } from '../helpers/errors.js';
 
 let root: string;
@@ -109,6 +112,42 @@ describe('makeFolders', () => {
       expect(() => makeFolders(path.join(dir, 'x', 'y'))).toThrow(/EROFS/);
     } finally {
       execFileSync('umount', [dir]);
+    }
+  });
+});
+
+describe('checkReplaceable', () => {
+  it('reliability: writes refuse special files and folders being read (a FIFO, a device, a link to either are not replaced by an atomic write)', () => {
+    const link = path.join(root, 'to-null');
+    fs.symlinkSync('/dev/null', link);
+    const refused = (file: string): string => thrownBy(EofdError, () => writeFileAtomic(file, 'x\n')).message;
+    expect(refused(fifo)).toBe(`${fifo}: is not a regular file (a device, FIFO or socket); not replaced (give the name of a regular file or a new one)`);
+    expect(fs.statSync(fifo).isFIFO()).toBe(true);
+    expect(refused(link)).toBe(`${link}: is a symbolic link; not replaced (give the name of a regular file or a new one)`);
+    expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(thrownBy(EofdError, () => checkReplaceable('/dev/null')).exitCode).toBe(2);
+    expect(() => checkReplaceable(path.join(root, 'missing.csv'))).not.toThrow();
+    expect(fs.readdirSync(root).filter((name) => name.includes('.tmp-'))).toEqual([]);
+  });
+
+  it('reliability: writes refuse special files and folders being read (eofd export --force onto a FIFO is exit 2, the FIFO kept)', async () => {
+    const results = writeFixtureResults(fs.mkdtempSync(path.join(root, 'results-')));
+    const r = await runCli(['export', results, '--out', fifo, '--format', 'csv', '--force']);
+    expect([r.code, r.stderr]).toEqual([2, `eofd export: ${fifo}: is not a regular file (a device, FIFO or socket); not replaced (give the name of a regular file or a new one)\n`]);
+    expect(fs.statSync(fifo).isFIFO()).toBe(true);
+  });
+});
+
+describe('results JSON read through it', () => {
+  it('reliability: manifests are validated like configs (a FIFO as manifest.json is refused at once by status, report and export, never waited on)', async () => {
+    const dir = path.join(root, 'fifo-experiment');
+    fs.mkdirSync(dir);
+    const manifest = path.join(dir, 'manifest.json');
+    execFileSync('mkfifo', [manifest]);
+    const message = `${manifest}: cannot read the manifest: is not a regular file (a device, FIFO or socket); give a file`;
+    for (const [command, ...args] of [['status'], ['report', '--out', path.join(root, 'fifo-report')], ['export', '--out', path.join(root, 'fifo.csv')]]) {
+      const r = await runCli([command as string, dir, ...args]);
+      expect([r.code, r.stderr]).toEqual([2, `eofd ${command}: ${message}\n`]);
     }
   });
 });

@@ -104,3 +104,46 @@ describe('eofd status', () => {
     }
   });
 });
+
+describe('eofd status: reliability', () => {
+  it('reliability: status counts each unit once (a merged experiment beside the shards it was merged from)', async () => {
+    const config = writeFile(root, 'merged.yaml', tinyConfig('m', { horizon: 8, trials: 2, policies: '[EOFD-MLogB, Random]' }));
+    const out = path.join(root, 'merged');
+    for (const shard of ['0/2', '1/2']) expect((await runCli(['run', config, '--shard', shard, '--jobs', '1', '--quiet', '--out', out])).code).toBe(0);
+    const shards = [0, 1].map((i) => path.join(out, `shard-${i}-of-2`));
+    expect((await runCli(['merge', ...shards, '--out', out, '--quiet'])).code).toBe(0);
+    for (const given of [[out], [path.join(out, 'm'), shards[0] as string]]) {
+      const r = await runCli(['status', ...given, '--json']);
+      expect(r.code).toBe(0);
+      const report = JSON.parse(r.stdout) as { units: number; done: number; missing: number; experiments: { name: string; shards: unknown }[] };
+      expect([report.units, report.done, report.missing, report.experiments.length]).toEqual([4, 4, 0, 1]);
+      expect(report.experiments[0]?.name).toBe(path.join(out, 'm'));
+    }
+    // A unit not done in the merged folder is looked up in its shard (done there: still one unit, done).
+    fs.rmSync(unitFiles(path.join(out, 'm'), 'Random', 1).csv);
+    const r = JSON.parse((await runCli(['status', out, '--json'])).stdout) as { units: number; done: number };
+    expect([r.units, r.done]).toEqual([4, 4]);
+  });
+
+  it('reliability: manifests are validated like configs (a foreign manifest with 10⁹ trials is refused at once by status and export, naming file and field)', async () => {
+    const dir = path.join(root, 'foreign', 'x');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'manifest.json');
+    const manifest = { name: 'x', config: { environment: { type: 'synthetic', K: 2, d: 6 }, horizon: 10, trials: 1e9, policies: ['Random'] } };
+    fs.writeFileSync(file, JSON.stringify(manifest));
+    const started = Date.now();
+    const status = await runCli(['status', dir]);
+    const exported = await runCli(['export', dir, '--out', path.join(root, 'foreign.csv')]);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect([status.code, status.stderr]).toEqual([2, `eofd status: ${file}: config.trials: expected a trial count from 1 to 10000, got 1000000000\n`]);
+    expect([exported.code, exported.stderr]).toEqual([2, `eofd export: ${file}: config.trials: expected a trial count from 1 to 10000, got 1000000000\n`]);
+    for (const [field, value, message] of [
+      ['horizon', 1e9, 'config.horizon: expected a horizon from 1 to 100000000, got 1000000000'],
+      ['policies', ['../../elsewhere'], "config.policies.0: expected a policy label of 1-100 characters from [A-Za-z0-9._-], not '.' or '..' (it names a folder), got \"../../elsewhere\""],
+    ] as const) {
+      fs.writeFileSync(file, JSON.stringify({ ...manifest, config: { ...manifest.config, trials: 2, [field]: value } }));
+      const r = await runCli(['status', dir]);
+      expect([r.code, r.stderr]).toEqual([2, `eofd status: ${file}: ${message}\n`]);
+    }
+  });
+});

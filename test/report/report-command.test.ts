@@ -6,7 +6,7 @@ import { registerReport, runReport } from '../../src/cli/commands/report.js';
 import type { CliIo } from '../../src/cli/io.js';
 import { main } from '../../src/cli/main.js';
 import { buildReport, displayWidth, renderHtml } from '../../src/report/index.js';
-import { SYNTHETIC_K4, editLine, makeInProgress, tempDir, writeExperiment, writeFixtureResults } from './fixture.js';
+import { SYNTHETIC_K4, editLine, makeInProgress, tempDir, writeExperiment, writeFixtureResults, type FixturePolicy } from './fixture.js';
 import { parseXml, descendants } from './xml.js';
 
 function io(options: { isTTY?: boolean; columns?: number; env?: NodeJS.ProcessEnv } = {}) {
@@ -331,5 +331,27 @@ describe('eofd report on a terminal: its width, --wide, --log-y', () => {
     expect(fs.readFileSync(path.join(root, 'report', 'report.html'), 'utf8')).toContain('Fig. 1. Cumulative regret (log scale)');
     expect(await main(['node', 'eofd', 'report', root], io().streams)).toBe(0);
     expect(fs.readFileSync(path.join(root, 'report', 'fig1-regret.svg'), 'utf8')).not.toContain('log scale');
+  });
+});
+
+describe('eofd report: reliability', () => {
+  it("reliability: report's output folder cannot be a policy's folder (a label `report`: its running unit's .partial is kept, the report refused)", () => {
+    const random = SYNTHETIC_K4.policies.find((p) => p.name === 'Random');
+    const dir = writeExperiment(path.join(tempDir(), 'labelled'), { ...SYNTHETIC_K4, policies: [...SYNTHETIC_K4.policies, { ...(random as FixturePolicy), name: 'report' }] });
+    makeInProgress(dir, ['EOFD-MLogB/0', 'OFUL-MLogB/0', 'Random/0', 'report/0']);
+    const partial = path.join(dir, 'report', 'trial-1.csv.partial');
+    const before = fs.readFileSync(partial);
+    const { captured, streams } = io();
+    expect(runReport([dir], {}, streams)).toBe(2);
+    expect(captured.stderr).toBe(`eofd report: ${path.join(dir, 'report')}: is the folder of the policy labelled "report" in the experiment ${dir}; write the report to another folder with --out\n`);
+    expect(fs.readFileSync(partial).equals(before)).toBe(true);
+    expect(fs.readdirSync(path.join(dir, 'report')).filter((name) => !/^trial-/.test(name))).toEqual([]);
+    // A folder holding a unit's files is refused too, whatever its name; --out elsewhere works.
+    const elsewhere = path.join(tempDir(), 'units');
+    fs.mkdirSync(elsewhere);
+    fs.writeFileSync(path.join(elsewhere, 'trial-0.csv.partial'), 'x\n');
+    expect(runReport([dir], { out: elsewhere }, io().streams)).toBe(2);
+    expect(fs.readdirSync(elsewhere)).toEqual(['trial-0.csv.partial']);
+    expect(runReport([dir], { out: path.join(tempDir(), 'fine') }, io().streams)).toBe(0);
   });
 });

@@ -161,3 +161,47 @@ describe('eofd export', () => {
     }
   });
 });
+
+describe('eofd export: reliability', () => {
+  it('reliability: writes refuse special files and folders being read (--force over a link; --out inside a folder it exports)', async () => {
+    const target = writeFile(root, 'kept.csv', 'mine\n');
+    const link = path.join(root, 'link.csv');
+    fs.symlinkSync(target, link);
+    let r = await runCli(['export', out, '--out', link, '--force']);
+    expect([r.code, r.stderr]).toEqual([2, `eofd export: ${link}: is a symbolic link; not replaced (give the name of a regular file or a new one)\n`]);
+    expect([fs.lstatSync(link).isSymbolicLink(), fs.readFileSync(target, 'utf8')]).toEqual([true, 'mine\n']);
+    // A unit's own CSV, a new file in an experiment folder, a file in a sweep folder: all among what is read.
+    const unit = path.join(out, 'tiny', 'Random', 'trial-0.csv');
+    const before = fs.readFileSync(unit);
+    for (const [file, folder] of [
+      [unit, path.join(out, 'tiny')],
+      [path.join(out, 'tiny', 'rounds.csv'), path.join(out, 'tiny')],
+      [path.join(out, 'tiny-sweep', 'rounds.csv'), path.resolve(out, 'tiny-sweep')],
+    ] as const) {
+      r = await runCli(['export', out, '--out', file, '--force']);
+      expect([r.code, r.stderr]).toEqual([2, `eofd export: --out ${file}: is inside ${folder}, a folder being exported; write the table elsewhere\n`]);
+    }
+    expect(fs.readFileSync(unit).equals(before)).toBe(true);
+    expect(fs.existsSync(path.join(out, 'tiny', 'rounds.csv'))).toBe(false);
+  });
+
+  it('reliability: export checks units as report does (a consistently edited trial CSV without its unit summary is refused by both, with one message)', async () => {
+    const copy = path.join(root, 'edited');
+    fs.cpSync(path.join(out, 'tiny'), path.join(copy, 'tiny'), { recursive: true });
+    const csv = path.join(copy, 'tiny', 'Random', 'trial-0.csv');
+    // The last round's regret and cum_regret both 1 higher: the running sum still holds, the final regret moves.
+    const lines = fs.readFileSync(csv, 'utf8').trimEnd().split('\n');
+    const header = (lines[0] as string).split(',');
+    const cells = (lines[lines.length - 1] as string).split(',');
+    for (const column of ['regret', 'cum_regret']) cells[header.indexOf(column)] = String(Number(cells[header.indexOf(column)]) + 1);
+    lines[lines.length - 1] = cells.join(',');
+    fs.writeFileSync(csv, lines.join('\n') + '\n');
+    fs.rmSync(path.join(copy, 'tiny', 'Random', 'trial-0.summary.json'));
+    const report = await runCli(['report', copy, '--out', path.join(root, 'edited-report')]);
+    const exported = await runCli(['export', copy, '--out', path.join(root, 'edited.csv')]);
+    expect(report.code).toBe(2);
+    expect(report.stderr).toMatch(/^eofd report: .*summary\.csv:\d+: final_regret: .* disagrees with the last cum_regret .* of .*trial-0\.csv\n$/);
+    expect([exported.code, exported.stderr]).toEqual([2, report.stderr.replace('eofd report:', 'eofd export:')]);
+    expect(fs.existsSync(path.join(root, 'edited.csv'))).toBe(false);
+  });
+});

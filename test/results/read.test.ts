@@ -1,9 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it, vi } from 'vitest';
 import { createHash } from 'node:crypto';
 import { unitFiles } from '../../src/results/layout.js';
-import { readBestFile, readFinishedUnit, ResultsError, readResults } from '../../src/results/read.js';
+import { CONFIG_LIMITS as MANIFEST_LIMITS, isFolderName } from '../../src/base/limits.js';
+import { CONFIG_LIMITS, isExperimentName } from '../../src/config/schema.js';
+import { CSV_CHUNK_BYTES } from '../../src/results/read-csv.js';
+import { forEachCsvRecord, readBestFile, readFinishedUnit, ResultsError, readResults, type CsvRecord } from '../../src/results/read.js';
 import { runCli, tinyConfig, writeFile } from '../experiment/fixtures.js';
 import { SYNTHETIC_K4, editLine, makeInProgress, tempDir, writeExperiment, writeFixtureResults } from '../report/fixture.js';
 import { thrownBy } from '../helpers/errors.js';
@@ -35,7 +39,7 @@ describe('readResults: bad input', () => {
     manifest.config.horizon = 'fifty';
     fs.writeFileSync(file, JSON.stringify(manifest));
     expect(thrownBy(ResultsError, () => readResults([dir])).message).toBe(
-      `${file}: config.horizon: expected a positive integer, got "fifty"`,
+      `${file}: config.horizon: expected a horizon from 1 to 100000000, got "fifty"`,
     );
   });
 
@@ -48,7 +52,7 @@ describe('readResults: bad input', () => {
     expect(thrownBy(ResultsError, () => readResults([dir])).message).toBe(`${file}: timing.runs.0.jobs: expected a job count, got 0`);
     delete manifest.config.trials;
     fs.writeFileSync(file, JSON.stringify(manifest));
-    expect(thrownBy(ResultsError, () => readResults([dir])).message).toBe(`${file}: config.trials: expected a positive integer, got nothing`);
+    expect(thrownBy(ResultsError, () => readResults([dir])).message).toBe(`${file}: config.trials: expected a trial count from 1 to 10000, got nothing`);
   });
 
   it('reports invalid JSON in the manifest with its line', () => {
@@ -305,5 +309,80 @@ describe('readBestFile: bad input', () => {
     const best = { format: 'eofd-best/1', experiment: 'x', policies: { A: { values: { 'params.m': 8 } }, B: { l: 0.5, e: -1 } } };
     fs.writeFileSync(file, JSON.stringify(best));
     expect(readBestFile(file)).toEqual(best);
+  });
+});
+
+describe('reliability: readers stream CSVs', () => {
+  const cases = [
+    'a,b,c\n1,2,3\n4,5,6\n',
+    'a,b,c\r\n1,2,3\r\n\r\n4,5,6', // CRLF, an empty line, a last line without its end
+    'h1,h2\n"x, y","say ""hi"""\n"two\nlines",z\n,\n',
+    'name,value\nλ,1.5\n€€€,"∑ over\nlines"\n\n\nlast,one',
+    'name,value\r\n"a ""b""",c\r\n€€€,𝔼\r\n',
+  ];
+
+  it('reliability: readers stream CSVs (records read in chunks of any size equal csv-parse on the whole text: lines split across chunks, CRLF, a last line without its end, quotes, multi-byte characters)', () => {
+    const dir = tempDir();
+    cases.forEach((text, i) => {
+      const file = path.join(dir, `case-${i}.csv`);
+      fs.writeFileSync(file, text);
+      const reference = (parse(text, { info: true, relax_column_count: true, skip_empty_lines: true }) as unknown as { record: string[]; info: { lines: number } }[]).map((r) => ({ fields: r.record, line: r.info.lines }));
+      for (const chunkBytes of [1, 2, 3, 5, 7, 64, undefined]) {
+        const records: CsvRecord[] = [];
+        forEachCsvRecord(file, (r) => records.push(r), { chunkBytes });
+        expect(records, `case ${i}, chunks of ${chunkBytes}`).toEqual(reference);
+      }
+    });
+  });
+
+  it('reliability: readers stream CSVs (a file being written: its last line without an end is left out, a quote left open at the end is a defect otherwise)', () => {
+    const dir = tempDir();
+    const file = path.join(dir, 'growing.csv');
+    fs.writeFileSync(file, 'a,b\n1,2\n3,');
+    const growing: string[][] = [];
+    forEachCsvRecord(file, (r) => growing.push(r.fields), { growing: true, chunkBytes: 3 });
+    expect(growing).toEqual([['a', 'b'], ['1', '2']]);
+    fs.writeFileSync(file, 'a,b\n1,"open\n');
+    expect(thrownBy(ResultsError, () => forEachCsvRecord(file, () => {}, { chunkBytes: 2 })).message).toBe(`${file}:2: a quoted field is not closed (truncated file?)`);
+    fs.writeFileSync(file, 'a,b\n1,x"y\n');
+    expect(thrownBy(ResultsError, () => forEachCsvRecord(file, () => {})).message).toBe(`${file}:2: a quote inside the field "x\\"y", which does not start with one`);
+    expect(forEachCsvRecord(path.join(dir, 'gone.csv'), () => {}, { missing: 'skip' })).toBe(false);
+  });
+
+  it('reliability: readers stream CSVs (a trial CSV is never read as one string: no whole-file read, every read at most one chunk)', () => {
+    const dir = writeExperiment(path.join(tempDir(), 'x'), SYNTHETIC_K4);
+    const readFileSync = vi.spyOn(fs, 'readFileSync');
+    const readSync = vi.spyOn(fs, 'readSync');
+    let wholeReads: string[];
+    let lengths: number[];
+    try {
+      const [experiment] = readResults([dir]);
+      expect(experiment?.trials.length).toBe(SYNTHETIC_K4.policies.length * 3);
+      wholeReads = readFileSync.mock.calls.map((call) => String(call[0])).filter((file) => file.endsWith('.csv'));
+      lengths = readSync.mock.calls.map((call) => (call as unknown[])[3] as number);
+    } finally {
+      readFileSync.mockRestore();
+      readSync.mockRestore();
+    }
+    expect(wholeReads).toEqual([]);
+    expect(lengths.length).toBeGreaterThan(0);
+    expect(Math.max(...lengths)).toBeLessThanOrEqual(CSV_CHUNK_BYTES);
+  });
+
+  it('reliability: readers stream CSVs (an unreadable trial CSV is never reported as "not found")', () => {
+    const dir = writeExperiment(path.join(tempDir(), 'x'), SYNTHETIC_K4);
+    const file = path.join(dir, 'Random', 'trial-1.csv');
+    fs.rmSync(file);
+    fs.mkdirSync(file);
+    expect(thrownBy(ResultsError, () => readResults([dir])).message).toBe(`${file}: cannot read: is a folder, not a file`);
+  });
+});
+
+describe('manifest limits', () => {
+  it('are the config limits: one set of numbers (base/limits.ts) and one folder-name rule for configs and manifests', () => {
+    expect(MANIFEST_LIMITS).toEqual(CONFIG_LIMITS);
+    for (const name of ['EOFD-MLogB', 'a.b_c-1', '.', '..', '', 'a/b', '../x', 'x'.repeat(100), 'x'.repeat(101), 'λ']) {
+      expect(isFolderName(name), name).toBe(isExperimentName(name));
+    }
   });
 });

@@ -7,7 +7,9 @@
  *   - missing: anything else: queued, failed, never started (a shard whose folder does not exist),
  *     or cut short by a run that is gone (a stale `.partial`: redone by --resume).
  * The folders of one experiment in several shards are counted as one (units dealt as plan.ts deals
- * them), so a shard that never started shows as missing units. A lock is live when its holder runs
+ * them), so a shard that never started shows as missing units; with the folder `eofd merge` made of
+ * them beside the shards (`<out>/<path>` for `<out>/shard-<i>-of-<n>/<path>`), still one: a unit is
+ * done when done in either. A lock is live when its holder runs
  * (same host: asked of the kernel) or, from another host, when its heartbeat is younger than
  * STALE_BEATS heartbeats (lock.ts); ages are measured against this machine's clock.
  * Exit codes: 0 (whatever the counts), 2 a folder that holds no experiment or a bad manifest.
@@ -128,16 +130,33 @@ function readLock(file: string, now: number): LockStatus | null {
   };
 }
 
+/** Bytes read per chunk when counting a `.partial` CSV's lines: the file is never held whole. */
+const COUNT_CHUNK_BYTES = 1 << 20;
+
 /** Rounds written to a `.partial` CSV (whole lines after the header) and its age; null when there is none. */
 function partialOf(file: string, now: number): { rounds: number; age: number } | null {
+  let fd: number;
   try {
-    const { mtimeMs } = fs.statSync(file);
-    const text = fs.readFileSync(file, 'utf8');
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch {
+    return null;
+  }
+  try {
+    const { mtimeMs, size } = fs.fstatSync(fd);
+    const chunk = Buffer.allocUnsafe(COUNT_CHUNK_BYTES);
     let lines = 0;
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++;
+    // The bytes present now: a run appending meanwhile does not keep the count going.
+    for (let left = size; left > 0; ) {
+      const n = fs.readSync(fd, chunk, 0, Math.min(chunk.length, left), null);
+      if (n === 0) break;
+      left -= n;
+      for (let i = chunk.indexOf(10); i >= 0 && i < n; i = chunk.indexOf(10, i + 1)) lines++;
+    }
     return { rounds: Math.max(0, lines - 1), age: Math.max(0, (now - mtimeMs) / 1000) };
   } catch {
     return null;
+  } finally {
+    fs.closeSync(fd);
   }
 }
 
@@ -159,11 +178,15 @@ export function collectStatus(dirs: readonly string[], now: number = Date.now())
       const shardDir = shardFolderOf(dir);
       const count = shardDir === null ? null : (SHARD_FOLDER.exec(path.basename(shardDir)) as RegExpExecArray)[2];
       const inner = shardDir === null ? '' : path.relative(shardDir, dir);
-      const key = shardDir === null ? path.resolve(dir) : `${path.dirname(shardDir)}\u0000${count}\u0000${inner}`;
+      // Where the experiment is under its run's --out: a shard's folder and the merged folder share it.
+      const home = shardDir === null ? path.resolve(dir) : path.resolve(path.dirname(shardDir), inner);
+      const manifest = readManifest(dir);
+      const key = `${home}\u0000${JSON.stringify(manifest.config)}`;
       const name = shardDir === null ? dir : path.join(path.relative(process.cwd(), path.dirname(shardDir)) || '.', `shard-*-of-${count}`, inner);
       const group = groups.get(key) ?? { name, members: [] };
       if (group.members.some((m) => path.resolve(m.dir) === path.resolve(dir))) continue;
-      const shard = readManifest(dir).shard ?? null;
+      const shard = manifest.shard ?? null;
+      if (shard === null) group.name = dir;
       group.members.push({ dir, shard: shard === null ? null : { index: shard.index, count: shard.count, first_unit: shard.first_unit } });
       groups.set(key, group);
     }
@@ -183,7 +206,10 @@ export function collectStatus(dirs: readonly string[], now: number = Date.now())
 function experimentStatus(name: string, members: readonly Member[], now: number): ExperimentStatus {
   const first = members[0] as Member;
   const { config } = readManifest(first.dir);
-  const count = first.shard?.count ?? null;
+  // The whole folder (a run without shards, or merged from them), and the shards.
+  const whole = members.find((m) => m.shard === null) ?? null;
+  const shards = members.filter((m) => m.shard !== null);
+  const count = shards[0]?.shard?.count ?? null;
   const locks = new Map<string, LockStatus | null>();
   const lockOf = (dir: string): LockStatus | null => {
     const file = lockFile(path.dirname(path.resolve(dir)), path.basename(path.resolve(dir)));
@@ -204,15 +230,18 @@ function experimentStatus(name: string, members: readonly Member[], now: number)
   let j = 0;
   for (const policy of config.policies) {
     for (let trial = 0; trial < config.trials; trial++, j++) {
-      // The folder whose shard runs unit j (plan.ts: unit k runs on shard k mod n).
-      const owner =
-        count === null ? first : members.find((m) => m.shard !== null && m.shard.index === (m.shard.first_unit + j) % count);
-      if (owner === undefined) {
+      if (whole !== null && readFinishedUnit(unitFiles(whole.dir, policy, trial), policy, trial, config.horizon, 'size') !== null) {
+        status.done++;
+        continue;
+      }
+      // The folder whose shard runs unit j (plan.ts: unit k runs on shard k mod n), else the whole folder.
+      const owner = count === null ? whole : shards.find((m) => m.shard !== null && m.shard.index === (m.shard.first_unit + j) % count);
+      if (owner === undefined || owner === null) {
         status.missing++;
         continue;
       }
       const files = unitFiles(owner.dir, policy, trial);
-      if (readFinishedUnit(files, policy, trial, config.horizon, 'size') !== null) {
+      if (owner !== whole && readFinishedUnit(files, policy, trial, config.horizon, 'size') !== null) {
         status.done++;
         continue;
       }
@@ -230,8 +259,8 @@ function experimentStatus(name: string, members: readonly Member[], now: number)
       }
     }
   }
-  if (status.shards !== null) {
-    const present = new Set(members.map((m) => m.shard?.index));
+  if (status.shards !== null && status.done < status.units) {
+    const present = new Set(shards.map((m) => m.shard?.index));
     status.shards.absent = Array.from({ length: status.shards.count }, (_, i) => i).filter((i) => !present.has(i));
   }
   for (const member of members) {
