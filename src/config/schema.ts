@@ -13,20 +13,13 @@ import type { ParamKey } from '../policies/policy.js';
 import { POLICY_NAMES } from '../policies/registry.js';
 import { RESERVED_ENTRY_NAMES } from '../results/layout.js';
 import { OFUL_SOLVERS, SKETCH_VARIANTS } from '../policies/spec.js';
+import { CONFIG_LIMITS, NAME_PATTERN } from '../base/limits.js';
 
 export { listAllowed };
 export type { EnvironmentConfig };
 
-/** Limits a config may not exceed. */
-export const CONFIG_LIMITS = {
-  maxNameLength: 100,
-  /** T: rounds per trial. */
-  maxHorizon: 100_000_000,
-  /** Trials per experiment. */
-  maxTrials: 10_000,
-} as const;
-
-const NAME_PATTERN = /^[A-Za-z0-9._-]+$/;
+/** Limits a config may not exceed (base/limits.ts: manifests are held to them too). */
+export { CONFIG_LIMITS };
 
 /**
  * Names that other commands' folders and files under `--out` take (results/layout.ts): a grid's or
