@@ -8,7 +8,7 @@
 import { RunError } from '../base/errors.js';
 import { ENVIRONMENT_LIMITS } from '../environments/environment.js';
 import { syntheticCopyBytes } from '../environments/synthetic.js';
-import { gb, machineMemory, UNIT_OVERHEAD_BYTES, type MachineMemory } from '../experiment/machine.js';
+import { gb, machineMemory, UNIT_OVERHEAD_BYTES, type MachineMemory } from '../base/machine.js';
 import { BACKENDS, wasmAvailable, type Backend } from '../linalg/simd.js';
 import type { ProblemShape } from '../policies/policy.js';
 import { isPolicyName, policyDescriptor, POLICY_NAMES } from '../policies/registry.js';

@@ -22,7 +22,7 @@ import { ADAPTIVE_INITIAL_SKETCH_SIZE, DEFAULT_DELTA_MAX, nonNullRewards, valida
 import { cappedSketchSize } from '../sketch/frequent-directions.js';
 import { RandomStream } from '../random/stream.js';
 import type { DerivedValues, PolicyHyperparameters, ResolvedEnvironment } from '../results/manifest.js';
-import { gb, machineMemory, UNIT_OVERHEAD_BYTES, type MachineMemory } from './machine.js';
+import { gb, machineMemory, UNIT_OVERHEAD_BYTES, type MachineMemory } from '../base/machine.js';
 import { trialSeed, type SeedSplit } from './seeds.js';
 
 export interface ResolvedExperiment {

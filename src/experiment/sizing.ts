@@ -13,10 +13,10 @@ import { entryOf, policyLabels } from '../config/schema.js';
 import type { PolicyCost, ProblemShape } from '../policies/policy.js';
 import { policyDescriptor } from '../policies/registry.js';
 import { environmentDescriptor } from '../environments/registry.js';
-import { gb, machineMemory, UNIT_OVERHEAD_BYTES, type MachineMemory } from './machine.js';
+import { gb, machineMemory, UNIT_OVERHEAD_BYTES, type MachineMemory } from '../base/machine.js';
 import { policySpecFor, type ResolvedExperiment } from './setup.js';
 
-export { machineMemory, UNIT_OVERHEAD_BYTES, type MachineMemory } from './machine.js';
+export { machineMemory, UNIT_OVERHEAD_BYTES, type MachineMemory } from '../base/machine.js';
 
 /** Estimated operations of one round above which a run gets a warning (~10 s a round at 10 Gflop/s). */
 export const WARN_FLOPS = 1e11;

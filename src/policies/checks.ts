@@ -1,12 +1,9 @@
 import type { ActionSet } from '../environments/environment.js';
-import type { ParamKey } from './policy.js';
+import type { RangeProblem } from './policy.js';
 import type { PolicySpec } from './spec.js';
 
 /** A hyperparameter a policy cannot compute with (PolicyDescriptor.rangeProblem): the params key to change, and why. */
-export interface RangeProblem {
-  field: ParamKey;
-  detail: string;
-}
+export type { RangeProblem };
 
 /** Throws the problem as a RangeError (a constructor's check, the same one the descriptor runs at resolution). */
 export function requireInRange(problem: RangeProblem | null): void {

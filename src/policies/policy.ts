@@ -1,5 +1,4 @@
 import type { ActionSet } from '../environments/environment.js';
-import type { RangeProblem } from './checks.js';
 import type { OfulSolver, PolicySpec } from './spec.js';
 
 /** Counters a policy reports about itself (written to summaries and manifests). */
@@ -37,6 +36,12 @@ export interface Policy {
  */
 export const PARAM_KEYS = ['S', 'l', 'e', 'lambda', 'eta', 'm', 'delta_max', 'beta', 'beta_scale', 'beta_rank', 'sketch', 'oful_solver', 'delta'] as const;
 export type ParamKey = (typeof PARAM_KEYS)[number];
+
+/** A params value a policy cannot work with: the field and why (the descriptor's `rangeProblem`). */
+export interface RangeProblem {
+  field: ParamKey;
+  detail: string;
+}
 
 /** The keys that go with λ (l sets it through Section 4's scaling) and with η (e). */
 export const REGULARIZATION_KEYS: readonly ParamKey[] = ['S', 'l', 'lambda', 'delta'];
