@@ -6,7 +6,7 @@
  *   const report = buildReport(['results/mnist', 'results/synthetic-k4'], { band: 'ci95' });
  *   writeReport(report, 'results/report');
  */
-import { MANIFEST_FILE } from '../results/layout.js';
+import { MANIFEST_FILE, REPORT_FILES } from '../results/layout.js';
 import { replaceFolder, writeFileAtomic } from '../results/write.js';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -126,15 +126,8 @@ export interface WriteOptions {
   logY?: boolean;
 }
 
-/** The file names `writeReport` writes. */
-export const REPORT_FILES = [
-  'report.csv',
-  'claims.csv',
-  'fig1-regret.svg',
-  'fig2-time.svg',
-  'report.html',
-  'report.json',
-] as const;
+/** The file names `writeReport` writes (results/layout.ts, where labels are kept off them). */
+export { REPORT_FILES };
 
 /** Fig. 3, m_t against t: written when an experiment has an adaptive sketch size (params.m: adaptive). */
 export const SKETCH_SIZE_FIGURE = 'fig3-sketch-size.svg';

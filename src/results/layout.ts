@@ -63,6 +63,9 @@ export const SWEEP_SHARD_FILE = 'sweep-shard.json';
 /** `eofd report`'s default output folder, `<experiment>/report`. */
 export const REPORT_FOLDER = 'report';
 
+/** The file names eofd report's `writeReport` writes into its folder. */
+export const REPORT_FILES = ['report.csv', 'claims.csv', 'fig1-regret.svg', 'fig2-time.svg', 'report.html', 'report.json'] as const;
+
 /**
  * The names eofd writes beside policy folders: in an experiment folder (manifest, summary, the default
  * report folder), and in the folders that hold experiment folders (grid, sweep, reproduction records),
@@ -78,12 +81,7 @@ export const RESERVED_ENTRY_NAMES: readonly string[] = [
   SWEEP_FILE,
   SWEEP_SHARD_FILE,
   'reproduce.json',
-  'report.csv',
-  'claims.csv',
-  'fig1-regret.svg',
-  'fig2-time.svg',
-  'report.html',
-  'report.json',
+  ...REPORT_FILES,
   'baseline.json',
 ];
 
