@@ -16,14 +16,16 @@ import { reconfigure } from '../config/load.js';
 import { entryOf, type ExperimentConfig } from '../config/schema.js';
 import { policyDescriptor } from '../policies/registry.js';
 import { gridHeatmapSvg } from '../report/heatmap.js';
-import { BEST_FILE, GRID_FILE, gridDir, heatmapFile, SUMMARY_FILE } from '../results/layout.js';
+import { BEST_FILE, GRID_FILE, gridDir, heatmapFile, SUMMARY_FILE, unitFiles } from '../results/layout.js';
 import { readBestFile, ResultsError } from '../results/read.js';
 import { BEST_FORMAT, gridCsv, type BestEntry, type BestFile, type GridRow } from '../results/sweep.js';
 import { writeFileAtomic } from '../results/write.js';
 import { mean, sampleStd } from '../stats/descriptive.js';
 import { pairedDifference } from '../stats/paired.js';
+import { checkResumable } from './folders.js';
 import type { RunOptions, RunResult } from './runner.js';
-import { axisLabels, axisReaders, checkNotSwept, labelsAt, parseAxis, pointInfoFromRun, readPointUnits, runSweepPoints, sweepPoints, valueText, writeShardRecord, type PointInfo, type PointUnits, type SweepAxis, type SweepPoint } from './sweep.js';
+import { resolveExperiment, type ResolveOptions } from './setup.js';
+import { axisLabels, axisReaders, checkNotSwept, labelsAt, parseAxis, pointInfoFromRun, readPointUnits, runSweepPoints, sweepPoints, sweepVariant, valueText, writeShardRecord, type PointInfo, type PointUnits, type SweepAxis, type SweepPoint } from './sweep.js';
 
 export { gridDir, type BestFile, type GridRow };
 
@@ -330,6 +332,31 @@ export function isGridFinished(out: string, given: ExperimentConfig, axes: reado
   return sweepPoints(axes)
     .filter((point) => labelsAt(axes, readers, point).length > 0)
     .every((point) => fs.existsSync(path.join(dir, point.name, SUMMARY_FILE)));
+}
+
+/**
+ * Whether resuming must keep the grid of `config` under `out` as it stands: it is finished
+ * (isGridFinished) but some unit's files are not here (a grid committed with its best.json and its
+ * points' summary.csv and manifest.json only), and every point folder records the config the grid would
+ * run there now. A point that records another config is refused as `--resume` refuses it
+ * (checkResumable: a RunError).
+ */
+export function isGridKept(out: string, given: ExperimentConfig, axes: readonly SweepAxis[], options: Omit<ResolveOptions, 'split'> = {}): boolean {
+  if (!isGridFinished(out, given, axes)) return false;
+  const config = withoutCostTwins(given);
+  const readers = axisReaders(config, axes);
+  const dir = gridDir(out, config.name);
+  const points = sweepPoints(axes).filter((point) => labelsAt(axes, readers, point).length > 0);
+  // With every unit's files here the runner resumes it as usual (nothing left to play).
+  const unitsHere = points.every((point) =>
+    labelsAt(axes, readers, point).every((label) => Array.from({ length: config.trials }, (_, trial) => fs.existsSync(unitFiles(path.join(dir, point.name), label, trial).csv)).every(Boolean)),
+  );
+  if (unitsHere) return false;
+  for (const point of points) {
+    const variant = sweepVariant(config, axes, point, { split: 'validation' }, labelsAt(axes, readers, point));
+    checkResumable(path.join(dir, point.name), resolveExperiment(variant, { ...options, split: 'validation' }), undefined);
+  }
+  return true;
 }
 
 /** Per label, the `params` values a best.json chose (keys without `params.`); λ and η are derived again per experiment. */

@@ -38,10 +38,10 @@ import { ConfigError, RunError } from '../base/errors.js';
 import type { ExperimentConfig } from '../config/schema.js';
 import { buildReport, PNG_FILES, REPORT_FILES, SKETCH_SIZE_FIGURE, writeReport } from '../report/index.js';
 import type { Report } from '../report/report.js';
-import { BEST_FILE, gridDir, lockFile, MANIFEST_FILE, shardFolder, SUMMARY_FILE } from '../results/layout.js';
+import { BEST_FILE, gridDir, lockFile, MANIFEST_FILE, shardFolder, SUMMARY_FILE, unitFiles } from '../results/layout.js';
 import { writeJsonAtomic } from '../results/write.js';
-import { isResultsFolder, isSweepFolder, lockFolder, makeFolder } from './folders.js';
-import { applyBestFiles, gridAxes, isGridFinished, runGrid, withPolicyParams, type TunedValues } from './grid.js';
+import { checkResumable, isResultsFolder, isSweepFolder, lockFolder, makeFolder } from './folders.js';
+import { applyBestFiles, gridAxes, isGridFinished, isGridKept, runGrid, withPolicyParams, type TunedValues } from './grid.js';
 import { LockedError, lockHolder, type Lock } from './lock.js';
 import type { Shard } from './plan.js';
 import { measuringRates, RoundRates, runShape, timedRunSeconds, type RunShape } from './eta.js';
@@ -241,6 +241,13 @@ interface Stage {
   /** The run stages' folder (a shard of the stage writes `<dir>/shard-<i>-of-<n>/`); null for a report. */
   dir: string | null;
   finished(): boolean;
+  /**
+   * Whether `--resume` keeps the stage's outputs as they stand without running it: they are complete
+   * and record this reproduction's configs, but the per-round files behind them are not here (a
+   * reproduction committed without them, resumed on a fresh clone), so the runner would play them again
+   * and a report could not be rebuilt. Throws as the runners do when a folder records another config.
+   */
+  kept(): boolean;
   /** Runs the stage, or its shard (resuming its runner folders when `resume`); its run result, or null for a report. */
   run(resume: boolean, shard?: Shard): Promise<RunResult | null>;
 }
@@ -258,6 +265,21 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
   const gridded = configs.filter((config, i) => sources[i] === config);
   const bestFiles = sources.map((source) => path.join(gridDir(folders.tune, source.name), BEST_FILE));
   const summaries = (dir: string): boolean => configs.every((config) => fs.existsSync(path.join(dir, config.name, SUMMARY_FILE)));
+  const resolveOptions = { configFile: options.configFile, mnistDataRoot: options.mnistDataRoot };
+  const gridKept = (config: ExperimentConfig): boolean => isGridKept(folders.tune, config, axes, resolveOptions);
+  /** A run stage's experiments all finished (summary.csv), each folder recording the config it would run now. */
+  const runKept = (dir: string, stageConfigs: readonly ExperimentConfig[]): boolean =>
+    stageConfigs.every((config) => {
+      const folder = path.join(dir, config.name);
+      if (!fs.existsSync(path.join(folder, SUMMARY_FILE))) return false;
+      checkResumable(folder, resolveExperiment(config, { ...resolveOptions, split: 'report' }), undefined);
+      return true;
+    });
+  /** Whether every unit's per-round CSV of a run stage is here (a report is rebuilt only from them). */
+  const unitsHere = (dir: string, stageConfigs: readonly ExperimentConfig[]): boolean =>
+    stageConfigs.every((config) => config.policies.every(({ label }) => Array.from({ length: config.trials }, (_, trial) => trial).every((trial) => fs.existsSync(unitFiles(path.join(dir, config.name), label, trial).csv))));
+  const tunedConfigs = (): ExperimentConfig[] => configs.flatMap((config, i) => applyBestFiles([config], [bestFiles[i] as string], (line) => log(line)));
+  const paperConfigs = (): ExperimentConfig[] => configs.map(withPaperChoice);
   const timed = { ...runOptions, jobs: 1 }; // in this process, each trial's policies in lock-step (trial.ts)
 
   // The round rates each stage measures, for an ETA of the stages after the running one (eta.ts).
@@ -330,9 +352,14 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
       outputs: gridded.map((config) => gridDir(folders.tune, config.name)),
       dir: folders.tune,
       finished: () => gridded.every((config) => isGridFinished(folders.tune, config, axes)),
+      kept: () => gridded.every(gridKept),
       run: async (resume, shard) => {
         let total = emptyRun();
         for (const config of gridded) {
+          if (resume && shard === undefined && gridKept(config)) {
+            log(`tune: the grid of ${config.name} is finished (best.json, every point's summary.csv and manifest.json), kept`);
+            continue;
+          }
           const events = beginning(measuringRates(rates, runOptions.events, () => config.name));
           const result = await runGrid(config, { ...runOptions, events, out: into(folders.tune, shard), shard, axes, resume, force: options.force });
           total = addRun(total, result.run);
@@ -347,8 +374,9 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
       outputs: [folders.tuned],
       dir: folders.tuned,
       finished: () => summaries(folders.tuned),
+      kept: () => !unitsHere(folders.tuned, configs) && runKept(folders.tuned, tunedConfigs()),
       // One best.json per experiment (its own grid's or its tune_from's), so a borrowed one is noted.
-      run: runStage(folders.tuned, () => configs.flatMap((config, i) => applyBestFiles([config], [bestFiles[i] as string], (line) => log(line)))),
+      run: runStage(folders.tuned, tunedConfigs),
     },
     {
       name: 'paper-choice',
@@ -356,7 +384,8 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
       outputs: [folders.paperChoice],
       dir: folders.paperChoice,
       finished: () => summaries(folders.paperChoice),
-      run: runStage(folders.paperChoice, () => configs.map(withPaperChoice)),
+      kept: () => !unitsHere(folders.paperChoice, configs) && runKept(folders.paperChoice, paperConfigs()),
+      run: runStage(folders.paperChoice, paperConfigs),
     },
     {
       name: 'report-tuned',
@@ -364,6 +393,8 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
       outputs: [folders.reportTuned],
       dir: null,
       finished: () => fs.existsSync(path.join(folders.reportTuned, 'report.json')),
+      // Rebuilt from the runs' per-round files when they are here; else kept as it stands.
+      kept: () => fs.existsSync(path.join(folders.reportTuned, 'report.json')) && !unitsHere(folders.tuned, configs),
       run: reportStage('report-tuned', folders.tuned, folders.reportTuned),
     },
     {
@@ -372,6 +403,7 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
       outputs: [folders.reportPaperChoice],
       dir: null,
       finished: () => fs.existsSync(path.join(folders.reportPaperChoice, 'report.json')),
+      kept: () => fs.existsSync(path.join(folders.reportPaperChoice, 'report.json')) && !unitsHere(folders.paperChoice, configs),
       run: reportStage('report-paper-choice', folders.paperChoice, folders.reportPaperChoice),
     },
   ];
@@ -444,6 +476,23 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
         const own = experiments === null ? null : timedRunSeconds(experiments, rates);
         const minutes = (seconds: number): string => `${(seconds / 60).toFixed(1)} min`;
         if (own !== null) log(`${prefix}: about ${minutes(own)} at the round rates measured so far${later === null || later === 0 ? '' : `, then ${minutes(later)} for the stage after it`}`);
+      }
+      let kept = false;
+      try {
+        kept = options.resume === true && earlier.status === 'done' && stage.kept();
+      } catch (error) {
+        // A folder that records another config: refused as the runner refuses it, the record as before.
+        Object.assign(entry, earlier);
+        save();
+        throw error;
+      }
+      if (kept) {
+        Object.assign(entry, { ...earlier, skipped: true });
+        begin(); // nothing refused: this invocation is recorded
+        save();
+        log(`${prefix}: finished earlier${earlier.seconds === null ? '' : ` (${earlier.seconds.toFixed(1)} s)`}, its outputs kept as they stand`);
+        if (stage.name === stopAfter) break;
+        continue;
       }
       let run: RunResult | null = null;
       let thrown: unknown = null;

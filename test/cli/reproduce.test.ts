@@ -122,6 +122,28 @@ describe('eofd reproduce: stages, resume, SIGKILL', () => {
     expect(result.stderr.match(/\] \S+: every unit finished earlier/g)).toHaveLength(3);
   });
 
+  it('--resume on a copy without the per-round files (as committed): every stage kept as it stands, nothing played again, the reports unchanged; a changed config refused', async () => {
+    const copy = path.join(dir, 'committed');
+    fs.cpSync(full(), copy, { recursive: true });
+    // What .gitignore leaves out of a committed reproduction: the policies' folders of runs and grid points.
+    for (const run of ['tuned', 'paper-choice']) for (const label of ['EOFD-MLogB', 'OFUL-MLogB', 'Random']) fs.rmSync(path.join(copy, run, 'tiny', label), { recursive: true });
+    for (const point of fs.readdirSync(path.join(copy, 'tune', 'tiny-grid')).filter((f) => f.includes('='))) {
+      for (const label of ['EOFD-MLogB', 'OFUL-MLogB', 'Random']) fs.rmSync(path.join(copy, 'tune', 'tiny-grid', point, label), { recursive: true, force: true });
+    }
+    const reports = (root: string) => ['report-tuned', 'report-paper-choice'].map((r) => fs.readFileSync(path.join(root, r, 'report.json'), 'utf8'));
+    const before = fs.readFileSync(path.join(copy, REPRODUCE_FILE), 'utf8');
+    const changed = await runCli(['reproduce', config, ...SMALL, '--set', 'horizon=301', '--out', copy, '--resume', '--quiet']);
+    expect(changed.code, changed.stderr).toBe(2);
+    expect(changed.stderr).toMatch(/cannot resume .*tiny-grid.*horizon/);
+    expect(fs.readFileSync(path.join(copy, REPRODUCE_FILE), 'utf8')).toBe(before);
+    const result = await runCli(['reproduce', config, ...SMALL, '--out', copy, '--resume']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr.match(/\] \S+: finished earlier.*, its outputs kept as they stand/g)).toHaveLength(5);
+    expect(result.stderr).not.toMatch(/running \d+ units/);
+    expect(record(copy).stages.map((s) => [s.status, s.skipped])).toEqual(Array(5).fill(['done', true]));
+    expect(reports(copy)).toEqual(reports(full()));
+  });
+
   it('--resume refuses what would be stale: a changed config, or a grid whose choice changed (the stages after it pending again)', async () => {
     const copy = path.join(dir, 'stale');
     fs.cpSync(full(), copy, { recursive: true });
