@@ -28,6 +28,7 @@ import {
   comparisonNotes,
   comparisonsTitle,
   describeExperiment,
+  perLabelLine,
   identicalLines,
   pairedRows,
   policyRows,
@@ -135,6 +136,8 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
     out.push(`<h3>${escapeXml(e.name)}${progress === null ? '' : ' (in progress)'}</h3>`);
     if (progress !== null) out.push(`<p class="in-progress">${escapeXml(progress)}</p>`);
     out.push(`<p class="setting">${escapeXml(describeExperiment(e))}</p>`);
+    const own = perLabelLine(e);
+    if (own !== null) out.push(`<p class="setting">${escapeXml(own)}</p>`);
     const p = e.provenance;
     const meta = [
       `folder ${e.dir}`,

@@ -245,18 +245,70 @@ const VERDICT_COLOUR: Partial<Record<Verdict, string>> = {
 /** The paper's symbols for the manifest's derived hyperparameters. */
 const PAPER_SYMBOLS: Readonly<Record<string, string>> = { lambda: 'λ', eta: 'η', delta: 'δ', beta: 'β', alpha: 'α' };
 
-/** One line saying where and how an experiment ran. */
+/** The experiment's values that follow from S (α = 2(1 + S·D) + ln(K+1), λ0 = √K·α·S, η0): not the labels' when S is one of theirs. */
+const FROM_S: readonly string[] = ['alpha', 'lambda0', 'eta0'];
+
+/** `λ = 34.83`: a hyperparameter by its paper symbol. */
+function hyperparameter(key: string, value: number | string): string {
+  return `${PAPER_SYMBOLS[key] ?? key} = ${typeof value === 'number' ? formatShort(value) : value}`;
+}
+
+/**
+ * The manifest's derived.policies: per label the hyperparameters it ran with (`eofd run --params`
+ * gives each label its own l, e, λ, η); empty for manifests without it.
+ */
+function labelHyperparameters(e: ExperimentSummary): [label: string, values: Record<string, unknown>][] {
+  const policies = e.derived.policies;
+  if (typeof policies !== 'object' || policies === null) return [];
+  return Object.entries(policies as Record<string, unknown>).filter((entry): entry is [string, Record<string, unknown>] => typeof entry[1] === 'object' && entry[1] !== null);
+}
+
+/**
+ * The hyperparameters a label ran with that are not the experiment's for every label that reads them
+ * (derived.policies against the experiment's derived values), in the order labels record them; the
+ * values that follow from S go with S.
+ */
+export function perLabelKeys(e: ExperimentSummary): string[] {
+  const labels = labelHyperparameters(e);
+  const keys = [...new Set(labels.flatMap(([, values]) => Object.keys(values)))].filter((k) => k !== 'policy');
+  const differs = keys.filter((key) => {
+    const given = labels.filter(([, values]) => key in values).map(([, values]) => values[key]);
+    const shared = key in e.derived ? e.derived[key] : given[0];
+    return given.some((v) => v !== shared);
+  });
+  return differs.includes('S') ? [...differs, ...FROM_S.filter((k) => !differs.includes(k))] : differs;
+}
+
+/** One line saying where and how an experiment ran; hyperparameters a label ran with its own value of are left to perLabelLine. */
 export function describeExperiment(e: ExperimentSummary): string {
   const s = e.setting;
+  const own = new Set(perLabelKeys(e));
   const derived = Object.entries(e.derived)
-    .filter(([, v]) => typeof v === 'number' || typeof v === 'string')
-    .map(([k, v]) => `${PAPER_SYMBOLS[k] ?? k} = ${typeof v === 'number' ? formatShort(v) : v}`)
+    .filter((entry): entry is [string, number | string] => (typeof entry[1] === 'number' || typeof entry[1] === 'string') && !own.has(entry[0]))
+    .map(([k, v]) => hyperparameter(k, v))
     .join(', ');
   return (
     `${s.environment}, d = ${s.d}, K = ${s.K}, T = ${s.horizon}, ${s.trials} trial${s.trials === 1 ? '' : 's'}` +
     `${e.progress.complete ? '' : ' planned'}` +
     (derived ? `; ${derived}` : '')
   );
+}
+
+/**
+ * "per label: EOFD-MLogB λ = 34.83, l = −0.5; OFUL-MLogB λ = 246.3, l = 0.5": the
+ * hyperparameters of perLabelKeys as each label ran them (a label that reads none is left out); null
+ * when every label ran the experiment's.
+ */
+export function perLabelLine(e: ExperimentSummary): string | null {
+  const keys = perLabelKeys(e).filter((k) => !FROM_S.includes(k));
+  if (keys.length === 0) return null;
+  const parts = labelHyperparameters(e)
+    .map(([label, values]) => {
+      const shown = keys.filter((k) => typeof values[k] === 'number' || typeof values[k] === 'string').map((k) => hyperparameter(k, values[k] as number | string));
+      return shown.length === 0 ? null : `${label} ${shown.join(', ')}`;
+    })
+    .filter((part): part is string => part !== null);
+  return `per label: ${parts.join('; ')}`;
 }
 
 /**
@@ -516,6 +568,8 @@ export function renderTerminal(report: Report, options: TerminalOptions): string
     // The status before the folder: a long path is what a narrow terminal cuts, never the status.
     parts.push(text(`${e.name}${progress === null ? '' : '  IN PROGRESS'}  (${e.dir})`));
     parts.push(text(describeExperiment(e)));
+    const own = perLabelLine(e);
+    if (own !== null) parts.push(text(own));
     if (progress !== null) parts.push(text(progress));
     parts.push('');
     const headers = policyHeaders(e);

@@ -78,8 +78,11 @@ export function runReport(dirs: string[], options: ReportCommandOptions, io: Cli
     } else {
       const width = options.wide === true ? undefined : terminalWidth(io.stdout);
       io.stdout.write(renderTerminal(report, { colour: shouldColour(io.stdout, io.env), width }));
-      io.stdout.write(`\n${fitText(`wrote ${files.length} files to ${out} (open ${path.join(out, 'report.html')})`, width)}\n`);
     }
+    // Where the files went, on stderr as the other commands say it (stdout holds the report or its JSON):
+    // one line, wrapped only on a terminal narrower than it.
+    const wrote = `eofd report: wrote ${files.length} files to ${out} (open ${path.join(out, 'report.html')})`;
+    io.stderr.write(`${fitText(wrote, options.wide === true ? undefined : terminalWidth(io.stderr))}\n`);
     return 0;
   } catch (err) {
     return failureExitCode(err, io, 'report');
@@ -96,7 +99,8 @@ export function registerReport(program: Command, io: CliIo = processIo()): void 
         'beside them), flag learners not shown below Random, and, for the paper\'s settings, its three claims judged ' +
         'on those intervals, direction and the paper\'s number apart, with Random in EOFD-MLogB\'s place as the regret rule\'s ' +
         'control (holds, does not hold, cannot judge at this size, inconclusive, not judged, not measured), and write report.csv, claims.csv, fig1-regret.svg, ' +
-        'fig2-time.svg, report.html and report.json (with --png also fig1-regret.png and fig2-time.png). A run ' +
+        'fig2-time.svg, report.html and report.json (with --png also fig1-regret.png and fig2-time.png) into --out, ' +
+        'default <first results dir>/report (one line on stderr says where). A run ' +
         'still in progress is reported on its finished trials, marked "in progress", and its claims are not judged. ' +
         'On a terminal the text fits its width (cells wrap; columns left out are named; --wide prints them all).' +
         `\nExample: ${EXAMPLE}`,
