@@ -16,6 +16,11 @@ import { failureExitCode, processIo, type CliIo } from '../io.js';
 /** The folders `npm start` (`eofd run configs/quick.yaml`, default --out results) writes. */
 const EXAMPLE = 'eofd report results/quick-mnist results/quick-synthetic-k4 results/quick-synthetic-binary';
 
+/** Where the report goes without --out: `<first results dir>/report`. */
+export function defaultReportFolder(first: string): string {
+  return path.join(first, 'report');
+}
+
 export interface ReportCommandOptions {
   /** Where the report files go (default: `<first results dir>/report`). */
   out?: string;
@@ -63,7 +68,7 @@ export function runReport(dirs: string[], options: ReportCommandOptions, io: Cli
       }
       return result.exitCode;
     }
-    const out = options.out ?? path.join(first, 'report');
+    const out = options.out ?? defaultReportFolder(first);
     const report = buildReport(dirs, {
       out,
       band: options.band,
