@@ -14,7 +14,7 @@ import { legendSwatch } from '../plot/legend.js';
 import { escapeXml } from '../plot/svg.js';
 import type { Report } from './report.js';
 import { EOFD } from './summarize.js';
-import { BAND_TEXT, regretFigure, sketchSizeFigure, timeFigure } from './svg.js';
+import { BAND_TEXT, regretFigure, sketchSizeFigure, timeFigure, timeScaleText } from './svg.js';
 import {
   CLAIM_HEADERS,
   claimsRule,
@@ -170,7 +170,7 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
           : ''),
     ),
   );
-  const scale = report.timeAxis === 'log' ? 'log scale' : 'linear scale';
+  const scale = timeScaleText(report.experiments, report.timeAxis);
   out.push(
     figureHtml(
       timeFigure(report.experiments, report.timeAxis, report.claims),

@@ -11,8 +11,9 @@
  *   (`band: 'std'`, Section 4), or the 95% Student-t interval of the mean (`'ci95'`; no band for a
  *   single trial).
  * - Fig. 2: mean per-round time (ms) per policy as bars with ±1 sample-std error bars, on a linear
- *   axis (default: bar lengths compare as the times do) or a log axis with decade ticks (`timeAxis:
- *   'log'`: small times stay visible; a lower whisker below the axis floor is drawn to the floor).
+ *   axis (bar lengths compare as the times do) or a log axis with decade ticks (small times stay
+ *   visible; a lower whisker below the axis floor is drawn to the floor): by default (`timeAxis:
+ *   'auto'`) log in a panel whose learners' times span more than WIDE_TIMES, linear in the others.
  *
  * Each policy has a fixed colour and dash pattern (palette.ts). The legend wraps onto more rows
  * when the policies do not fit on one.
@@ -38,9 +39,34 @@ export const BAND_TEXT: Readonly<Record<Band, string>> = {
   ci95: '95% Student-t interval of the mean',
 };
 
-/** Fig. 2's time axis. */
-export const TIME_AXES = ['linear', 'log'] as const;
+/** Fig. 2's time axis: auto (the default) takes log in a panel whose learners' times are far apart (WIDE_TIMES), else linear. */
+export const TIME_AXES = ['auto', 'linear', 'log'] as const;
 export type TimeAxis = (typeof TIME_AXES)[number];
+
+/**
+ * The ratio of the slowest to the fastest learner's mean per-round time (Random left out: its bar is
+ * ~0 on any linear axis) above which `auto` draws a panel on a log axis: on a linear one the fast
+ * learner's bar would be under 1/30 of the panel's height (EOFD-MLogB 0.995 ms against OFUL-MLogB's
+ * textbook solver 536 ms is a bar of 0.2%).
+ */
+export const WIDE_TIMES = 30;
+
+/** The axis Fig. 2 draws `e`'s panel on: `axis` itself, or for `auto` log when its learners' times span more than WIDE_TIMES. */
+export function panelTimeAxis(e: ExperimentSummary, axis: TimeAxis): 'linear' | 'log' {
+  if (axis !== 'auto') return axis;
+  const random = new Set(e.randomLabels);
+  const means = e.policies.filter((p) => !random.has(p.policy)).map((p) => p.roundMs.mean).filter((m) => Number.isFinite(m) && m > 0);
+  return means.length > 1 && Math.max(...means) > WIDE_TIMES * Math.min(...means) ? 'log' : 'linear';
+}
+
+/** Fig. 2's scale in words, for its title and caption: "log scale", "linear scale" or which panels are on which. */
+export function timeScaleText(experiments: readonly ExperimentSummary[], axis: TimeAxis): string {
+  const axes = experiments.map((e) => panelTimeAxis(e, axis));
+  if (axis === 'log' || (axes.length > 0 && axes.every((a) => a === 'log'))) return 'log scale';
+  if (!axes.includes('log')) return 'linear scale';
+  const letters = axes.flatMap((a, i) => (a === 'log' ? [panelLetter(i)] : []));
+  return `log scale in ${letters.join(', ')} (learner times over ${WIDE_TIMES}× apart), linear in the others`;
+}
 
 export interface SvgOptions {
   /** true (default): a standalone file with the SVG namespace; false: for inlining in HTML. */
@@ -220,7 +246,7 @@ function logRegretScale(curves: readonly RegretCurve[], halves: readonly (number
 const LABEL_ANGLE = 40;
 
 /** Fig. 2 as parts: mean per-round time (ms) per policy, ±1 std error bars; one panel per experiment. */
-export function timeFigure(experiments: readonly ExperimentSummary[], timeAxis: TimeAxis = 'linear', claims: readonly ClaimRow[] = []): Figure {
+export function timeFigure(experiments: readonly ExperimentSummary[], timeAxis: TimeAxis = 'auto', claims: readonly ClaimRow[] = []): Figure {
   const policies = allPolicies(experiments);
   const styles = policyStyles(policies);
   const slot = Math.min(FRAME.width, ...experiments.map((e) => FRAME.width / Math.max(1, e.policies.length)));
@@ -229,22 +255,22 @@ export function timeFigure(experiments: readonly ExperimentSummary[], timeAxis: 
   // Turned labels hang below the axis: width·sin(angle) plus a line's height.
   const labelDepth = turned ? longest * Math.sin((LABEL_ANGLE * Math.PI) / 180) + FONT_SIZE + 12 : 0;
   return {
-    title: `Fig. 2. Mean per-round time (select + update) with ± 1 sample std${timeAxis === 'log' ? ', log scale' : ''}`,
+    title: `Fig. 2. Mean per-round time (select + update) with ± 1 sample std${timeScaleText(experiments, timeAxis) === 'linear scale' ? '' : `, ${timeScaleText(experiments, timeAxis)}`}`,
     legend: policies.map((p) => ({ label: p, style: styles.get(p) as PolicyStyle, kind: 'box' })),
     panelWidth: PANEL_WIDTH,
     panelHeight: PANEL_HEIGHT + Math.max(0, Math.ceil(labelDepth - MARGIN.bottom + 8)),
     plotLeft: FRAME.left,
-    panels: experiments.map((e, i) => ({ name: e.name, elements: timePanel(e, i, styles, timeAxis, turned, timeNote(e, claims)) })),
+    panels: experiments.map((e, i) => ({ name: e.name, elements: timePanel(e, i, styles, panelTimeAxis(e, timeAxis), turned, timeNote(e, claims)) })),
   };
 }
 
 /** Fig. 2 as one SVG. */
 export function renderTimeFigure(experiments: readonly ExperimentSummary[], options: SvgOptions = {}): string {
-  return figureSvg(timeFigure(experiments, options.timeAxis ?? 'linear', options.claims), options.standalone !== false);
+  return figureSvg(timeFigure(experiments, options.timeAxis ?? 'auto', options.claims), options.standalone !== false);
 }
 
 /** Fig. 2's time axis; the top 16 px stay free for the value labels. */
-function timeScale(e: ExperimentSummary, timeAxis: TimeAxis): Scale {
+function timeScale(e: ExperimentSummary, timeAxis: 'linear' | 'log'): Scale {
   const range = [BOTTOM, FRAME.top + 16] as const;
   if (timeAxis === 'linear') return niceScale(Math.max(0, ...e.policies.map((p) => p.roundMs.mean + p.roundMs.std).filter(Number.isFinite)), range);
   const positive: number[] = [];
@@ -282,7 +308,7 @@ export function timeNote(e: ExperimentSummary, claims: readonly ClaimRow[]): str
   return `${EOFD}: ${parts.join(parts.length > 1 ? ',\n' : ', ')}`;
 }
 
-function timePanel(e: ExperimentSummary, index: number, styles: Map<string, PolicyStyle>, timeAxis: TimeAxis, turned: boolean, note: string | null): string[] {
+function timePanel(e: ExperimentSummary, index: number, styles: Map<string, PolicyStyle>, timeAxis: 'linear' | 'log', turned: boolean, note: string | null): string[] {
   const y = timeScale(e, timeAxis);
   const x = slotScale(e.policies.map((p) => p.policy), [FRAME.left, FRAME.left + FRAME.width]);
   const out = panelHeader(e, index, note);

@@ -4,7 +4,8 @@ import { buildReport } from '../../src/report/index.js';
 import { POLICY_ORDER } from '../../src/base/policy-order.js';
 import { textWidth } from '../../src/plot/svg.js';
 import { POLICY_NAMES } from '../../src/policies/registry.js';
-import { bandHalfWidths, renderRegretFigure, renderTimeFigure, timeNote } from '../../src/report/svg.js';
+import { bandHalfWidths, panelTimeAxis, renderRegretFigure, renderTimeFigure, timeNote, WIDE_TIMES } from '../../src/report/svg.js';
+import { renderHtml } from '../../src/report/html.js';
 import { gridHeatmapSvg } from '../../src/report/heatmap.js';
 import { POLICY_STYLES } from '../../src/report/palette.js';
 import type { ExperimentSummary } from '../../src/report/summarize.js';
@@ -325,5 +326,70 @@ describe('svg: log-y, identical curves and judged time differences', () => {
     const svg = renderTimeFigure(busy.experiments, { claims: busy.claims });
     expect(svg).not.toContain('less time');
     expect(panelTexts(svg).get('mnist')).toContain('time difference not judged (see the claims)');
+  });
+});
+
+/** Synthetic K = 4 with OFUL-MLogB's textbook solver beside EOFD-MLogB: 0.995 ms against 536 ms a round (issue #38). */
+function textbookExperiment(oful = 536): ExperimentSummary[] {
+  const root = tempDir();
+  const [eofd, , random] = SYNTHETIC_K4.policies;
+  writeExperiment(path.join(root, 'textbook'), {
+    ...SYNTHETIC_K4,
+    name: 'textbook',
+    policies: [
+      { ...eofd!, selectMs: [0.5, 0.5, 0.5], updateMs: [0.495, 0.495, 0.495] },
+      { ...SYNTHETIC_K4.policies[1]!, name: 'OFUL-textbook', selectMs: [oful / 2, oful / 2, oful / 2], updateMs: [oful / 2, oful / 2, oful / 2] },
+      random!,
+    ],
+    variants: { 'OFUL-textbook': { policy: 'OFUL-MLogB', params: { oful_solver: 'textbook' } } },
+  });
+  return buildReport([root]).experiments;
+}
+
+/** The labelled ticks of a Fig. 2 panel's y axis (text right-aligned at the axis), bottom to top. */
+function yTickLabels(panel: XmlElement): string[] {
+  return descendants(panel)
+    .filter((el) => el.name === 'text' && el.attributes.get('text-anchor') === 'end' && !el.attributes.has('transform'))
+    .map((el) => el.text);
+}
+
+describe("svg: Fig. 2's axis is log where the learners' times are far apart (issue #38)", () => {
+  it(`the rule: log when the slowest learner is over ${WIDE_TIMES}× the fastest (Random left out); an axis asked for is kept`, () => {
+    const e = textbookExperiment()[0]!;
+    expect(e.policies.map((p) => p.roundMs.mean)).toEqual([expect.closeTo(0.995, 12), expect.closeTo(536, 12), expect.closeTo(0.001, 12)]);
+    expect(panelTimeAxis(e, 'auto')).toBe('log');
+    expect(panelTimeAxis(e, 'linear')).toBe('linear');
+    expect(panelTimeAxis(e, 'log')).toBe('log');
+    // Either side of the edge: 0.995 × 30 × 0.99 is not over 30×; 1% over it is.
+    expect(panelTimeAxis(textbookExperiment(0.995 * WIDE_TIMES * 0.99)[0]!, 'auto')).toBe('linear');
+    expect(panelTimeAxis(textbookExperiment(0.995 * WIDE_TIMES * 1.01)[0]!, 'auto')).toBe('log');
+    // Random's 0.001 ms against the fixtures' learners (0.4 and 1.2 ms) does not count.
+    for (const fixture of experiments()) expect(panelTimeAxis(fixture, 'auto')).toBe('linear');
+  });
+
+  it('by default the textbook panel has decade ticks and says log on its axis and in the title; a close panel stays linear', () => {
+    const es = [...experiments(), ...textbookExperiment()];
+    const svg = renderTimeFigure(es);
+    const root = parseXml(svg);
+    const [mnist, k4, textbook] = panels(root);
+    // Decades from Random's 0.001 ms to OFUL-textbook's 536 ms.
+    expect(yTickLabels(textbook!)).toEqual(['0.001', '0.01', '0.1', '1', '10', '100', '1000']);
+    const texts = (panel: XmlElement) => descendants(panel).filter((el) => el.name === 'text').map((el) => el.text);
+    expect(texts(textbook!)).toContain('per-round time (ms, log scale)');
+    // Minor ticks at 2..9 × 10^k: the marks of a log axis.
+    expect(descendants(textbook!).filter((el) => el.name === 'line').length).toBeGreaterThan(4 * 8);
+    for (const panel of [mnist!, k4!]) {
+      expect(texts(panel)).toContain('per-round time (ms)');
+      expect(texts(panel)).not.toContain('per-round time (ms, log scale)');
+    }
+    const title = descendants(root).find((el) => el.name === 'text')!.text;
+    expect(title).toContain("log scale in (c) (learner times over 30× apart), linear in the others");
+    // The fast learner's bar is visible: on the old linear axis it was 0.2% of the panel's height.
+    const heights = barHeights(renderTimeFigure(textbookExperiment()));
+    expect(heights.get('EOFD-MLogB')! / heights.get('OFUL-textbook')!).toBeGreaterThan(0.2);
+    // --time-axis linear keeps every panel linear; report.html's caption says which scale.
+    expect(renderTimeFigure(es, { timeAxis: 'linear' })).not.toContain('log scale');
+    const html = renderHtml({ ...buildReport([writeFixtureResults()]), experiments: es });
+    expect(html).toContain("error bars; log scale in (c) (learner times over 30× apart), linear in the others.");
   });
 });

@@ -1,5 +1,5 @@
 /**
- * `eofd report <results-dir...> [--out dir] [--json] [--wide] [--band std|ci95] [--time-axis linear|log] [--log-y]
+ * `eofd report <results-dir...> [--out dir] [--json] [--wide] [--band std|ci95] [--time-axis auto|linear|log] [--log-y]
  * [--png] [--reference label | --all-pairs] [--check baseline-dir]`: argv
  * and exit codes only; the work is in src/report/. Exit codes: 0 done; 2 bad usage (an unknown
  * `--band` included) or bad input data; 1 anything else; 3 `--check` found a regression against the
@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { checkAgainstBaseline, formatRegressions } from '../../report/check.js';
-import { BANDS, TIME_AXES, buildReport, fitText, renderTerminal, shouldColour, terminalWidth, writeReport, type Band, type TimeAxis } from '../../report/index.js';
+import { BANDS, TIME_AXES, WIDE_TIMES, buildReport, fitText, renderTerminal, shouldColour, terminalWidth, writeReport, type Band, type TimeAxis } from '../../report/index.js';
 import { checkPngPanels, PNG_MAX_PANELS } from '../../report/png.js';
 import { ResultsError } from '../../results/read.js';
 import { failureExitCode, processIo, type CliIo } from '../io.js';
@@ -32,7 +32,7 @@ export interface ReportCommandOptions {
   logY?: boolean;
   /** Fig. 1's band: ±1 sample std (default, as in the paper) or the 95% interval of the mean. */
   band?: Band;
-  /** Fig. 2's time axis: linear (default: bar lengths compare as the times do) or log. */
+  /** Fig. 2's time axis: auto (default: log in a panel whose learners' times span more than 30×, else linear), linear or log. */
   timeAxis?: TimeAxis;
   /** Also write fig1-regret.png and fig2-time.png. */
   png?: boolean;
@@ -120,9 +120,13 @@ export function registerReport(program: Command, io: CliIo = processIo()): void 
         .default('std'),
     )
     .addOption(
-      new Option('--time-axis <axis>', "Fig. 2's time axis: linear (bar lengths compare as the times do) or log (small times stay visible)")
+      new Option(
+        '--time-axis <axis>',
+        `Fig. 2's time axis: auto = log in a panel whose learners' mean times span more than ${WIDE_TIMES}× (else the fast one's bar is a sliver), linear in the others; ` +
+          'linear (bar lengths compare as the times do) or log (small times stay visible) for every panel',
+      )
         .choices(TIME_AXES)
-        .default('linear'),
+        .default('auto'),
     )
     .option('--log-y', "Fig. 1's regret axis on a log scale (values below its lowest decade are drawn on it, labelled ≤)")
     .option('--png', `also write the figures as PNG (fig1-regret.png, fig2-time.png; rendered with resvg, no browser; at most ${PNG_MAX_PANELS} experiments)`)
