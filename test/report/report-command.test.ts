@@ -121,7 +121,7 @@ describe('eofd report', () => {
     expect(flat).toContain("--band <band> Fig. 1's band: std = ±1 sample std");
     expect(flat).toContain('(choices: "std", "ci95", default: "std")');
     expect(help).toContain('$ eofd report results --band ci95 --time-axis log --log-y --png');
-    expect(flat).toContain('(choices: "linear", "log", default: "linear")');
+    expect(flat).toContain('(choices: "auto", "linear", "log", default: "auto")');
   });
 
   it('every results/<folder> the help names is one a config writes (eofd run <config>, default --out results)', () => {
@@ -203,7 +203,9 @@ describe('eofd report on a run in progress', () => {
     expect(html).toContain('in progress: 4 of 9 units finished (EOFD-MLogB 2, OFUL-MLogB 1, Random 1 trials)');
     const svg = parseXml(fs.readFileSync(path.join(root, 'report', 'fig1-regret.svg'), 'utf8'));
     const texts = descendants(svg).map((el) => el.text);
-    expect(texts).toContain('synthetic · d = 100, K = 4 · T = 50 · in progress: 4 of 9 units');
+    // The panel's setting, wrapped between its parts to the panel's width.
+    expect(texts).toContain('synthetic · d = 100, K = 4 · T = 50');
+    expect(texts).toContain('in progress: 4 of 9 units');
     expect(descendants(svg).filter((el) => el.attributes.get('data-policy') !== undefined && el.name === 'path')).toHaveLength(6);
   });
 

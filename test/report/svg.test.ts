@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { buildReport } from '../../src/report/index.js';
 import { POLICY_ORDER } from '../../src/base/policy-order.js';
-import { textWidth } from '../../src/plot/svg.js';
+import { charsWithin, textWidth } from '../../src/plot/svg.js';
 import { POLICY_NAMES } from '../../src/policies/registry.js';
 import { bandHalfWidths, panelTimeAxis, renderRegretFigure, renderTimeFigure, timeNote, WIDE_TIMES } from '../../src/report/svg.js';
 import { renderHtml } from '../../src/report/html.js';
 import { gridHeatmapSvg } from '../../src/report/heatmap.js';
 import { POLICY_STYLES } from '../../src/report/palette.js';
 import type { ExperimentSummary } from '../../src/report/summarize.js';
-import { MNIST, SYNTHETIC_K4, tempDir, writeExperiment, writeFixtureResults } from './fixture.js';
+import { MNIST, SYNTHETIC_K4, tempDir, writeExperiment, writeFixtureResults, writeLongSubtitleResults } from './fixture.js';
 import { descendants, parseXml, type XmlElement } from './xml.js';
 
 function experiments(): ExperimentSummary[] {
@@ -391,5 +391,58 @@ describe("svg: Fig. 2's axis is log where the learners' times are far apart (iss
     expect(renderTimeFigure(es, { timeAxis: 'linear' })).not.toContain('log scale');
     const html = renderHtml({ ...buildReport([writeFixtureResults()]), experiments: es });
     expect(html).toContain("error bars; log scale in (c) (learner times over 30× apart), linear in the others.");
+  });
+});
+
+describe('svg: panel subtitles wrap to the panel, never past its edge (issue #38; in a browser: browser.test.ts)', () => {
+  const es = buildReport([writeLongSubtitleResults()]).experiments;
+
+  it.each([
+    ['Fig. 1', renderRegretFigure(es)],
+    ['Fig. 2', renderTimeFigure(es)],
+  ])('%s: every header line is at most charsWithin(panel − 2·6 px) characters and its estimated extent lies 6 px inside the panel', (_, svg) => {
+    const root = parseXml(svg);
+    const panelWidth = 380;
+    for (const panel of panels(root)) {
+      const header = descendants(panel).filter((el) => el.name === 'text' && el.attributes.has('data-header'));
+      expect(header.length).toBeGreaterThanOrEqual(2);
+      for (const line of header) {
+        const size = Number(line.attributes.get('font-size') ?? 12);
+        expect(line.text.length, line.text).toBeLessThanOrEqual(charsWithin(panelWidth - 12, size));
+        const x = Number(line.attributes.get('x'));
+        const half = textWidth(line.text, size) / 2;
+        expect(x - half, line.text).toBeGreaterThanOrEqual(6 - 1e-9);
+        expect(x + half, line.text).toBeLessThanOrEqual(panelWidth - 6 + 1e-9);
+      }
+      // Lines one under the other, all above the plot area (its top grid line, the highest tick).
+      const ys = header.map((el) => Number(el.attributes.get('y')));
+      expect(ys).toEqual([...ys].sort((a, b) => a - b));
+      const gridTop = Math.min(...descendants(panel).filter((el) => el.name === 'line').map((el) => Number(el.attributes.get('y1'))));
+      expect(Math.max(...ys) + 4).toBeLessThan(gridTop);
+    }
+  });
+
+  it('the wrapped lines say what one line would: the name, the setting between its parts, each identical group', () => {
+    const root = parseXml(renderRegretFigure(es));
+    const lines = new Map(panels(root).map((p) => [p.attributes.get('data-panel')!, descendants(p).filter((el) => el.attributes.has('data-header')).map((el) => el.text)]));
+    expect(lines.get('synthetic-k4-tuned-on-validation-trials')).toEqual([
+      '(b)',
+      'synthetic-k4-tuned-on-validation-trials',
+      'synthetic · d = 100, K = 4 · T = 10000 · 3 trials',
+      'EOFD-MLogB = OFUL-MLogB-textbook-solver =',
+      'OFUL-MLogB-incremental in every round',
+    ]);
+    expect(lines.get('synthetic-binary')).toEqual(['(c) synthetic-binary', 'synthetic · d = 400, K = 1 · T = 10000', 'in progress: 3 of 9 units']);
+    // Every panel of a figure has its plot area at one height: the tallest header's.
+    const frameTops = panels(root).map((p) => Math.min(...descendants(p).filter((el) => el.name === 'line').map((el) => Number(el.attributes.get('y1')))));
+    expect(new Set(frameTops).size).toBe(1);
+  });
+
+  it("the paper's usual panels keep their three-line header and plot area", () => {
+    const root = parseXml(renderRegretFigure(experiments()));
+    for (const panel of panels(root)) {
+      expect(descendants(panel).filter((el) => el.attributes.has('data-header')).map((el) => Number(el.attributes.get('y')))).toEqual([18, 34]);
+    }
+    expect(viewBox(root)[1]).toBe(viewBox(parseXml(renderRegretFigure(experiments())))[1]);
   });
 });
