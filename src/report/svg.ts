@@ -27,7 +27,7 @@ import type { ClaimRow } from './claims.js';
 import { describeTimeReduction, formatSig } from './format.js';
 import { identicalText } from './identical.js';
 import { policyStyles, type PolicyStyle } from './palette.js';
-import { wrapText } from './table.js';
+import { wrapText } from './wrap.js';
 import { OFUL, EOFD, comparePolicies, type Estimate, type ExperimentSummary, type RegretCurve } from './summarize.js';
 
 /** What Fig. 1's band around the mean shows. */
