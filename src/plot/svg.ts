@@ -35,6 +35,11 @@ export function textWidth(text: string, fontSize = FONT_SIZE): number {
   return text.length * fontSize * CHAR_EM;
 }
 
+/** How many characters textWidth lets into `width` px at `fontSize` (at least 1): the inverse of textWidth, for wrapping. */
+export function charsWithin(width: number, fontSize = FONT_SIZE): number {
+  return Math.max(1, Math.floor(width / (fontSize * CHAR_EM)));
+}
+
 /** ` stroke-dasharray="…"` for a dashed stroke, '' for a solid one. */
 export function dashAttribute(stroke: Stroke): string {
   return stroke.dash === '' ? '' : ` stroke-dasharray="${stroke.dash}"`;

@@ -14,7 +14,7 @@ import { legendSwatch } from '../plot/legend.js';
 import { escapeXml } from '../plot/svg.js';
 import type { Report } from './report.js';
 import { EOFD } from './summarize.js';
-import { BAND_TEXT, regretFigure, sketchSizeFigure, timeFigure } from './svg.js';
+import { BAND_TEXT, regretFigure, sketchSizeFigure, timeFigure, timeScaleText } from './svg.js';
 import {
   CLAIM_HEADERS,
   claimsRule,
@@ -28,6 +28,7 @@ import {
   comparisonNotes,
   comparisonsTitle,
   describeExperiment,
+  perLabelLine,
   identicalLines,
   pairedRows,
   policyRows,
@@ -135,6 +136,8 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
     out.push(`<h3>${escapeXml(e.name)}${progress === null ? '' : ' (in progress)'}</h3>`);
     if (progress !== null) out.push(`<p class="in-progress">${escapeXml(progress)}</p>`);
     out.push(`<p class="setting">${escapeXml(describeExperiment(e))}</p>`);
+    const own = perLabelLine(e);
+    if (own !== null) out.push(`<p class="setting">${escapeXml(own)}</p>`);
     const p = e.provenance;
     const meta = [
       `folder ${e.dir}`,
@@ -167,7 +170,7 @@ export function renderHtml(report: Report, options: HtmlOptions = {}): string {
           : ''),
     ),
   );
-  const scale = report.timeAxis === 'log' ? 'log scale' : 'linear scale';
+  const scale = timeScaleText(report.experiments, report.timeAxis);
   out.push(
     figureHtml(
       timeFigure(report.experiments, report.timeAxis, report.claims),

@@ -59,7 +59,7 @@ export {
   type TimeDirection,
   type Verdict,
 } from './claims.js';
-export { BANDS, TIME_AXES, bandHalfWidths, renderRegretFigure, renderTimeFigure, timeNote, type Band, type SvgOptions, type TimeAxis } from './svg.js';
+export { BANDS, TIME_AXES, WIDE_TIMES, bandHalfWidths, panelTimeAxis, renderRegretFigure, renderTimeFigure, timeNote, type Band, type SvgOptions, type TimeAxis } from './svg.js';
 export { POLICY_COLOURS, POLICY_STYLES, policyStyles, type PolicyStyle } from './palette.js';
 export { PNG_SCALE, svgToPng } from './png.js';
 export { renderHtml, type HtmlOptions } from './html.js';
@@ -73,7 +73,7 @@ export interface BuildOptions {
   out?: string;
   /** Fig. 1's band: ±1 sample std ('std', the paper's, default) or the 95% interval of the mean. */
   band?: Band;
-  /** Fig. 2's time axis: linear (default) or log. */
+  /** Fig. 2's time axis: auto (default: log in a panel whose learners' times span more than WIDE_TIMES), linear or log. */
   timeAxis?: TimeAxis;
   /**
    * Compare each policy with this label (default: each experiment's first learner); an experiment
@@ -109,7 +109,7 @@ export function buildReport(dirs: readonly string[], options: BuildOptions = {})
     sources: [...dirs],
     comparisons: { reference: reference ?? null, allPairs: options.allPairs === true },
     band: options.band ?? 'std',
-    timeAxis: options.timeAxis ?? 'linear',
+    timeAxis: options.timeAxis ?? 'auto',
     experiments,
     claims,
   };

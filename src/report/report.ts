@@ -25,7 +25,7 @@ export interface Report {
   comparisons: { reference: string | null; allPairs: boolean };
   /** What Fig. 1's band shows: ±1 sample std or the 95% interval of the mean. */
   band: Band;
-  /** Fig. 2's time axis: linear or log. */
+  /** Fig. 2's time axis: linear, log, or auto (log in a panel whose learners' times span more than WIDE_TIMES; report.json of format 6 written before it says linear or log only). */
   timeAxis: TimeAxis;
   /** In the paper's order (MNIST, synthetic K ≥ 2, synthetic K = 1, others). */
   experiments: ExperimentSummary[];

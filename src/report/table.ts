@@ -10,6 +10,9 @@ import { identicalText } from './identical.js';
 import type { Report } from './report.js';
 import { ratioEstimate, type Estimate } from '../stats/ratio.js';
 import { EOFD, OFUL, type ExperimentSummary, type HolmTest } from './summarize.js';
+import { displayWidth, wrapText, wrapWords } from './wrap.js';
+
+export { displayWidth, wrapText, wrapWords } from './wrap.js';
 
 export interface TableOptions {
   /** Per column: 'left' (default) or 'right'. */
@@ -39,82 +42,6 @@ export function terminalWidth(stream: { isTTY?: boolean; columns?: number }): nu
   if (stream.isTTY !== true) return undefined;
   const { columns } = stream;
   return columns !== undefined && Number.isInteger(columns) && columns > 0 ? columns : undefined;
-}
-
-/** Combining marks and format characters take no column. */
-const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}]$/u;
-/** Code points a terminal draws two columns wide: East Asian wide and fullwidth forms, and emoji. */
-const WIDE: readonly (readonly [number, number])[] = [
-  [0x1100, 0x115f], [0x2e80, 0x303e], [0x3041, 0x33ff], [0x3400, 0x4dbf], [0x4e00, 0x9fff], [0xa000, 0xa4cf],
-  [0xac00, 0xd7a3], [0xf900, 0xfaff], [0xfe30, 0xfe4f], [0xff00, 0xff60], [0xffe0, 0xffe6], [0x1f300, 0x1f64f],
-  [0x1f900, 0x1f9ff], [0x20000, 0x3fffd],
-];
-
-/** Columns `text` takes on a terminal (no ANSI escapes in it): 0 per combining mark, 2 per wide character, else 1. */
-export function displayWidth(text: string): number {
-  let columns = 0;
-  for (const ch of text) {
-    if (ZERO_WIDTH.test(ch)) continue;
-    const code = ch.codePointAt(0) as number;
-    columns += WIDE.some(([low, high]) => code >= low && code <= high) ? 2 : 1;
-  }
-  return columns;
-}
-
-/** `word` cut into pieces of at most `width` columns (a wide character never split). */
-function cutWord(word: string, width: number): string[] {
-  const pieces: string[] = [];
-  let piece = '';
-  for (const ch of word) {
-    if (piece !== '' && displayWidth(piece + ch) > width) {
-      pieces.push(piece);
-      piece = '';
-    }
-    piece += ch;
-  }
-  return [...pieces, piece];
-}
-
-/** Units that stay on their number's line ("1.28 MB"). */
-const UNIT = /^[kMGT]?B$/;
-
-/**
- * The words a line breaks between: at spaces, but never inside [ ], around ± nor before a unit of
- * bytes (an interval, a mean ± std, "1.28 MB" stay whole).
- */
-export function wrapWords(paragraph: string): string[] {
-  const words: string[] = [];
-  let depth = 0;
-  for (const piece of paragraph.split(' ')) {
-    const last = words.length - 1;
-    const glued = depth > 0 || piece === '±' || UNIT.test(piece) || (words[last] ?? '').endsWith('±');
-    if (last >= 0 && glued) words[last] += ` ${piece}`;
-    else words.push(piece);
-    for (const ch of piece) depth = Math.max(0, depth + (ch === '[' ? 1 : ch === ']' ? -1 : 0));
-  }
-  return words;
-}
-
-/** `text` broken between its words (wrapWords) into lines of at most `width` columns; a word wider than that is cut. */
-export function wrapText(text: string, width: number): string[] {
-  if (!(Number.isInteger(width) && width >= 1)) throw new RangeError(`width must be an integer ≥ 1, got ${width}`);
-  const lines: string[] = [];
-  for (const paragraph of text.split('\n')) {
-    let line = '';
-    for (const word of wrapWords(paragraph)) {
-      const joined = line === '' ? word : `${line} ${word}`;
-      if (displayWidth(joined) <= width) {
-        line = joined;
-        continue;
-      }
-      if (line.trim() !== '') lines.push(line.trimEnd());
-      const pieces = cutWord(word, width);
-      lines.push(...pieces.slice(0, -1));
-      line = pieces[pieces.length - 1] as string;
-    }
-    lines.push(line.trimEnd());
-  }
-  return lines;
 }
 
 /** `text` wrapped to `width` columns, or unchanged without a width (output that is not a terminal's). */
@@ -245,18 +172,70 @@ const VERDICT_COLOUR: Partial<Record<Verdict, string>> = {
 /** The paper's symbols for the manifest's derived hyperparameters. */
 const PAPER_SYMBOLS: Readonly<Record<string, string>> = { lambda: 'λ', eta: 'η', delta: 'δ', beta: 'β', alpha: 'α' };
 
-/** One line saying where and how an experiment ran. */
+/** The experiment's values that follow from S (α = 2(1 + S·D) + ln(K+1), λ0 = √K·α·S, η0): not the labels' when S is one of theirs. */
+const FROM_S: readonly string[] = ['alpha', 'lambda0', 'eta0'];
+
+/** `λ = 34.83`: a hyperparameter by its paper symbol. */
+function hyperparameter(key: string, value: number | string): string {
+  return `${PAPER_SYMBOLS[key] ?? key} = ${typeof value === 'number' ? formatShort(value) : value}`;
+}
+
+/**
+ * The manifest's derived.policies: per label the hyperparameters it ran with (`eofd run --params`
+ * gives each label its own l, e, λ, η); empty for manifests without it.
+ */
+function labelHyperparameters(e: ExperimentSummary): [label: string, values: Record<string, unknown>][] {
+  const policies = e.derived.policies;
+  if (typeof policies !== 'object' || policies === null) return [];
+  return Object.entries(policies as Record<string, unknown>).filter((entry): entry is [string, Record<string, unknown>] => typeof entry[1] === 'object' && entry[1] !== null);
+}
+
+/**
+ * The hyperparameters a label ran with that are not the experiment's for every label that reads them
+ * (derived.policies against the experiment's derived values), in the order labels record them; the
+ * values that follow from S go with S.
+ */
+export function perLabelKeys(e: ExperimentSummary): string[] {
+  const labels = labelHyperparameters(e);
+  const keys = [...new Set(labels.flatMap(([, values]) => Object.keys(values)))].filter((k) => k !== 'policy');
+  const differs = keys.filter((key) => {
+    const given = labels.filter(([, values]) => key in values).map(([, values]) => values[key]);
+    const shared = key in e.derived ? e.derived[key] : given[0];
+    return given.some((v) => v !== shared);
+  });
+  return differs.includes('S') ? [...differs, ...FROM_S.filter((k) => !differs.includes(k))] : differs;
+}
+
+/** One line saying where and how an experiment ran; hyperparameters a label ran with its own value of are left to perLabelLine. */
 export function describeExperiment(e: ExperimentSummary): string {
   const s = e.setting;
+  const own = new Set(perLabelKeys(e));
   const derived = Object.entries(e.derived)
-    .filter(([, v]) => typeof v === 'number' || typeof v === 'string')
-    .map(([k, v]) => `${PAPER_SYMBOLS[k] ?? k} = ${typeof v === 'number' ? formatShort(v) : v}`)
+    .filter((entry): entry is [string, number | string] => (typeof entry[1] === 'number' || typeof entry[1] === 'string') && !own.has(entry[0]))
+    .map(([k, v]) => hyperparameter(k, v))
     .join(', ');
   return (
     `${s.environment}, d = ${s.d}, K = ${s.K}, T = ${s.horizon}, ${s.trials} trial${s.trials === 1 ? '' : 's'}` +
     `${e.progress.complete ? '' : ' planned'}` +
     (derived ? `; ${derived}` : '')
   );
+}
+
+/**
+ * "per label: EOFD-MLogB λ = 34.83, l = −0.5; OFUL-MLogB λ = 246.3, l = 0.5": the
+ * hyperparameters of perLabelKeys as each label ran them (a label that reads none is left out); null
+ * when every label ran the experiment's.
+ */
+export function perLabelLine(e: ExperimentSummary): string | null {
+  const keys = perLabelKeys(e).filter((k) => !FROM_S.includes(k));
+  if (keys.length === 0) return null;
+  const parts = labelHyperparameters(e)
+    .map(([label, values]) => {
+      const shown = keys.filter((k) => typeof values[k] === 'number' || typeof values[k] === 'string').map((k) => hyperparameter(k, values[k] as number | string));
+      return shown.length === 0 ? null : `${label} ${shown.join(', ')}`;
+    })
+    .filter((part): part is string => part !== null);
+  return `per label: ${parts.join('; ')}`;
 }
 
 /**
@@ -516,6 +495,8 @@ export function renderTerminal(report: Report, options: TerminalOptions): string
     // The status before the folder: a long path is what a narrow terminal cuts, never the status.
     parts.push(text(`${e.name}${progress === null ? '' : '  IN PROGRESS'}  (${e.dir})`));
     parts.push(text(describeExperiment(e)));
+    const own = perLabelLine(e);
+    if (own !== null) parts.push(text(own));
     if (progress !== null) parts.push(text(progress));
     parts.push('');
     const headers = policyHeaders(e);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandHint } from '../../src/cli/hint.js';
 import { loadConfigs } from '../../src/config/load.js';
 import { REPO, runCli, tempDir } from '../experiment/fixtures.js';
 
@@ -42,7 +43,7 @@ describe('eofd init', () => {
     expect(stderr).toContain(`wrote ${file}`);
     expect(stderr).toContain(`run ${file}`);
     expect(stderr).toContain('report results');
-    expect(stderr).toContain('docs/config-reference.md');
+    expect(stderr).toContain('config-reference.md');
     const text = fs.readFileSync(file, 'utf8');
     const schema = /^# yaml-language-server: \$schema=(\S+)\n/.exec(text)?.[1] ?? '';
     expect(path.resolve(dir, schema)).toBe(path.join(REPO, 'configs', 'eofd.schema.json'));
@@ -116,4 +117,44 @@ describe('eofd init --force: only a regular file in the folder is replaced (issu
     expect(code).toBe(0);
     expect(stderr).toContain(`'${path.join(dir, 'eofd.yaml')}'`);
   });
+});
+
+/** The paths (words holding a `/`) in `text`, without the punctuation that ends a sentence. */
+function namedPaths(text: string): string[] {
+  return [...text.matchAll(/(?<=^|[\s(])([^\s(]*\/[^\s;,)]*)/g)].map((m) => (m[1] as string).replace(/[.:]$/, ''));
+}
+
+describe('eofd init: every hint names something that is there once it is followed (issue #38)', () => {
+  it('run from a fresh folder: the commands run, and every path the hints and the config name exists', async () => {
+    const dir = path.join(root, 'user');
+    fs.mkdirSync(dir);
+    const saved = process.cwd();
+    process.chdir(dir);
+    try {
+      const init = await runCli(['init']);
+      expect(init.code).toBe(0);
+      const lines = init.stderr.split('\n');
+      const prefix = `${commandHint({}, [])} `;
+      const steps = lines.filter((line) => line.startsWith(`  ${prefix}`)).map((line) => line.slice(2).split('  # ') as [string, string]);
+      expect(steps.map(([command]) => command.trim().slice(prefix.length))).toEqual(['run eofd.yaml', 'report results', 'list']);
+      // Follow them as a user pastes them, in order, in this folder.
+      for (const [command] of steps) {
+        const result = await runCli(command.trim().slice(prefix.length).split(' '));
+        expect(result.code, command).toBe(0);
+      }
+      const what = [...steps.map(([, text]) => text), ...lines.filter((line) => line.startsWith('More:'))].join('\n');
+      const named = namedPaths(what);
+      expect(named).toEqual(expect.arrayContaining(['results/starter', 'results/report/report.html']));
+      expect(named.filter((p) => p.endsWith('.md'))).toHaveLength(2);
+      for (const file of named) expect(fs.existsSync(path.resolve(dir, file)), `${file} (named by: ${what})`).toBe(true);
+      // The config's own links (schema, reference) resolve from its folder.
+      const comments = fs.readFileSync(path.join(dir, 'eofd.yaml'), 'utf8').split('\n').filter((line) => line.startsWith('#')).join('\n');
+      const links = namedPaths(comments.replace(/\$schema=/, ' '));
+      expect(links.some((link) => link.endsWith('configs/eofd.schema.json'))).toBe(true);
+      expect(links.some((link) => link.endsWith('docs/config-reference.md'))).toBe(true);
+      for (const link of links) expect(fs.existsSync(path.resolve(dir, link)), link).toBe(true);
+    } finally {
+      process.chdir(saved);
+    }
+  }, 120_000);
 });

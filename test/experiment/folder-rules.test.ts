@@ -209,7 +209,7 @@ describe('several runs into one folder, then one report', () => {
       expect((await runCli(['run', config, '--set', 'params.l=0', '--timing', '--out', out, '--quiet'])).code).toBe(0);
     }
     const report = await runCli(['report', out, '--out', path.join(root, 'results-l0-report')]);
-    expect(report.stderr).toBe('');
+    expect(report.stderr).toBe(`eofd report: wrote 6 files to ${path.join(root, 'results-l0-report')} (open ${path.join(root, 'results-l0-report', 'report.html')})\n`);
     expect(report.code).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dashAttribute, escapeXml, hooks, n, segment, svgOpen, text, textWidth } from '../../src/plot/svg.js';
+import { charsWithin, dashAttribute, escapeXml, hooks, n, segment, svgOpen, text, textWidth } from '../../src/plot/svg.js';
 import { parseXml } from '../report/xml.js';
 
 describe('svg basics: bad arguments', () => {
@@ -21,6 +21,14 @@ describe('svg basics', () => {
     expect(textWidth('abcd')).toBeCloseTo(4 * 12 * 0.62, 12);
     expect(textWidth('abcd', 24)).toBeCloseTo(2 * textWidth('abcd'), 12);
     expect(textWidth('')).toBe(0);
+    // charsWithin is its inverse: the most characters whose estimate fits, at least 1.
+    for (const [width, size] of [[364, 12], [368, 12], [364, 14], [100, 10], [1, 12]] as const) {
+      const k = charsWithin(width, size);
+      if (k > 1) expect(textWidth('x'.repeat(k), size)).toBeLessThanOrEqual(width);
+      expect(textWidth('x'.repeat(k + 1), size)).toBeGreaterThan(width);
+    }
+    expect(charsWithin(368)).toBe(49);
+    expect(charsWithin(0)).toBe(1);
   });
 
   it('text: anchor, size, weight, fill, shift and rotation as attributes', () => {

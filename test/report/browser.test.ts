@@ -1,6 +1,6 @@
 /**
  * report.html in a real browser: headless Chromium (Debian's `chromium` package) lays the report out
- * at 900 and 1400 px wide, and a probe script appended to a copy of the page reports what it measured
+ * at 390 to 1400 px wide, and a probe script appended to a copy of the page reports what it measured
  * (the report itself holds no script). Skips, saying so, when no Chromium is installed; set
  * EOFD_CHROMIUM to a browser binary to use another one.
  */
@@ -10,7 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/html.js';
 import { buildReport } from '../../src/report/index.js';
-import { MNIST, SYNTHETIC_K4, tempDir, writeExperiment } from './fixture.js';
+import { MNIST, SYNTHETIC_K4, tempDir, writeExperiment, writeLongSubtitleResults } from './fixture.js';
 
 const CANDIDATES = [process.env.EOFD_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
 const browser = CANDIDATES.find((p): p is string => p !== undefined && p !== '' && fs.existsSync(p));
@@ -25,12 +25,22 @@ const metrics = {
   scrollWidth: document.documentElement.scrollWidth,
   panels: [...document.querySelectorAll('[data-panel]')].map(box),
   legends: [...document.querySelectorAll('.legend')].map(box),
+  // Every text of every panel against its SVG's box (an SVG clips what runs past it).
+  texts: [...document.querySelectorAll('svg[data-panel]')].flatMap((svg) => {
+    const outer = svg.getBoundingClientRect();
+    return [...svg.querySelectorAll('text')].map((t) => {
+      const r = t.getBoundingClientRect();
+      return { panel: svg.dataset.panel, text: t.textContent, header: t.hasAttribute('data-header'), left: r.left - outer.left, right: outer.right - r.right, top: r.top - outer.top, bottom: outer.bottom - r.bottom };
+    });
+  }),
 };
 document.body.insertAdjacentHTML('beforeend', '<pre id="metrics">' + JSON.stringify(metrics) + '</pre>');
 </script>`;
 
 interface Box { left: number; right: number; top: number; width: number }
-interface Metrics { innerWidth: number; clientWidth: number; scrollWidth: number; panels: Box[]; legends: Box[] }
+/** A panel's text: how far inside its SVG's box each of its edges lies (negative: past it, clipped). */
+interface TextInside { panel: string; text: string; header: boolean; left: number; right: number; top: number; bottom: number }
+interface Metrics { innerWidth: number; clientWidth: number; scrollWidth: number; panels: Box[]; legends: Box[]; texts: TextInside[] }
 
 /** Loads `file` at `width` px and returns the probe's numbers. */
 function measure(file: string, width: number): Metrics {
@@ -50,16 +60,26 @@ function measure(file: string, width: number): Metrics {
   return JSON.parse(match[1] as string) as Metrics;
 }
 
+/** report.html of the experiments in `root`, with the probe appended. */
+function probePage(root: string): string {
+  const html = renderHtml(buildReport([root])).replace('</body>', `${PROBE}\n</body>`);
+  const file = path.join(root, 'probe.html');
+  fs.writeFileSync(file, html);
+  return file;
+}
+
 /** The paper's three settings, so Fig. 1 and Fig. 2 have three panels each. */
 function threePanelReport(): string {
   const root = tempDir();
   writeExperiment(path.join(root, 'mnist'), MNIST);
   writeExperiment(path.join(root, 'synthetic-k4'), SYNTHETIC_K4);
   writeExperiment(path.join(root, 'synthetic-binary'), { ...SYNTHETIC_K4, name: 'synthetic-binary', environment: { type: 'synthetic', d: 400, K: 1 } });
-  const html = renderHtml(buildReport([root])).replace('</body>', `${PROBE}\n</body>`);
-  const file = path.join(root, 'probe.html');
-  fs.writeFileSync(file, html);
-  return file;
+  return probePage(root);
+}
+
+/** The long-subtitle panels of fixture.ts (issue #38). */
+function longSubtitleReport(): string {
+  return probePage(writeLongSubtitleResults());
 }
 
 describe.skipIf(browser === undefined)('report.html in headless Chromium', () => {
@@ -82,4 +102,17 @@ describe.skipIf(browser === undefined)('report.html in headless Chromium', () =>
     expect(rows(measure(file, 1400))).toBe(1);
     expect(rows(measure(file, 900))).toBe(2);
   }, 120_000);
+
+  const long = longSubtitleReport();
+
+  it.each([1400, 1000, 390])('at %i px: every panel text, subtitles first, lies inside its SVG (none clipped)', (width) => {
+    for (const page of [file, long]) {
+      const m = measure(page, width);
+      expect(m.texts.filter((t) => t.header).length).toBeGreaterThanOrEqual(3 * 2 * 2); // title and setting, per panel, Fig. 1 and Fig. 2
+      for (const t of m.texts) {
+        const where = `${t.panel}: "${t.text}" (${JSON.stringify(t)})`;
+        for (const edge of [t.left, t.right, t.top, t.bottom]) expect(edge, where).toBeGreaterThanOrEqual(-0.5);
+      }
+    }
+  }, 180_000);
 });

@@ -241,3 +241,24 @@ export function makeInProgress(dir: string, finished: readonly string[]): void {
     fs.writeFileSync(path.join(dir, policy, `trial-${trial}.summary.json`), JSON.stringify(unit));
   }
 }
+
+/**
+ * Panels with long subtitles (issue #38): the paper's settings at T = 10000, one of them in progress,
+ * one whose three labels (long ones) decided alike in every round, under a long experiment name.
+ */
+export function writeLongSubtitleResults(root: string = tempDir()): string {
+  const [eofd, oful, random] = SYNTHETIC_K4.policies as [FixturePolicy, FixturePolicy, FixturePolicy];
+  writeExperiment(path.join(root, 'mnist'), { ...MNIST, horizon: 10_000 });
+  const alike = ['EOFD-MLogB', 'OFUL-MLogB-textbook-solver', 'OFUL-MLogB-incremental'];
+  writeExperiment(path.join(root, 'synthetic-k4-tuned-on-validation-trials'), {
+    ...SYNTHETIC_K4,
+    name: 'synthetic-k4-tuned-on-validation-trials',
+    horizon: 10_000,
+    policies: [...alike.map((name) => ({ ...eofd, name, actionShift: 0 })), random],
+    variants: { [alike[1] as string]: { policy: 'OFUL-MLogB', params: { oful_solver: 'textbook' } }, [alike[2] as string]: { policy: 'OFUL-MLogB' } },
+  });
+  const binary = path.join(root, 'synthetic-binary');
+  writeExperiment(binary, { ...SYNTHETIC_K4, name: 'synthetic-binary', horizon: 10_000, environment: { type: 'synthetic', d: 400, K: 1 }, policies: [eofd, oful, random] });
+  makeInProgress(binary, ['EOFD-MLogB/0', 'OFUL-MLogB/0', 'Random/0']);
+  return root;
+}

@@ -9,6 +9,9 @@ import { buildReport, displayWidth, renderHtml } from '../../src/report/index.js
 import { SYNTHETIC_K4, editLine, makeInProgress, tempDir, writeExperiment, writeFixtureResults, type FixturePolicy } from './fixture.js';
 import { parseXml, descendants } from './xml.js';
 
+/** stderr of a report that went well: only the line saying where it went. */
+const WROTE_ONLY = /^eofd report: wrote \d+ files to [^\n]+ \(open [^\n]+report\.html\)\n$/;
+
 function io(options: { isTTY?: boolean; columns?: number; env?: NodeJS.ProcessEnv } = {}) {
   const captured = { stdout: '', stderr: '' };
   const stdout = { write: (t: string) => (captured.stdout += t), isTTY: options.isTTY ?? false, columns: options.columns };
@@ -54,14 +57,29 @@ describe('eofd report: errors', () => {
 });
 
 describe('eofd report', () => {
-  it('prints plain tables (not a TTY) and writes to <first dir>/report by default', () => {
+  it('prints plain tables (not a TTY) and writes to <first dir>/report by default, saying where on stderr in one line', () => {
     const root = writeFixtureResults();
     const { captured, streams } = io({ isTTY: false });
     expect(runReport([root], {}, streams)).toBe(0);
-    expect(captured.stderr).toBe('');
+    const out = path.join(root, 'report');
+    expect(captured.stderr).toBe(`eofd report: wrote 6 files to ${out} (open ${path.join(out, 'report.html')})\n`);
     expect(captured.stdout).not.toContain('\u001b[');
+    expect(captured.stdout).not.toContain('wrote');
     expect(captured.stdout).toContain("The paper's claims (Section 4)");
-    expect(fs.existsSync(path.join(root, 'report', 'report.html'))).toBe(true);
+    expect(fs.existsSync(path.join(out, 'report.html'))).toBe(true);
+  });
+
+  it('says where the report went with --json too (stderr), and with --out names that folder', async () => {
+    const root = writeFixtureResults();
+    const out = path.join(tempDir(), 'given');
+    const { captured, streams } = io();
+    expect(runReport([root], { json: true, out }, streams)).toBe(0);
+    expect(JSON.parse(captured.stdout).format).toMatch(/^eofd-report\//);
+    expect(captured.stderr).toBe(`eofd report: wrote 6 files to ${out} (open ${path.join(out, 'report.html')})\n`);
+    // Through argv as a user runs it: the same line, the default folder.
+    const cli = io();
+    expect(await main(['node', 'eofd', 'report', path.join(root, 'mnist')], cli.streams)).toBe(0);
+    expect(cli.captured.stderr).toBe(`eofd report: wrote 6 files to ${path.join(root, 'mnist', 'report')} (open ${path.join(root, 'mnist', 'report', 'report.html')})\n`);
   });
 
   it('colours verdicts on a TTY unless NO_COLOR is set', () => {
@@ -103,7 +121,7 @@ describe('eofd report', () => {
     expect(flat).toContain("--band <band> Fig. 1's band: std = ±1 sample std");
     expect(flat).toContain('(choices: "std", "ci95", default: "std")');
     expect(help).toContain('$ eofd report results --band ci95 --time-axis log --log-y --png');
-    expect(flat).toContain('(choices: "linear", "log", default: "linear")');
+    expect(flat).toContain('(choices: "auto", "linear", "log", default: "auto")');
   });
 
   it('every results/<folder> the help names is one a config writes (eofd run <config>, default --out results)', () => {
@@ -126,7 +144,7 @@ describe('eofd report', () => {
     const root = writeFixtureResults();
     let { captured, streams } = io();
     expect(await main(['node', 'eofd', 'report', root, '--band', 'ci95', '--json'], streams)).toBe(0);
-    expect(captured.stderr).toBe('');
+    expect(captured.stderr).toMatch(WROTE_ONLY);
     expect(JSON.parse(captured.stdout).band).toBe('ci95');
     expect(fs.readFileSync(path.join(root, 'report', 'fig1-regret.svg'), 'utf8')).toContain('95% Student-t interval of the mean (band)');
     ({ captured, streams } = io());
@@ -165,7 +183,7 @@ describe('eofd report on a run in progress', () => {
     const root = running();
     const { captured, streams } = io();
     expect(await main(['node', 'eofd', 'report', root, '--json'], streams)).toBe(0);
-    expect(captured.stderr).toBe('');
+    expect(captured.stderr).toMatch(WROTE_ONLY);
     const report = JSON.parse(captured.stdout);
     const k4 = report.experiments.find((e: { name: string }) => e.name === 'synthetic-k4');
     expect(k4.progress).toEqual({ complete: false, finishedUnits: 4, plannedUnits: 9 });
@@ -185,7 +203,9 @@ describe('eofd report on a run in progress', () => {
     expect(html).toContain('in progress: 4 of 9 units finished (EOFD-MLogB 2, OFUL-MLogB 1, Random 1 trials)');
     const svg = parseXml(fs.readFileSync(path.join(root, 'report', 'fig1-regret.svg'), 'utf8'));
     const texts = descendants(svg).map((el) => el.text);
-    expect(texts).toContain('synthetic · d = 100, K = 4 · T = 50 · in progress: 4 of 9 units');
+    // The panel's setting, wrapped between its parts to the panel's width.
+    expect(texts).toContain('synthetic · d = 100, K = 4 · T = 50');
+    expect(texts).toContain('in progress: 4 of 9 units');
     expect(descendants(svg).filter((el) => el.attributes.get('data-policy') !== undefined && el.name === 'path')).toHaveLength(6);
   });
 
@@ -326,7 +346,7 @@ describe('eofd report on a terminal: its width, --wide, --log-y', () => {
     const root = writeFixtureResults();
     const { captured, streams } = io();
     expect(await main(['node', 'eofd', 'report', root, '--log-y'], streams)).toBe(0);
-    expect(captured.stderr).toBe('');
+    expect(captured.stderr).toMatch(WROTE_ONLY);
     expect(fs.readFileSync(path.join(root, 'report', 'fig1-regret.svg'), 'utf8')).toContain('cumulative regret (log scale)');
     expect(fs.readFileSync(path.join(root, 'report', 'report.html'), 'utf8')).toContain('Fig. 1. Cumulative regret (log scale)');
     expect(await main(['node', 'eofd', 'report', root], io().streams)).toBe(0);

@@ -2,13 +2,14 @@ import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { buildReport } from '../../src/report/index.js';
 import { POLICY_ORDER } from '../../src/base/policy-order.js';
-import { textWidth } from '../../src/plot/svg.js';
+import { charsWithin, textWidth } from '../../src/plot/svg.js';
 import { POLICY_NAMES } from '../../src/policies/registry.js';
-import { bandHalfWidths, renderRegretFigure, renderTimeFigure, timeNote } from '../../src/report/svg.js';
+import { bandHalfWidths, panelTimeAxis, renderRegretFigure, renderTimeFigure, timeNote, WIDE_TIMES } from '../../src/report/svg.js';
+import { renderHtml } from '../../src/report/html.js';
 import { gridHeatmapSvg } from '../../src/report/heatmap.js';
 import { POLICY_STYLES } from '../../src/report/palette.js';
 import type { ExperimentSummary } from '../../src/report/summarize.js';
-import { MNIST, SYNTHETIC_K4, tempDir, writeExperiment, writeFixtureResults } from './fixture.js';
+import { MNIST, SYNTHETIC_K4, tempDir, writeExperiment, writeFixtureResults, writeLongSubtitleResults } from './fixture.js';
 import { descendants, parseXml, type XmlElement } from './xml.js';
 
 function experiments(): ExperimentSummary[] {
@@ -325,5 +326,123 @@ describe('svg: log-y, identical curves and judged time differences', () => {
     const svg = renderTimeFigure(busy.experiments, { claims: busy.claims });
     expect(svg).not.toContain('less time');
     expect(panelTexts(svg).get('mnist')).toContain('time difference not judged (see the claims)');
+  });
+});
+
+/** Synthetic K = 4 with OFUL-MLogB's textbook solver beside EOFD-MLogB: 0.995 ms against 536 ms a round (issue #38). */
+function textbookExperiment(oful = 536): ExperimentSummary[] {
+  const root = tempDir();
+  const [eofd, , random] = SYNTHETIC_K4.policies;
+  writeExperiment(path.join(root, 'textbook'), {
+    ...SYNTHETIC_K4,
+    name: 'textbook',
+    policies: [
+      { ...eofd!, selectMs: [0.5, 0.5, 0.5], updateMs: [0.495, 0.495, 0.495] },
+      { ...SYNTHETIC_K4.policies[1]!, name: 'OFUL-textbook', selectMs: [oful / 2, oful / 2, oful / 2], updateMs: [oful / 2, oful / 2, oful / 2] },
+      random!,
+    ],
+    variants: { 'OFUL-textbook': { policy: 'OFUL-MLogB', params: { oful_solver: 'textbook' } } },
+  });
+  return buildReport([root]).experiments;
+}
+
+/** The labelled ticks of a Fig. 2 panel's y axis (text right-aligned at the axis), bottom to top. */
+function yTickLabels(panel: XmlElement): string[] {
+  return descendants(panel)
+    .filter((el) => el.name === 'text' && el.attributes.get('text-anchor') === 'end' && !el.attributes.has('transform'))
+    .map((el) => el.text);
+}
+
+describe("svg: Fig. 2's axis is log where the learners' times are far apart (issue #38)", () => {
+  it(`the rule: log when the slowest learner is over ${WIDE_TIMES}× the fastest (Random left out); an axis asked for is kept`, () => {
+    const e = textbookExperiment()[0]!;
+    expect(e.policies.map((p) => p.roundMs.mean)).toEqual([expect.closeTo(0.995, 12), expect.closeTo(536, 12), expect.closeTo(0.001, 12)]);
+    expect(panelTimeAxis(e, 'auto')).toBe('log');
+    expect(panelTimeAxis(e, 'linear')).toBe('linear');
+    expect(panelTimeAxis(e, 'log')).toBe('log');
+    // Either side of the edge: 0.995 × 30 × 0.99 is not over 30×; 1% over it is.
+    expect(panelTimeAxis(textbookExperiment(0.995 * WIDE_TIMES * 0.99)[0]!, 'auto')).toBe('linear');
+    expect(panelTimeAxis(textbookExperiment(0.995 * WIDE_TIMES * 1.01)[0]!, 'auto')).toBe('log');
+    // Random's 0.001 ms against the fixtures' learners (0.4 and 1.2 ms) does not count.
+    for (const fixture of experiments()) expect(panelTimeAxis(fixture, 'auto')).toBe('linear');
+  });
+
+  it('by default the textbook panel has decade ticks and says log on its axis and in the title; a close panel stays linear', () => {
+    const es = [...experiments(), ...textbookExperiment()];
+    const svg = renderTimeFigure(es);
+    const root = parseXml(svg);
+    const [mnist, k4, textbook] = panels(root);
+    // Decades from Random's 0.001 ms to OFUL-textbook's 536 ms.
+    expect(yTickLabels(textbook!)).toEqual(['0.001', '0.01', '0.1', '1', '10', '100', '1000']);
+    const texts = (panel: XmlElement) => descendants(panel).filter((el) => el.name === 'text').map((el) => el.text);
+    expect(texts(textbook!)).toContain('per-round time (ms, log scale)');
+    // Minor ticks at 2..9 × 10^k: the marks of a log axis.
+    expect(descendants(textbook!).filter((el) => el.name === 'line').length).toBeGreaterThan(4 * 8);
+    for (const panel of [mnist!, k4!]) {
+      expect(texts(panel)).toContain('per-round time (ms)');
+      expect(texts(panel)).not.toContain('per-round time (ms, log scale)');
+    }
+    const title = descendants(root).find((el) => el.name === 'text')!.text;
+    expect(title).toContain("log scale in (c) (learner times over 30× apart), linear in the others");
+    // The fast learner's bar is visible: on the old linear axis it was 0.2% of the panel's height.
+    const heights = barHeights(renderTimeFigure(textbookExperiment()));
+    expect(heights.get('EOFD-MLogB')! / heights.get('OFUL-textbook')!).toBeGreaterThan(0.2);
+    // --time-axis linear keeps every panel linear; report.html's caption says which scale.
+    expect(renderTimeFigure(es, { timeAxis: 'linear' })).not.toContain('log scale');
+    const html = renderHtml({ ...buildReport([writeFixtureResults()]), experiments: es });
+    expect(html).toContain("error bars; log scale in (c) (learner times over 30× apart), linear in the others.");
+  });
+});
+
+describe('svg: panel subtitles wrap to the panel, never past its edge (issue #38; in a browser: browser.test.ts)', () => {
+  const es = buildReport([writeLongSubtitleResults()]).experiments;
+
+  it.each([
+    ['Fig. 1', renderRegretFigure(es)],
+    ['Fig. 2', renderTimeFigure(es)],
+  ])('%s: every header line is at most charsWithin(panel − 2·6 px) characters and its estimated extent lies 6 px inside the panel', (_, svg) => {
+    const root = parseXml(svg);
+    const panelWidth = 380;
+    for (const panel of panels(root)) {
+      const header = descendants(panel).filter((el) => el.name === 'text' && el.attributes.has('data-header'));
+      expect(header.length).toBeGreaterThanOrEqual(2);
+      for (const line of header) {
+        const size = Number(line.attributes.get('font-size') ?? 12);
+        expect(line.text.length, line.text).toBeLessThanOrEqual(charsWithin(panelWidth - 12, size));
+        const x = Number(line.attributes.get('x'));
+        const half = textWidth(line.text, size) / 2;
+        expect(x - half, line.text).toBeGreaterThanOrEqual(6 - 1e-9);
+        expect(x + half, line.text).toBeLessThanOrEqual(panelWidth - 6 + 1e-9);
+      }
+      // Lines one under the other, all above the plot area (its top grid line, the highest tick).
+      const ys = header.map((el) => Number(el.attributes.get('y')));
+      expect(ys).toEqual([...ys].sort((a, b) => a - b));
+      const gridTop = Math.min(...descendants(panel).filter((el) => el.name === 'line').map((el) => Number(el.attributes.get('y1'))));
+      expect(Math.max(...ys) + 4).toBeLessThan(gridTop);
+    }
+  });
+
+  it('the wrapped lines say what one line would: the name, the setting between its parts, each identical group', () => {
+    const root = parseXml(renderRegretFigure(es));
+    const lines = new Map(panels(root).map((p) => [p.attributes.get('data-panel')!, descendants(p).filter((el) => el.attributes.has('data-header')).map((el) => el.text)]));
+    expect(lines.get('synthetic-k4-tuned-on-validation-trials')).toEqual([
+      '(b)',
+      'synthetic-k4-tuned-on-validation-trials',
+      'synthetic · d = 100, K = 4 · T = 10000 · 3 trials',
+      'EOFD-MLogB = OFUL-MLogB-textbook-solver =',
+      'OFUL-MLogB-incremental in every round',
+    ]);
+    expect(lines.get('synthetic-binary')).toEqual(['(c) synthetic-binary', 'synthetic · d = 400, K = 1 · T = 10000', 'in progress: 3 of 9 units']);
+    // Every panel of a figure has its plot area at one height: the tallest header's.
+    const frameTops = panels(root).map((p) => Math.min(...descendants(p).filter((el) => el.name === 'line').map((el) => Number(el.attributes.get('y1')))));
+    expect(new Set(frameTops).size).toBe(1);
+  });
+
+  it("the paper's usual panels keep their three-line header and plot area", () => {
+    const root = parseXml(renderRegretFigure(experiments()));
+    for (const panel of panels(root)) {
+      expect(descendants(panel).filter((el) => el.attributes.has('data-header')).map((el) => Number(el.attributes.get('y')))).toEqual([18, 34]);
+    }
+    expect(viewBox(root)[1]).toBe(viewBox(parseXml(renderRegretFigure(experiments())))[1]);
   });
 });

@@ -6,11 +6,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
+import { PACKAGE_ROOT } from '../../base/package-root.js';
 import { SHIPPED_CONFIG_DIR } from '../../config/shipped.js';
 import { errnoCode } from '../../base/errors.js';
 import { writeFileAtomic } from '../../results/write.js';
 import { hinter } from '../hint.js';
 import { EXIT, failureExitCode, processIo, type CliIo } from '../io.js';
+import { defaultReportFolder } from './report.js';
 
 /** The file `eofd init` writes in its folder. */
 export const STARTER_FILE = 'eofd.yaml';
@@ -18,16 +20,27 @@ export const STARTER_FILE = 'eofd.yaml';
 /** The JSON Schema the package ships (`eofd schema` output). */
 const SCHEMA_FILE = path.join(SHIPPED_CONFIG_DIR, 'eofd.schema.json');
 
+/** The package's guides the next steps name (shipped with it: package.json `files`). */
+export const GUIDE_FILE = path.join(PACKAGE_ROOT, 'docs', 'guide.md');
+export const CONFIG_REFERENCE_FILE = path.join(PACKAGE_ROOT, 'docs', 'config-reference.md');
+
+/** The starter's name: its output folder under `eofd run`'s default --out. */
+export const STARTER_NAME = 'starter';
+/** `eofd run`'s default --out (run.ts), where the next steps find the results. */
+const RESULTS = 'results';
+
 /**
- * The starter config; `schema` is the path its first line links (relative to the config's folder, so
- * editors find it from the file). Same params as configs/synthetic-k4.yaml.
+ * The starter config; `schema` and `reference` are the paths it links the JSON Schema (first line)
+ * and docs/config-reference.md by (relative to the config's folder, so editors find them from the
+ * file: packageLink). Same params as configs/synthetic-k4.yaml.
  */
-export function starterConfig(schema: string): string {
+export function starterConfig(schema: string, reference: string): string {
   return `# yaml-language-server: $schema=${schema}
 # A starter experiment written by \`eofd init\`: the synthetic multinomial setting of Section 4 made
 # small (d = 20 instead of 100, T = 300, 3 trials: seconds on one core). Edit freely; every key is in
-# docs/config-reference.md (or \`eofd schema --markdown\`), every policy and environment in \`eofd list\`.
-name: starter                       # the output folder (<out>/starter) and part of every trial seed
+# ${reference}
+# (or \`eofd schema --markdown\`), every policy and environment in \`eofd list\`.
+name: ${STARTER_NAME}                       # the output folder (<out>/${STARTER_NAME}) and part of every trial seed
 environment:
   type: synthetic                   # or mnist, classification (your own CSV), trace
   d: 20                             # dimension of the actions
@@ -48,12 +61,28 @@ params:                             # the paper's Section 4 choices
 `;
 }
 
-/** The path a config in `dir` links the shipped schema by (relative; absolute when none exists). */
-export function schemaLink(dir: string): string {
-  const relative = path.relative(path.resolve(dir), SCHEMA_FILE);
-  if (path.isAbsolute(relative)) return SCHEMA_FILE; // another drive (Windows)
+/** The path a config in `dir` links a file of the package by (relative; absolute when none exists). */
+export function packageLink(dir: string, file: string): string {
+  const relative = path.relative(path.resolve(dir), file);
+  if (path.isAbsolute(relative)) return file; // another drive (Windows)
   const link = relative.split(path.sep).join('/');
   return link.startsWith('.') ? link : `./${link}`;
+}
+
+/** The path a config in `dir` links the shipped schema by. */
+export function schemaLink(dir: string): string {
+  return packageLink(dir, SCHEMA_FILE);
+}
+
+/** The starter config as written into `dir`: its links resolve from there. */
+function starterIn(dir: string): string {
+  return starterConfig(schemaLink(dir), packageLink(dir, CONFIG_REFERENCE_FILE));
+}
+
+/** `file` as the user's shell finds it from the working folder: relative inside it, else absolute. */
+function fromCwd(file: string): string {
+  const relative = path.relative(process.cwd(), file);
+  return relative === '' || relative.startsWith('..') || path.isAbsolute(relative) ? file : relative;
 }
 
 function lstatOrNull(file: string): fs.Stats | null {
@@ -84,24 +113,25 @@ export function initCommand(dir: string, options: { force?: boolean }, io: CliIo
       if (existing.isSymbolicLink()) return refuse(`${file} is a symbolic link; not followed, not replaced (--force neither): remove it first`);
       if (!existing.isFile()) return refuse(`${file} exists and is not a file; not replaced (--force neither): remove it first`);
       if (options.force !== true) return refuse(`${file} exists; not overwritten (--force replaces it)`);
-      writeFileAtomic(file, starterConfig(schemaLink(dir)));
+      writeFileAtomic(file, starterIn(dir));
     } else {
-      fs.writeFileSync(file, starterConfig(schemaLink(dir)), { flag: 'wx' });
+      fs.writeFileSync(file, starterIn(dir), { flag: 'wx' });
     }
   } catch (error) {
     if (errnoCode(error) === 'EEXIST') return refuse(`${file} exists; not overwritten (--force replaces it)`);
     return failureExitCode(error, io, 'init');
   }
+  // Every path named here exists once the steps above it have run (from the same folder).
   const steps: [command: string, what: string][] = [
-    [hint('run', file), 'the experiment, into results/starter (progress on stderr)'],
-    [hint('report', 'results'), "tables, the paper's claims, figures, results/report.html"],
+    [hint('run', file), `the experiment, into ${path.join(RESULTS, STARTER_NAME)} (progress on stderr)`],
+    [hint('report', RESULTS), `tables, the paper's claims, figures, ${path.join(defaultReportFolder(RESULTS), 'report.html')}`],
     [hint('list'), 'the policies, environments and shipped configs a config can name'],
   ];
   const width = Math.max(...steps.map(([command]) => command.length));
   io.stderr.write(
     `eofd init: wrote ${file}\nNext:\n` +
       steps.map(([command, what]) => `  ${command.padEnd(width)}  # ${what}\n`).join('') +
-      `More: docs/guide.md and docs/config-reference.md; ${hint({ raw: '<command>' }, '--help')}.\n`,
+      `More: ${fromCwd(GUIDE_FILE)} and ${fromCwd(CONFIG_REFERENCE_FILE)}; ${hint({ raw: '<command>' }, '--help')}.\n`,
   );
   return EXIT.ok;
 }

@@ -1,5 +1,5 @@
 /**
- * `eofd report <results-dir...> [--out dir] [--json] [--wide] [--band std|ci95] [--time-axis linear|log] [--log-y]
+ * `eofd report <results-dir...> [--out dir] [--json] [--wide] [--band std|ci95] [--time-axis auto|linear|log] [--log-y]
  * [--png] [--reference label | --all-pairs] [--check baseline-dir]`: argv
  * and exit codes only; the work is in src/report/. Exit codes: 0 done; 2 bad usage (an unknown
  * `--band` included) or bad input data; 1 anything else; 3 `--check` found a regression against the
@@ -8,13 +8,18 @@
 import path from 'node:path';
 import { Option, type Command } from 'commander';
 import { checkAgainstBaseline, formatRegressions } from '../../report/check.js';
-import { BANDS, TIME_AXES, buildReport, fitText, renderTerminal, shouldColour, terminalWidth, writeReport, type Band, type TimeAxis } from '../../report/index.js';
+import { BANDS, TIME_AXES, WIDE_TIMES, buildReport, fitText, renderTerminal, shouldColour, terminalWidth, writeReport, type Band, type TimeAxis } from '../../report/index.js';
 import { checkPngPanels, PNG_MAX_PANELS } from '../../report/png.js';
 import { ResultsError } from '../../results/read.js';
 import { failureExitCode, processIo, type CliIo } from '../io.js';
 
 /** The folders `npm start` (`eofd run configs/quick.yaml`, default --out results) writes. */
 const EXAMPLE = 'eofd report results/quick-mnist results/quick-synthetic-k4 results/quick-synthetic-binary';
+
+/** Where the report goes without --out: `<first results dir>/report`. */
+export function defaultReportFolder(first: string): string {
+  return path.join(first, 'report');
+}
 
 export interface ReportCommandOptions {
   /** Where the report files go (default: `<first results dir>/report`). */
@@ -27,7 +32,7 @@ export interface ReportCommandOptions {
   logY?: boolean;
   /** Fig. 1's band: ±1 sample std (default, as in the paper) or the 95% interval of the mean. */
   band?: Band;
-  /** Fig. 2's time axis: linear (default: bar lengths compare as the times do) or log. */
+  /** Fig. 2's time axis: auto (default: log in a panel whose learners' times span more than 30×, else linear), linear or log. */
   timeAxis?: TimeAxis;
   /** Also write fig1-regret.png and fig2-time.png. */
   png?: boolean;
@@ -63,7 +68,7 @@ export function runReport(dirs: string[], options: ReportCommandOptions, io: Cli
       }
       return result.exitCode;
     }
-    const out = options.out ?? path.join(first, 'report');
+    const out = options.out ?? defaultReportFolder(first);
     const report = buildReport(dirs, {
       out,
       band: options.band,
@@ -78,8 +83,11 @@ export function runReport(dirs: string[], options: ReportCommandOptions, io: Cli
     } else {
       const width = options.wide === true ? undefined : terminalWidth(io.stdout);
       io.stdout.write(renderTerminal(report, { colour: shouldColour(io.stdout, io.env), width }));
-      io.stdout.write(`\n${fitText(`wrote ${files.length} files to ${out} (open ${path.join(out, 'report.html')})`, width)}\n`);
     }
+    // Where the files went, on stderr as the other commands say it (stdout holds the report or its JSON):
+    // one line, wrapped only on a terminal narrower than it.
+    const wrote = `eofd report: wrote ${files.length} files to ${out} (open ${path.join(out, 'report.html')})`;
+    io.stderr.write(`${fitText(wrote, options.wide === true ? undefined : terminalWidth(io.stderr))}\n`);
     return 0;
   } catch (err) {
     return failureExitCode(err, io, 'report');
@@ -96,7 +104,8 @@ export function registerReport(program: Command, io: CliIo = processIo()): void 
         'beside them), flag learners not shown below Random, and, for the paper\'s settings, its three claims judged ' +
         'on those intervals, direction and the paper\'s number apart, with Random in EOFD-MLogB\'s place as the regret rule\'s ' +
         'control (holds, does not hold, cannot judge at this size, inconclusive, not judged, not measured), and write report.csv, claims.csv, fig1-regret.svg, ' +
-        'fig2-time.svg, report.html and report.json (with --png also fig1-regret.png and fig2-time.png). A run ' +
+        'fig2-time.svg, report.html and report.json (with --png also fig1-regret.png and fig2-time.png) into --out, ' +
+        'default <first results dir>/report (one line on stderr says where). A run ' +
         'still in progress is reported on its finished trials, marked "in progress", and its claims are not judged. ' +
         'On a terminal the text fits its width (cells wrap; columns left out are named; --wide prints them all).' +
         `\nExample: ${EXAMPLE}`,
@@ -111,9 +120,13 @@ export function registerReport(program: Command, io: CliIo = processIo()): void 
         .default('std'),
     )
     .addOption(
-      new Option('--time-axis <axis>', "Fig. 2's time axis: linear (bar lengths compare as the times do) or log (small times stay visible)")
+      new Option(
+        '--time-axis <axis>',
+        `Fig. 2's time axis: auto = log in a panel whose learners' mean times span more than ${WIDE_TIMES}× (else the fast one's bar is a sliver), linear in the others; ` +
+          'linear (bar lengths compare as the times do) or log (small times stay visible) for every panel',
+      )
         .choices(TIME_AXES)
-        .default('linear'),
+        .default('auto'),
     )
     .option('--log-y', "Fig. 1's regret axis on a log scale (values below its lowest decade are drawn on it, labelled ≤)")
     .option('--png', `also write the figures as PNG (fig1-regret.png, fig2-time.png; rendered with resvg, no browser; at most ${PNG_MAX_PANELS} experiments)`)
