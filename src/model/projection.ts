@@ -143,7 +143,7 @@ export class ExactBallProjection {
     this.space = space;
   }
 
-  /** The n×n buffer the caller fills with M before `project` (which overwrites it). */
+  /** The n×n buffer the caller fills with M before `project` (which overwrites it); only its lower triangle is read. */
   matrix(): Float64Array {
     const n = this.n;
     this.work ??= { matrix: new Float64Array(n * n), values: new Float64Array(n), eigen: new SymmetricEigen(n, this.space), coordinates: new Float64Array(n), a: new Float64Array(n) };

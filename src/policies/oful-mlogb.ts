@@ -272,16 +272,20 @@ export class OfulMLogB implements Policy {
     this.projection.project(next, this.normBound);
   }
 
-  /** H̃ = H + (F⊗x)(F⊗x)ᵀ into the projection's matrix. */
+  /**
+   * H̃ = H + (F⊗x)(F⊗x)ᵀ into the projection's matrix: whole, or for the textbook solver's
+   * eigensolver, which reads no more, its lower triangle (each entry the same sum; above it, H's).
+   */
   private fillTilde(factor: Float64Array, x: Float64Array): void {
     const { K, d, dimension: n } = this;
     const matrix = this.projection.matrix();
+    const lower = this.projection instanceof ExactBallProjection;
     matrix.set(this.hessian);
     for (let i = 0; i < K; i++) {
-      for (let j = 0; j < K; j++) {
+      for (let j = 0; j < (lower ? i + 1 : K); j++) {
         let g = 0;
         for (let p = 0; p < K; p++) g += factor[i * K + p] * factor[j * K + p];
-        for (let r = 0; r < d; r++) axpy(d, g * x[r], x, 0, matrix, (i * d + r) * n + j * d);
+        for (let r = 0; r < d; r++) axpy(lower && j === i ? r + 1 : d, g * x[r], x, 0, matrix, (i * d + r) * n + j * d);
       }
     }
   }
