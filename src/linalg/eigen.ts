@@ -175,20 +175,19 @@ export class SymmetricEigen {
   }
 
   /**
-   * The eigenvalues alone, in descending order into values[0..n) (EISPACK tred1/tql1: `decompose`'s
-   * reduction and QL iteration without accumulating the reflections or rotating W, below
-   * DIVIDE_AND_CONQUER_MIN_ORDER; from it on, `decompose`'s divide and conquer). Below that order the
-   * values are `decompose`'s, bit for bit. Only the lower triangle is read; `a` is not modified.
+   * The eigenvalues alone, in descending order into values[0..n) (EISPACK tred1/tql1, LAPACK's
+   * dsytrd + dsterf work: `decompose`'s reduction, then the QL iteration without accumulating the
+   * reflections or rotating W, at every order). Below DIVIDE_AND_CONQUER_MIN_ORDER the values are
+   * `decompose`'s, bit for bit; from it on, they agree with divide and conquer's to rounding. Only the
+   * lower triangle is read; `a` is not modified. Ends the validity of a `decomposeFactored` that kept
+   * its reflections in W.
    */
   eigenvalues(n: number, a: Float64Array, aOff: number, lda: number, values: Float64Array): void {
     if (!Number.isInteger(n) || n < 1 || n > this.maxN) {
       throw new Error(`SymmetricEigen: order n must be an integer in 1..${this.maxN}, got ${n}`);
     }
     if (values.length < n) throw new Error(`SymmetricEigen: output array too short for order ${n}`);
-    if (this.tridiagonal !== null && n >= DIVIDE_AND_CONQUER_MIN_ORDER) {
-      this.decomposeFactored(n, a, aOff, lda, values);
-      return;
-    }
+    if (this.factoredWithReflections) this.factoredOrder = 0;
     this.checkInput(n, a, aOff, lda);
     this.load(n, a, aOff, lda);
     if (n === 1) {
@@ -251,6 +250,7 @@ export class SymmetricEigen {
   /** out = Vᵀx for the last `decomposeFactored` (x and out of length n, distinct arrays). */
   applyVectorsTransposed(x: Float64Array, out: Float64Array): void {
     const n = this.factoredOrder;
+    if (n === 0) throw new Error('SymmetricEigen: no factored decomposition to apply (decomposeFactored first)');
     if (!this.factoredWithReflections) {
       gemvT(n, n, this.factors, 0, n, x, 0, out, 0);
       return;
@@ -264,6 +264,7 @@ export class SymmetricEigen {
   /** out = V c for the last `decomposeFactored` (c and out of length n, distinct arrays). */
   applyVectors(c: Float64Array, out: Float64Array): void {
     const n = this.factoredOrder;
+    if (n === 0) throw new Error('SymmetricEigen: no factored decomposition to apply (decomposeFactored first)');
     if (!this.factoredWithReflections) {
       gemv(n, n, this.factors, 0, n, c, 0, out, 0);
       return;
@@ -293,9 +294,13 @@ export class SymmetricEigen {
     }
   }
 
-  /** W ← A (symmetric, from the lower triangle), checking every entry read. */
+  /**
+   * W ← A (symmetric, from the lower triangle), checking every entry read. The blocked reduction reads
+   * and keeps only W's lower triangle (it zeroes the upper when done), so for it only that is copied.
+   */
   private load(n: number, a: Float64Array, aOff: number, lda: number): void {
     const w = this.w;
+    const upper = !this.reducesBlocked(n);
     for (let i = 0; i < n; i++) {
       const ra = aOff + i * lda;
       for (let j = 0; j <= i; j++) {
@@ -304,7 +309,7 @@ export class SymmetricEigen {
           throw new Error(`SymmetricEigen: non-finite entry at (${i}, ${j})`);
         }
         w[i * n + j] = v;
-        w[j * n + i] = v;
+        if (upper) w[j * n + i] = v;
       }
     }
   }
@@ -315,8 +320,13 @@ export class SymmetricEigen {
    * d[i]; the tridiagonal matrix's diagonal on W's diagonal and its subdiagonal in e[1..n).
    */
   private reduce(n: number): void {
-    if (n >= BLOCKED_REDUCTION_MIN_ORDER && this.panelColumns.length > 0) this.reduceBlocked(n);
+    if (this.reducesBlocked(n)) this.reduceBlocked(n);
     else this.reduceUnblocked(n);
+  }
+
+  /** Whether `reduce` takes the blocked path at order n. */
+  private reducesBlocked(n: number): boolean {
+    return n >= BLOCKED_REDUCTION_MIN_ORDER && this.panelColumns.length > 0;
   }
 
   /**

@@ -143,7 +143,7 @@ export class ExactBallProjection {
     this.space = space;
   }
 
-  /** The n×n buffer the caller fills with M before `project` (which overwrites it). */
+  /** The n×n buffer the caller fills with M before `project` (which overwrites it); only its lower triangle is read. */
   matrix(): Float64Array {
     const n = this.n;
     this.work ??= { matrix: new Float64Array(n * n), values: new Float64Array(n), eigen: new SymmetricEigen(n, this.space), coordinates: new Float64Array(n), a: new Float64Array(n) };
@@ -151,26 +151,32 @@ export class ExactBallProjection {
   }
 
   /**
-   * M = QΛQᵀ for M as put in `matrix()` (which it overwrites), as `project` starts; alone, for a
-   * caller that pays for the decomposition in every round (OFUL-MLogB's textbook solver).
+   * M's eigenvalues (Householder reduction, then QL without vectors: numpy's eigvalsh) for M as put in
+   * `matrix()`, which it overwrites: the decomposition's cost for a caller that pays it in the rounds
+   * that do not project (OFUL-MLogB's textbook solver), where the eigenvectors would go unused.
    */
-  decompose(): void {
-    if (this.work === null) throw new Error('ExactBallProjection: fill matrix() before decompose() or project()');
-    const { matrix, values, eigen } = this.work;
-    eigen.decomposeFactored(this.n, matrix, 0, this.n, values);
+  eigenvalues(): void {
+    const { matrix, values, eigen } = this.filled();
+    eigen.eigenvalues(this.n, matrix, 0, this.n, values);
   }
 
   /** In place: `point` (length n, outside the ball) becomes its M-norm projection, M as put in `matrix()`. */
   project(point: Float64Array, normBound: number): void {
     const n = this.n;
-    this.decompose();
-    const { values, eigen, coordinates, a } = this.work as NonNullable<typeof this.work>;
+    const { matrix, values, eigen, coordinates, a } = this.filled();
+    eigen.decomposeFactored(n, matrix, 0, n, values);
     eigen.applyVectorsTransposed(point, coordinates);
     for (let i = 0; i < n; i++) a[i] = coordinates[i] * coordinates[i] * values[i] * values[i];
     const nu = secularRoot(n, a, values, normBound * normBound);
     for (let i = 0; i < n; i++) coordinates[i] *= values[i] / (values[i] + nu);
     eigen.applyVectors(coordinates, point);
     this.nu = nu;
+  }
+
+  /** The buffers, once `matrix()` has allocated them. */
+  private filled(): NonNullable<typeof this.work> {
+    if (this.work === null) throw new Error('ExactBallProjection: fill matrix() before eigenvalues() or project()');
+    return this.work;
   }
 
   /** ν of the last projection (NaN before the first). */

@@ -7,9 +7,11 @@
  * H̃ + νI (Moré–Sorensen), not an eigendecomposition. O(K²d²) memory.
  *
  * `oful_solver: textbook` is the cost the paper assigns OFUL-MLogB (§1, O(K³d³) a round, Fig. 2):
- * H⁻¹ re-inverted from H every round, and H̃ eigendecomposed every round for eq. (9), whose solution
- * inside the ball is the step itself (Lemma 2's root in H̃'s eigenbasis). The rest of a decision's
- * arithmetic is the same, and the two projections agree to rounding.
+ * H⁻¹ re-inverted from H every round, and H̃ eigendecomposed every round for eq. (9): with its
+ * eigenvectors (kept factored) when the step leaves the ball (Lemma 2's root in H̃'s eigenbasis), its
+ * eigenvalues alone (the Householder reduction and QL, numpy's eigvalsh) when the solution is the
+ * step itself. The rest of a decision's arithmetic is the same, and the two projections agree to
+ * rounding.
  */
 import type { ActionSet } from '../environments/environment.js';
 import { axpy, dot, gemmNT, gemv, ger } from '../linalg/blas.js';
@@ -186,7 +188,7 @@ export class OfulMLogB implements Policy {
       axpy(n, -eta * s, columns, i * n, next, 0);
     }
 
-    // eq. (9): exact H̃-norm projection when W' leaves the ball (textbook: H̃ decomposed in every round).
+    // eq. (9): exact H̃-norm projection when W' leaves the ball (textbook: H̃'s eigenvalues in the other rounds).
     const S = this.normBound;
     const normSq = dot(n, next, 0, next, 0);
     if (normSq > S * S) {
@@ -194,7 +196,7 @@ export class OfulMLogB implements Policy {
       this.projections++;
     } else if (this.projection instanceof ExactBallProjection) {
       this.fillTilde(factor, x);
-      this.projection.decompose();
+      this.projection.eigenvalues();
     }
 
     if (this.beta.needsRunningSum) {
@@ -270,16 +272,20 @@ export class OfulMLogB implements Policy {
     this.projection.project(next, this.normBound);
   }
 
-  /** H̃ = H + (F⊗x)(F⊗x)ᵀ into the projection's matrix. */
+  /**
+   * H̃ = H + (F⊗x)(F⊗x)ᵀ into the projection's matrix: whole, or for the textbook solver's
+   * eigensolver, which reads no more, its lower triangle (each entry the same sum; above it, H's).
+   */
   private fillTilde(factor: Float64Array, x: Float64Array): void {
     const { K, d, dimension: n } = this;
     const matrix = this.projection.matrix();
+    const lower = this.projection instanceof ExactBallProjection;
     matrix.set(this.hessian);
     for (let i = 0; i < K; i++) {
-      for (let j = 0; j < K; j++) {
+      for (let j = 0; j < (lower ? i + 1 : K); j++) {
         let g = 0;
         for (let p = 0; p < K; p++) g += factor[i * K + p] * factor[j * K + p];
-        for (let r = 0; r < d; r++) axpy(d, g * x[r], x, 0, matrix, (i * d + r) * n + j * d);
+        for (let r = 0; r < d; r++) axpy(lower && j === i ? r + 1 : d, g * x[r], x, 0, matrix, (i * d + r) * n + j * d);
       }
     }
   }

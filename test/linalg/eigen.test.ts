@@ -1,5 +1,6 @@
 import { EigenvalueDecomposition } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
+import { mirrorLower } from '../../src/linalg/blas.js';
 import { BLOCKED_REDUCTION_MIN_ORDER } from '../../src/linalg/eigen.js';
 import { SymmetricEigen } from '../../src/linalg/index.js';
 import { Workspace } from '../../src/linalg/simd.js';
@@ -194,14 +195,39 @@ describe('SymmetricEigen.eigenvalues (tred1/tql1)', () => {
     });
   }
 
-  it('n = 130 (divide and conquer): ml-matrix\'s eigenvalues', () => {
-    const n = 130;
-    const A = randomSymmetric(n, rand);
+  for (const n of [96, 130]) {
+    it(`n = ${n} (QL without vectors where decompose takes divide and conquer): ml-matrix's eigenvalues and decomposeFactored's, both backends the same bits`, () => {
+      const A = randomSymmetric(n, rand);
+      const a = Float64Array.from(A.flat());
+      const values = new Float64Array(n);
+      new SymmetricEigen(n).eigenvalues(n, a, 0, n, values);
+      const reference = new EigenvalueDecomposition(toMatrix(A), { assumeSymmetric: true }).realEigenvalues.sort((x, y) => y - x);
+      const factored = new Float64Array(n);
+      new SymmetricEigen(n).decomposeFactored(n, a, 0, n, factored);
+      const tol = 2 * C * n * EPS * frobenius(A);
+      for (let j = 0; j < n; j++) {
+        expect(Math.abs(values[j] - reference[j])).toBeLessThanOrEqual(tol);
+        expect(Math.abs(values[j] - factored[j])).toBeLessThanOrEqual(tol);
+      }
+      const simdValues = new Float64Array(n);
+      new SymmetricEigen(n, new Workspace(1024, 'wasm')).eigenvalues(n, a, 0, n, simdValues);
+      expect(Array.from(simdValues)).toEqual(Array.from(values));
+    });
+  }
+
+  it('ends a factored decomposition that kept its reflections (applying it then throws)', () => {
+    const n = 100;
+    const a = Float64Array.from(randomSymmetric(n, rand).flat());
+    const solver = new SymmetricEigen(n);
     const values = new Float64Array(n);
-    new SymmetricEigen(n).eigenvalues(n, Float64Array.from(A.flat()), 0, n, values);
-    const reference = new EigenvalueDecomposition(toMatrix(A), { assumeSymmetric: true }).realEigenvalues.sort((x, y) => y - x);
-    const tol = 2 * C * n * EPS * frobenius(A);
-    for (let j = 0; j < n; j++) expect(Math.abs(values[j] - reference[j])).toBeLessThanOrEqual(tol);
+    const x = new Float64Array(n).fill(1);
+    const out = new Float64Array(n);
+    solver.decomposeFactored(n, a, 0, n, values);
+    solver.applyVectors(x, out);
+    solver.eigenvalues(n, a, 0, n, values);
+    expect(() => solver.applyVectors(x, out)).toThrow(/no factored decomposition/);
+    expect(() => solver.applyVectorsTransposed(x, out)).toThrow(/no factored decomposition/);
+    expect(() => new SymmetricEigen(n).applyVectors(x, out)).toThrow(/no factored decomposition/);
   });
 
   it('rejects bad orders and short outputs', () => {
@@ -365,7 +391,11 @@ function reduceWith(solver: SymmetricEigen, blocked: boolean, n: number, a: Floa
   const s = solver as unknown as ReductionInternals;
   s.load(n, a, 0, n);
   if (blocked) s.reduceBlocked(n);
-  else s.reduceUnblocked(n);
+  else {
+    // At orders the blocked reduction takes, `load` copies only the lower triangle; tred2's loop reads both.
+    mirrorLower(0, n, s.w, 0, n);
+    s.reduceUnblocked(n);
+  }
   return { diagonal: Array.from({ length: n }, (_, i) => s.w[i * n + i]!), offDiagonal: Array.from({ length: n }, (_, i) => (i === 0 ? 0 : s.e[i]!)) };
 }
 
@@ -421,6 +451,22 @@ describe('SymmetricEigen: blocked Householder reduction (dsytrd/dlatrd)', () => 
   }
 
   for (const n of ORDERS.slice(1)) {
+    it(`n = ${n}: T does not depend on what W's upper triangle held (load copies only the lower)`, () => {
+      const a = Float64Array.from(randomSymmetric(n, rand).flat());
+      for (const space of [undefined, new Workspace(1024, 'wasm')]) {
+        const fresh = reduceWith(new SymmetricEigen(n, space), true, n, a);
+        const stale = new SymmetricEigen(n, space);
+        (stale as unknown as ReductionInternals).w.fill(NaN);
+        const diagonal = new Float64Array(n);
+        const offDiagonal = new Float64Array(n);
+        stale.tridiagonalize(n, a, 0, n, diagonal, offDiagonal);
+        expect(Array.from(diagonal)).toEqual(fresh.diagonal);
+        expect(Array.from(offDiagonal)).toEqual(fresh.offDiagonal);
+        const w = (stale as unknown as ReductionInternals).w;
+        for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) expect(w[i * n + j]).toBe(0);
+      }
+    });
+
     it(`n = ${n}: the same T as tred2's loop, as far as T is determined by A`, () => {
       // Both reductions fix Q's last column to e_n, so T is unique up to the off-diagonal's signs
       // (implicit Q theorem); but T is a forward-unstable function of A (Paige: like Lanczos, its

@@ -34,8 +34,8 @@ describe('secularRoot: Lemma 2, eq. (24), to machine precision', () => {
 
 describe('ExactBallProjection', () => {
   it('asks for its matrix before projecting', () => {
-    expect(() => new ExactBallProjection(3).project(new Float64Array(3), 1)).toThrow(/fill matrix\(\) before decompose\(\) or project\(\)/);
-    expect(() => new ExactBallProjection(3).decompose()).toThrow(/fill matrix\(\) before decompose\(\) or project\(\)/);
+    expect(() => new ExactBallProjection(3).project(new Float64Array(3), 1)).toThrow(/fill matrix\(\) before eigenvalues\(\) or project\(\)/);
+    expect(() => new ExactBallProjection(3).eigenvalues()).toThrow(/fill matrix\(\) before eigenvalues\(\) or project\(\)/);
   });
 
   it('equals the dense M-norm projection (ml-matrix eigenvectors, bisection on ν), lands on the sphere', () => {
