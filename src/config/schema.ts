@@ -130,7 +130,7 @@ const paramFields = {
   oful_solver: z
     .enum(OFUL_SOLVERS, { error: `expected ${listAllowed(OFUL_SOLVERS)}` })
     .describe(
-      "OFUL-MLogB's linear algebra, same decisions either way: 'incremental' (the default: Woodbury updates of H⁻¹; in rounds whose step leaves the ball, eq. (9) by Cholesky factorisations of H̃ + νI, Moré–Sorensen) or 'textbook' (the paper's O(K³d³) cost model: H⁻¹ inverted and H̃ eigendecomposed every round)",
+      "OFUL-MLogB's linear algebra, same decisions either way: 'incremental' (the default: Woodbury updates of H⁻¹; in rounds whose step leaves the ball, eq. (9) by Cholesky factorisations of H̃ + νI, Moré–Sorensen) or 'textbook' (the paper's O(K³d³) cost model: H⁻¹ inverted and H̃ reduced to tridiagonal form with its eigenvalues every round, its eigenvectors in rounds that project)",
     ),
   delta: z
     .union(

@@ -62,7 +62,8 @@ export type SketchVariant = (typeof SKETCH_VARIANTS)[number];
  * params.oful_solver: how OFUL-MLogB computes what eq. (8) and (9) need. 'incremental' (the default)
  * follows H⁻¹ by rank-K Woodbury updates and decomposes H̃ only when a step leaves the ball;
  * 'textbook' is the cost the paper assigns it (§1, O(K³d³) a round): H⁻¹ inverted afresh and H̃
- * eigendecomposed every round, the projection being the identity inside the ball. Same decisions.
+ * decomposed every round (eigenvalues; eigenvectors too when the step leaves the ball), the projection
+ * being the identity inside the ball. Same decisions.
  */
 export const OFUL_SOLVERS = ['incremental', 'textbook'] as const;
 export type OfulSolver = (typeof OFUL_SOLVERS)[number];
