@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describeFsError, errnoCode, RunError } from '../base/errors.js';
 import { BEST_FILE, GRID_FILE, MANIFEST_FILE, SWEEP_FILE, SWEEP_SHARD_FILE, unitFiles } from '../results/layout.js';
 import { readFinishedUnit, readManifest, ResultsError } from '../results/read.js';
-import { clearUnit, removeLeftovers, writeJsonAtomic } from '../results/write.js';
+import { clearUnit, isLeftover, removeLeftovers, writeJsonAtomic } from '../results/write.js';
 import type { Manifest, ManifestRead } from '../results/manifest.js';
 import { changedInput } from '../environments/input-files.js';
 import { acquireLock, LockedError, type Lock } from './lock.js';
@@ -86,7 +86,13 @@ export function inspectFolder(dir: string, options: { resume?: boolean; force?: 
   if (stat === null) return 'fresh';
   if (stat.isSymbolicLink()) throw new RunError(`cannot write the experiment folder ${dir}: it is a symbolic link; give --out a real folder`, 2);
   if (!stat.isDirectory()) throw new RunError(`cannot write the experiment folder ${dir}: it is a file, not a folder`, 2);
-  if (fs.readdirSync(dir).length === 0) return 'fresh';
+  // Empty, or holding only a killed writer's leftovers: a run killed before its manifest.json landed
+  // (prepareFolder writes it first, so no unit had started) begins afresh.
+  const entries = fs.readdirSync(dir);
+  if (entries.every(isLeftover)) {
+    removeLeftovers(dir);
+    return 'fresh';
+  }
   if (options.force) {
     // --force replaces only what eofd wrote: a folder with a manifest.
     if (!isResultsFolder(dir)) throw new RunError(`${dir} holds files but no ${MANIFEST_FILE}: eofd did not write it, so --force will not delete it; move it away or pick another --out`, 2);

@@ -142,6 +142,11 @@ export function clearUnit(files: UnitFiles): void {
   for (const file of [files.partial, files.summary, files.csv, ...temporary]) fs.rmSync(file, { force: true });
 }
 
+/** Whether `name` is a leftover of a killed writer: a unit's `*.partial` or an atomic write's `*.tmp-<pid>`. */
+export function isLeftover(name: string): boolean {
+  return name.endsWith(PARTIAL_SUFFIX) || /\.tmp-\d+$/.test(name);
+}
+
 /** Removes leftovers of killed writers (`*.partial`, `*.tmp-<pid>`) in a folder, if it exists. */
 export function removeLeftovers(folder: string): void {
   let names: string[];
@@ -151,7 +156,7 @@ export function removeLeftovers(folder: string): void {
     return;
   }
   for (const name of names) {
-    if (name.endsWith(PARTIAL_SUFFIX) || /\.tmp-\d+$/.test(name)) fs.rmSync(path.join(folder, name), { force: true });
+    if (isLeftover(name)) fs.rmSync(path.join(folder, name), { force: true });
   }
 }
 

@@ -54,6 +54,18 @@ describe('leftovers and bad --out', () => {
     expect(fs.readFileSync(path.join(dir, 'notes.txt'), 'utf8')).toBe('mine');
   });
 
+  it('a run killed before its manifest.json landed (only the manifest\'s temporary file there) resumes afresh, not refused', async () => {
+    const out = fs.mkdtempSync(path.join(root, 'early-'));
+    const [config] = loadConfigs(writeFile(root, 'e.yaml', tinyConfig('e', { horizon: 5, trials: 1, policies: '[Random]' })));
+    const dir = path.join(out, 'e');
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, 'manifest.json.tmp-12345'), '{"na');
+    const result = await runExperiments([config!], { out, resume: true });
+    expect(result.unitsRun).toBe(1);
+    expect(fs.readdirSync(dir).filter((f) => f.includes('.tmp-'))).toEqual([]);
+    expect(fs.existsSync(path.join(dir, 'manifest.json'))).toBe(true);
+  });
+
   it("--out '' is a usage error (exit 2) for every command that writes", async () => {
     const config = writeFile(root, 'o.yaml', tinyConfig('o', { horizon: 5, trials: 1, policies: '[EOFD-MLogB]' }));
     const results = path.join(root, 'o-results');
