@@ -377,6 +377,12 @@ export async function exportResults(dirs: readonly string[], options: ExportOpti
   const layout = layoutOf(sources);
   const batchRows = options.batchRows ?? DEFAULT_BATCH_ROWS;
 
+  // The table's folder is made as other commands make their --out.
+  try {
+    fs.mkdirSync(path.dirname(path.resolve(out)), { recursive: true });
+  } catch (error) {
+    throw new ResultsError(`${out}: cannot make its folder: ${describeFsError(error)}`, 1);
+  }
   const tmp = `${out}.tmp-${process.pid}`;
   let fd: number;
   try {

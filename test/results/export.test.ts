@@ -119,6 +119,13 @@ describe('eofd export', () => {
     expect(r.stderr).toBe(`eofd export: ${rows.length} rounds of ${rows.length / 12} units from 3 experiment folders → ${file} (parquet, ${columns.length} columns)\n`);
   });
 
+  it("csv into a folder that does not exist yet: the folder is made (as other commands make --out)", async () => {
+    const file = path.join(root, 'not-yet', 'there', 'rounds.csv');
+    const r = await runCli(['export', out, '--out', file, '--format', 'csv']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(fs.readFileSync(file, 'utf8').split('\n')[0]).toMatch(/^experiment,/);
+  });
+
   it('arrow: the IPC file holds the same table, typed (Int32, Float64, Utf8)', async () => {
     const file = path.join(root, 'rounds.arrow');
     expect((await runCli(['export', path.join(out, 'tiny'), path.join(out, 'tiny-sweep'), '--out', file, '--quiet'])).code).toBe(0);
