@@ -7,8 +7,11 @@
  *    takes the named experiment's grid (`tuneSources`);
  * 2. tuned: the reported trials with each label's chosen values (`applyBestFiles`, as `run --params`),
  *    timed in this process, each trial's policies in lock-step → `<out>/tuned/<name>/`;
- * 3. paper-choice: the same trials at the paper's own (l, e) = (0.75, 0.75) → `<out>/paper-choice/<name>/`;
- * 4, 5. report-tuned, report-paper-choice: `buildReport`/`writeReport` of each → `<out>/report-<run>/`.
+ * 3. report-tuned: `buildReport`/`writeReport` of it → `<out>/report-tuned/`;
+ * 4. paper-choice: the same trials at the paper's own (l, e) = (0.75, 0.75) → `<out>/paper-choice/<name>/`;
+ * 5. report-paper-choice → `<out>/report-paper-choice/`.
+ * Each run is followed by its report, so a piece that stops after a report (`--stop-after report-tuned`)
+ * leaves nothing that needs the per-round files it does not commit.
  *
  * `<out>/reproduce.json` (written atomically at each stage's start and end, from the first work on) records the command and, per
  * stage, its outputs, start and end, exit status, each attempt (a run of it cut short and resumed is
@@ -55,7 +58,7 @@ export const REPRODUCE_FORMAT = 'eofd-reproduce/1';
 /** The (l, e) the paper reports its results at (Section 4). */
 export const PAPER_CHOICE = { l: 0.75, e: 0.75 } as const;
 
-export const STAGE_NAMES = ['tune', 'tuned', 'paper-choice', 'report-tuned', 'report-paper-choice'] as const;
+export const STAGE_NAMES = ['tune', 'tuned', 'report-tuned', 'paper-choice', 'report-paper-choice'] as const;
 export type StageName = (typeof STAGE_NAMES)[number];
 /** The stages that run the reported trials, timed (lock-step): the same units at two (l, e). */
 const TIMED_STAGES = ['tuned', 'paper-choice'] as const satisfies readonly StageName[];
@@ -379,15 +382,6 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
       run: runStage(folders.tuned, tunedConfigs),
     },
     {
-      name: 'paper-choice',
-      what: `eofd run at the paper's (l, e) = (${PAPER_CHOICE.l}, ${PAPER_CHOICE.e}) --timing`,
-      outputs: [folders.paperChoice],
-      dir: folders.paperChoice,
-      finished: () => summaries(folders.paperChoice),
-      kept: () => !unitsHere(folders.paperChoice, configs) && runKept(folders.paperChoice, paperConfigs()),
-      run: runStage(folders.paperChoice, paperConfigs),
-    },
-    {
       name: 'report-tuned',
       what: 'eofd report <tuned>',
       outputs: [folders.reportTuned],
@@ -396,6 +390,15 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
       // Rebuilt from the runs' per-round files when they are here; else kept as it stands.
       kept: () => fs.existsSync(path.join(folders.reportTuned, 'report.json')) && !unitsHere(folders.tuned, configs),
       run: reportStage('report-tuned', folders.tuned, folders.reportTuned),
+    },
+    {
+      name: 'paper-choice',
+      what: `eofd run at the paper's (l, e) = (${PAPER_CHOICE.l}, ${PAPER_CHOICE.e}) --timing`,
+      outputs: [folders.paperChoice],
+      dir: folders.paperChoice,
+      finished: () => summaries(folders.paperChoice),
+      kept: () => !unitsHere(folders.paperChoice, configs) && runKept(folders.paperChoice, paperConfigs()),
+      run: runStage(folders.paperChoice, paperConfigs),
     },
     {
       name: 'report-paper-choice',

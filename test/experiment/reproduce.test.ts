@@ -122,14 +122,15 @@ describe('eofd reproduce: reliability', () => {
     expect(stages.map((s) => [s.name, s.status, s.seconds, s.attempts.length, s.found_done])).toEqual([
       ['tune', 'done', null, 0, 'shards'],
       ['tuned', 'done', null, 0, 'shards'],
+      ['report-tuned', 'done', stages[2]?.seconds, 1, undefined],
       ['paper-choice', 'done', null, 0, 'shards'],
-      ['report-tuned', 'done', stages[3]?.seconds, 1, undefined],
       ['report-paper-choice', 'done', stages[4]?.seconds, 1, undefined],
     ]);
-    for (const stage of stages.slice(3)) expect(stage.seconds, stage.name).toBeGreaterThanOrEqual(0);
+    for (const stage of [stages[2], stages[4]]) expect(stage?.seconds, stage?.name).toBeGreaterThanOrEqual(0);
     expect(result.stderr).toMatch(/\n {2}tuned +done +— +\(done by shards, their time not recorded\)\n/);
     // Resumed again: still the shards' stages, and --stop-after still stops.
     await reproduce([one, '--out', out, '--resume', '--stop-after', 'tuned']);
-    expect(record(out).stages.slice(0, 3).map((s) => [s.seconds, s.found_done])).toEqual(Array(3).fill([null, 'shards']));
+    const runStages = record(out).stages.filter((s) => ['tune', 'tuned', 'paper-choice'].includes(s.name));
+    expect(runStages.map((s) => [s.seconds, s.found_done])).toEqual(Array(3).fill([null, 'shards']));
   });
 });

@@ -165,11 +165,13 @@ export function registerReproduce(program: Command, io: CliIo = processIo()): vo
         `(default the paper's 49-point (l, e) grid over ${DEFAULT_GRID.join(', ')}) on validation seeds → <out>/tune/<name>-grid/best.json (an experiment with tune_from: NAME runs no grid and takes NAME's; ` +
         'configs/paper.yaml tunes on the two synthetic settings, as Section 4 does, and MNIST takes synthetic-binary\'s choice); ' +
         "(2) tuned: the reported trials with each policy's chosen values (as `eofd run --params best.json`) → <out>/tuned/; " +
-        "(3) paper-choice: the same trials at the paper's (l, e) = (0.75, 0.75) → <out>/paper-choice/; both run in this process " +
-        "with each trial's policies in lock-step (as `eofd run --timing`) so the time claims can be judged; (4, 5) `eofd report` of each → <out>/report-tuned/, " +
-        `<out>/report-paper-choice/, whose claims tables end the output (stdout). Each stage's wall time, summed over its attempts, is printed and recorded with its start, end, attempts and exit status in <out>/${REPRODUCE_FILE}; ` +
+        '(3) report-tuned: `eofd report` of it → <out>/report-tuned/; ' +
+        "(4) paper-choice: the same trials at the paper's (l, e) = (0.75, 0.75) → <out>/paper-choice/; (5) report-paper-choice → <out>/report-paper-choice/. " +
+        "Both runs play in this process with each trial's policies in lock-step (as `eofd run --timing`) so the time claims can be judged; " +
+        `the claims tables of both reports end the output (stdout). Each stage's wall time, summed over its attempts, is printed and recorded with its start, end, attempts and exit status in <out>/${REPRODUCE_FILE}; ` +
         'the ETA counts the stages still to run at the round rates measured so far. ' +
-        'With --resume every stage is resumed (finished units kept; a folder whose config changed is refused) and the reports are rebuilt.',
+        'With --resume every stage is resumed (finished units kept; a folder whose config changed is refused) and the reports are rebuilt; ' +
+        'a stage whose outputs are complete but whose per-round files are not here (a committed reproduction on a fresh clone) is kept as it stands.',
     )
     .argument('[config...]', `experiment config files (YAML or JSON), or names of shipped configs (default: ${DEFAULT_REPRODUCE_CONFIG})`)
     .option('--out <dir>', 'folder of the stages and reproduce.json', 'results/paper')
