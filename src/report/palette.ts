@@ -6,8 +6,10 @@
  * Colours: the Okabe–Ito palette (Okabe & Ito, "Color Universal Design", 2008), designed to stay
  * distinct under protanopia, deuteranopia and tritanopia, with its yellow (#F0E442, too faint on
  * white) replaced by mid grey for Random; EOFD-TS, the ninth, is a dark blue of EOFD-MLogB's hue,
- * told apart from it by lightness and dash. Unknown policies take Paul Tol's "muted" colours
- * (also colour-blind safe) and the dash patterns in turn, in the order they are first met.
+ * told apart from it by lightness and dash. The eight baselines added after them take Paul Tol's
+ * "muted" colours (also colour-blind safe) without its two light ones, and two of his "dark" ones,
+ * each with a dash of its own. Labels that are no policy's name take the muted colours and the dash
+ * patterns in turn, in the order they are first met.
  */
 import type { Stroke } from '../plot/svg.js';
 import { EOFD, OFUL, RANDOM } from './summarize.js';
@@ -28,6 +30,14 @@ export const POLICY_STYLES: Readonly<Record<string, PolicyStyle>> = {
   SOFUL: { colour: '#56B4E9', dash: '6 2 1 2 1 2' },
   'TS-MLogB': { colour: '#000000', dash: '3 2' },
   'EOFD-TS': { colour: '#003A5C', dash: '14 3 3 3' },
+  'GLM-UCB': { colour: '#CC6677', dash: '5 2' },
+  GLOC: { colour: '#332288', dash: '8 2 2 2' },
+  'Logistic-UCB-1': { colour: '#999933', dash: '1 2' },
+  'OFULog-r': { colour: '#882255', dash: '9 3 3 3 3 3' },
+  'OFULog+': { colour: '#44AA99', dash: '6 3' },
+  'RS-GLinCB': { colour: '#AA4499', dash: '2 2 6 2' },
+  'RS-MNL': { colour: '#225555', dash: '11 2' },
+  DBSLinUCB: { colour: '#666633', dash: '4 4' },
 };
 
 /** Paul Tol's "muted" scheme (rose, indigo, olive, wine, teal, cyan, purple, sand), for unknown policies. */

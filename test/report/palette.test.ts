@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { POLICY_NAMES } from '../../src/policies/registry.js';
 import { dashAttribute, POLICY_COLOURS, POLICY_STYLES, policyStyles } from '../../src/report/palette.js';
 
-/** The policies issue #11 names; each must have its own fixed style. */
-const NAMED = ['EOFD-MLogB', 'OFUL-MLogB', 'Random', 'MNL-UCB', 'OL2M', 'ada-OFU-ECOLog', 'SOFUL', 'TS-MLogB', 'EOFD-TS'];
+/** Every registered policy: each has its own fixed style, the same in every figure. */
+const NAMED = [...POLICY_NAMES];
 
 /** WCAG relative luminance of "#rrggbb". */
 function luminance(hex: string): number {
@@ -22,7 +23,7 @@ describe('palette: bad arguments', () => {
 });
 
 describe('palette', () => {
-  it('every named policy has a fixed style, and no two share both colour and dash, nor a colour (EOFD-TS aside: a darker blue)', () => {
+  it('every registered policy has a fixed style (a new one fails here until it has one), and no two share a colour or a dash', () => {
     for (const p of NAMED) expect(POLICY_STYLES[p], p).toBeDefined();
     const pairs = new Set(NAMED.map((p) => `${POLICY_STYLES[p]!.colour}|${POLICY_STYLES[p]!.dash}`));
     expect(pairs.size).toBe(NAMED.length);
