@@ -199,6 +199,11 @@ export function checkResumable(dir: string, resolved: ResolvedExperiment, shard:
   if (was !== now) throw new RunError(`cannot resume ${dir}: it holds a ${was} run, this is ${now}; use the same --shard, or --force to start over`, 2);
 }
 
+/** Whether every unit's per-round CSV (each label × trial) is in the experiment folder `dir`. */
+export function unitCsvsHere(dir: string, labels: readonly string[], trials: number): boolean {
+  return labels.every((label) => Array.from({ length: trials }, (_, trial) => fs.existsSync(unitFiles(dir, label, trial).csv)).every(Boolean));
+}
+
 /** Readies `dir` for the run: deleted when replaced; created with its manifest unless resumed. */
 export function prepareFolder(dir: string, state: FolderState, manifest: () => Manifest): void {
   if (state === 'replace') fs.rmSync(dir, { recursive: true, force: true });

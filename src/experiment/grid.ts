@@ -16,13 +16,13 @@ import { reconfigure } from '../config/load.js';
 import { entryOf, type ExperimentConfig } from '../config/schema.js';
 import { policyDescriptor } from '../policies/registry.js';
 import { gridHeatmapSvg } from '../report/heatmap.js';
-import { BEST_FILE, GRID_FILE, gridDir, heatmapFile, SUMMARY_FILE, unitFiles } from '../results/layout.js';
+import { BEST_FILE, GRID_FILE, gridDir, heatmapFile, SUMMARY_FILE } from '../results/layout.js';
 import { readBestFile, ResultsError } from '../results/read.js';
 import { BEST_FORMAT, gridCsv, type BestEntry, type BestFile, type GridRow } from '../results/sweep.js';
 import { writeFileAtomic } from '../results/write.js';
 import { mean, sampleStd } from '../stats/descriptive.js';
 import { pairedDifference } from '../stats/paired.js';
-import { checkResumable } from './folders.js';
+import { checkResumable, unitCsvsHere } from './folders.js';
 import type { RunOptions, RunResult } from './runner.js';
 import { resolveExperiment, type ResolveOptions } from './setup.js';
 import { axisLabels, axisReaders, checkNotSwept, labelsAt, parseAxis, pointInfoFromRun, readPointUnits, runSweepPoints, sweepPoints, sweepVariant, valueText, writeShardRecord, type PointInfo, type PointUnits, type SweepAxis, type SweepPoint } from './sweep.js';
@@ -348,10 +348,7 @@ export function isGridKept(out: string, given: ExperimentConfig, axes: readonly 
   const dir = gridDir(out, config.name);
   const points = sweepPoints(axes).filter((point) => labelsAt(axes, readers, point).length > 0);
   // With every unit's files here the runner resumes it as usual (nothing left to play).
-  const unitsHere = points.every((point) =>
-    labelsAt(axes, readers, point).every((label) => Array.from({ length: config.trials }, (_, trial) => fs.existsSync(unitFiles(path.join(dir, point.name), label, trial).csv)).every(Boolean)),
-  );
-  if (unitsHere) return false;
+  if (points.every((point) => unitCsvsHere(path.join(dir, point.name), labelsAt(axes, readers, point), config.trials))) return false;
   for (const point of points) {
     const variant = sweepVariant(config, axes, point, { split: 'validation' }, labelsAt(axes, readers, point));
     checkResumable(path.join(dir, point.name), resolveExperiment(variant, { ...options, split: 'validation' }), undefined);

@@ -41,9 +41,9 @@ import { ConfigError, RunError } from '../base/errors.js';
 import type { ExperimentConfig } from '../config/schema.js';
 import { buildReport, PNG_FILES, REPORT_FILES, SKETCH_SIZE_FIGURE, writeReport } from '../report/index.js';
 import type { Report } from '../report/report.js';
-import { BEST_FILE, gridDir, lockFile, MANIFEST_FILE, shardFolder, SUMMARY_FILE, unitFiles } from '../results/layout.js';
+import { BEST_FILE, gridDir, lockFile, MANIFEST_FILE, shardFolder, SUMMARY_FILE } from '../results/layout.js';
 import { writeJsonAtomic } from '../results/write.js';
-import { checkResumable, isResultsFolder, isSweepFolder, lockFolder, makeFolder } from './folders.js';
+import { checkResumable, isResultsFolder, isSweepFolder, lockFolder, makeFolder, unitCsvsHere } from './folders.js';
 import { applyBestFiles, gridAxes, isGridFinished, isGridKept, runGrid, withPolicyParams, type TunedValues } from './grid.js';
 import { LockedError, lockHolder, type Lock } from './lock.js';
 import type { Shard } from './plan.js';
@@ -280,7 +280,7 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
     });
   /** Whether every unit's per-round CSV of a run stage is here (a report is rebuilt only from them). */
   const unitsHere = (dir: string, stageConfigs: readonly ExperimentConfig[]): boolean =>
-    stageConfigs.every((config) => config.policies.every(({ label }) => Array.from({ length: config.trials }, (_, trial) => trial).every((trial) => fs.existsSync(unitFiles(path.join(dir, config.name), label, trial).csv))));
+    stageConfigs.every((config) => unitCsvsHere(path.join(dir, config.name), config.policies.map((e) => e.label), config.trials));
   const tunedConfigs = (): ExperimentConfig[] => configs.flatMap((config, i) => applyBestFiles([config], [bestFiles[i] as string], (line) => log(line)));
   const paperConfigs = (): ExperimentConfig[] => configs.map(withPaperChoice);
   const timed = { ...runOptions, jobs: 1 }; // in this process, each trial's policies in lock-step (trial.ts)
