@@ -41,6 +41,7 @@ const E2E = [
   'test/experiment/lock.test.ts', // a live process holding a lock
   'test/index.test.ts', // node importing the package (dist/)
   'test/linalg/simd.test.ts', // scripts/gen-simd.mjs --check
+  'test/policies/snapshot-process.test.ts', // node restoring snapshots (dist/)
   'test/linalg/workspace-memory.test.ts', // the CLI under ulimit -v (bash)
   'test/regression/baselines.test.ts', // the CLI on the baseline configs
   'test/report/browser.test.ts', // headless Chromium (skipped without it)

@@ -5,6 +5,8 @@
  *   const policy = createPolicy('EOFD-MLogB', policySpec({ d, K, reward: [0, 0.5, 1] }));
  *   const i = policy.select({ count, d, features }, t);   // play action i
  *   policy.update(features.subarray(i * d, (i + 1) * d), outcome);
+ *   const bytes = snapshotPolicy(policy);                 // its whole state; later, anywhere:
+ *   const same = restorePolicy(bytes);                     // continues bit for bit
  */
 export { ConfigError, EofdError, RunError } from './base/errors.js';
 export { loadConfig, loadConfigs, parseConfig, parseConfigs } from './config/load.js';
@@ -24,6 +26,7 @@ export { OfulMLogB } from './policies/oful-mlogb.js';
 export type { Policy, PolicyDescriptor, PolicyStats, ParamKey } from './policies/policy.js';
 export { RandomPolicy } from './policies/random.js';
 export { createPolicy, isPolicyName, POLICIES, POLICY_NAMES, policyDescriptor } from './policies/registry.js';
+export { restorePolicy, SNAPSHOT_FORMAT, SnapshotError, snapshotInfo, snapshotPolicy, type SnapshotInfo } from './policies/snapshot.js';
 export { nonNullRewards, policySpec, type PolicyOptions, type PolicySpec } from './policies/spec.js';
 export { buildReport, writeReport, type Report } from './report/index.js';
 export { readBestFile, readExperiment, readFinishedUnit, readManifest, readResults, ResultsError } from './results/read.js';
@@ -31,3 +34,4 @@ export type { ExperimentData, Provenance, Setting, TrialSeries } from './results
 export type { Manifest, ManifestRead } from './results/manifest.js';
 export type { RoundRecord, SummaryRow, TrialSummary } from './results/records.js';
 export { FrequentDirections } from './sketch/frequent-directions.js';
+export { Mulberry32Stream, RandomStream, uniformOf } from './random/stream.js';

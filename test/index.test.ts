@@ -62,6 +62,10 @@ describe("import from 'eofd'", () => {
       'buildReport',
       'EofdMLogB',
       'OfulMLogB',
+      'snapshotPolicy',
+      'restorePolicy',
+      'uniformOf',
+      'RandomStream',
     ]) {
       expect(names, name).toContain(name);
     }

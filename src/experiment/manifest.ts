@@ -2,57 +2,18 @@
  * Builds `<out>/<name>/manifest.json` (results/manifest.ts: what ran, with which derived values and
  * seeds, from which code on which machine) and compares two of them on `--resume` and merge.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PACKAGE_ROOT } from '../base/package-root.js';
+import { gitCommit, PACKAGE_ROOT, packageInfo } from '../base/package-root.js';
 import { policyLabels } from '../config/schema.js';
 import { policyDescriptor } from '../policies/registry.js';
 import { MANIFEST_FILE } from '../results/layout.js';
-import type { Manifest, ManifestConfig, ManifestShard, PackageInfo, TimingRun } from '../results/manifest.js';
+import type { Manifest, ManifestConfig, ManifestShard, TimingRun } from '../results/manifest.js';
 import { writeJsonAtomic } from '../results/write.js';
 import { unitSeeds, type ResolvedExperiment } from './setup.js';
 
-export { PACKAGE_ROOT };
-
-let packageCache: PackageInfo | undefined;
-
-/** name and version from the package's package.json. */
-export function packageInfo(): PackageInfo {
-  if (packageCache === undefined) {
-    const json = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as Partial<PackageInfo>;
-    packageCache = { name: String(json.name ?? 'eofd'), version: String(json.version ?? '0.0.0') };
-  }
-  return packageCache;
-}
-
-/**
- * The commit checked out in the package's folder, or null (not a git checkout, no git). Asked once per
- * process: the code running is the code loaded at its start, whatever is checked out later (and
- * `git rev-parse` is a process of its own, tens of milliseconds from a large one).
- */
-export function gitCommit(): string | null {
-  if (commitCache === undefined) commitCache = readGitCommit();
-  return commitCache;
-}
-
-let commitCache: string | null | undefined;
-
-function readGitCommit(): string | null {
-  try {
-    const out = execFileSync('git', ['rev-parse', 'HEAD'], {
-      cwd: PACKAGE_ROOT,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-      timeout: 5000,
-    });
-    const hash = out.trim();
-    return /^[0-9a-f]{40}$/.test(hash) ? hash : null;
-  } catch {
-    return null;
-  }
-}
+export { gitCommit, PACKAGE_ROOT, packageInfo };
 
 export function manifestConfig(experiment: ResolvedExperiment): ManifestConfig {
   const { config } = experiment;

@@ -20,7 +20,7 @@ import { PARAM_KEYS, type ParamKey } from '../policies/policy.js';
 import { policyDescriptor } from '../policies/registry.js';
 import { ADAPTIVE_INITIAL_SKETCH_SIZE, DEFAULT_DELTA_MAX, nonNullRewards, validatePolicySpec, type OfulSolver, type PolicySpec, type SketchVariant } from '../policies/spec.js';
 import { cappedSketchSize } from '../sketch/frequent-directions.js';
-import { RandomStream } from '../random/stream.js';
+import { RandomStream, uniformOf } from '../random/stream.js';
 import type { DerivedValues, PolicyHyperparameters, ResolvedEnvironment } from '../results/manifest.js';
 import { gb, machineMemory, UNIT_OVERHEAD_BYTES, type MachineMemory } from '../base/machine.js';
 import { trialSeed, type SeedSplit } from './seeds.js';
@@ -279,7 +279,7 @@ export function policySpecFor(experiment: ResolvedExperiment, label: string, tri
   if (policyDescriptor(policy).needsRandomStream) {
     // Variants of one policy draw from the policy's stream: they are paired draw for draw (DESIGN §4).
     const stream = new RandomStream(unitSeeds(experiment.config, trial, experiment.split).policy(policy));
-    uniform = () => stream.uniform();
+    uniform = uniformOf(stream);
   }
   return {
     d: env.d,

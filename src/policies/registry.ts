@@ -68,9 +68,19 @@ export function policyDescriptor(name: string): PolicyDescriptor {
   return descriptor;
 }
 
+/** The registry name and spec each policy createPolicy made was built from (what a snapshot records). */
+const origins = new WeakMap<Policy, { name: string; spec: PolicySpec }>();
+
 /** A fresh policy for one trial. */
 export function createPolicy(name: string, spec: PolicySpec): Policy {
-  return policyDescriptor(name).create(spec);
+  const policy = policyDescriptor(name).create(spec);
+  origins.set(policy, { name, spec });
+  return policy;
+}
+
+/** The name and spec `createPolicy` built `policy` from, or undefined for a policy it did not make. */
+export function policyOrigin(policy: Policy): { name: string; spec: PolicySpec } | undefined {
+  return origins.get(policy);
 }
 
 /** Whether `name`'s policy reads the `params` key `key` (a sweep, grid or entry over it means something). */

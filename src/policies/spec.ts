@@ -155,7 +155,10 @@ export interface PolicyOptions {
   sketchVariant?: SketchVariant;
   /** OFUL-MLogB's linear algebra (default 'incremental'). */
   ofulSolver?: OfulSolver;
-  /** A uniform stream on [0, 1) for policies that draw (Random, the Thompson-sampling policies). */
+  /**
+   * A uniform stream on [0, 1) for policies that draw (Random, the Thompson-sampling policies); one from
+   * `uniformOf(stream)` lets a snapshot (policies/snapshot.ts) save its position.
+   */
   uniform?: () => number;
 }
 

@@ -79,7 +79,7 @@ export abstract class UniformStream {
 /** seedrandom's ARC4 generator seeded by a non-empty string. */
 export class RandomStream extends UniformStream {
   readonly seed: string;
-  private readonly generator: seedrandom.PRNG;
+  private generator: seedrandom.StatefulPRNG<seedrandom.State.Arc4>;
 
   constructor(seed: string) {
     super();
@@ -87,12 +87,43 @@ export class RandomStream extends UniformStream {
       throw new TypeError(`RandomStream: seed must be a non-empty string, got ${JSON.stringify(seed)}`);
     }
     this.seed = seed;
-    this.generator = seedrandom(seed);
+    this.generator = seedrandom(seed, { state: true });
   }
 
   uniform(): number {
     return this.generator.double();
   }
+
+  /** The generator's position (ARC4's i, j and permutation S): `restoreState` continues from it. */
+  state(): seedrandom.State.Arc4 {
+    return this.generator.state();
+  }
+
+  /** Continues from a position `state()` returned (of this stream or another). */
+  restoreState(state: seedrandom.State.Arc4): void {
+    if (!(Number.isInteger(state.i) && Number.isInteger(state.j) && Array.isArray(state.S) && state.S.length === 256)) {
+      throw new RangeError('RandomStream.restoreState: not an ARC4 state (i, j and a 256-entry S)');
+    }
+    this.generator = seedrandom('', { state });
+  }
+}
+
+/** Marks a uniform function made by `uniformOf` with the stream it draws from. */
+const STREAM = Symbol('eofd.uniform-stream');
+
+/**
+ * A policy's `spec.uniform` drawing from `stream`. A policy snapshot (policies/snapshot.ts) saves and
+ * restores the stream's position through it; a bare function's position cannot be saved.
+ */
+export function uniformOf(stream: UniformStream): () => number {
+  const uniform = (): number => stream.uniform();
+  Object.defineProperty(uniform, STREAM, { value: stream });
+  return uniform;
+}
+
+/** The stream behind a function `uniformOf` made, else undefined. */
+export function streamBehind(uniform: () => number): UniformStream | undefined {
+  return (uniform as { [STREAM]?: UniformStream })[STREAM];
 }
 
 /** Derived draws (normals, …) over a given uniform function, e.g. a policy's `spec.uniform`. */

@@ -3,6 +3,7 @@
  * from which code (package version, git commit) on which machine. experiment/manifest.ts builds it;
  * resume, merge and the report read it through `manifestSchema` (read.ts).
  */
+import type { PackageInfo } from '../base/package-root.js';
 import { z } from 'zod';
 import { CONFIG_LIMITS, isFolderName } from '../base/limits.js';
 import type { BetaMode, BetaRank } from '../model/beta.js';
@@ -116,10 +117,7 @@ export interface TimingRun {
   load_end: number[] | null;
 }
 
-export interface PackageInfo {
-  name: string;
-  version: string;
-}
+export type { PackageInfo };
 
 export interface Manifest {
   name: string;
