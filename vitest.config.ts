@@ -26,6 +26,7 @@ const E2E = [
   'test/base/files.test.ts', // mkfifo, a read-only tmpfs (mount, when root)
   'test/bench/dgemm.test.ts', // python3 (numpy)
   'test/cli/bench.test.ts', // the CLI
+  'test/cli/checkpoint.test.ts', // the CLI, killed, terminated and resumed
   'test/cli/completion.test.ts', // bash, zsh
   'test/cli/io.test.ts', // the CLI, with its stdout a full device or a closed pipe
   'test/cli/hint.test.ts', // bash (quoting), npx (the printed invocation runs)

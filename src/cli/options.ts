@@ -5,6 +5,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { InvalidArgumentError } from 'commander';
+import { parseCheckpointEvery, type CheckpointEvery } from '../experiment/checkpoint.js';
 import { RunError } from '../base/errors.js';
 import { loadConfigFiles, renameConfigs } from '../config/load.js';
 import type { ExperimentConfig } from '../config/schema.js';
@@ -35,6 +36,20 @@ export function shardArgument(text: string): Shard {
     throw new InvalidArgumentError((error as Error).message);
   }
 }
+
+/** commander parser of --checkpoint (experiment/checkpoint.ts parseCheckpointEvery). */
+export function checkpointArgument(text: string): CheckpointEvery | null {
+  try {
+    return parseCheckpointEvery(text);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message.replace(/^--checkpoint [^:]*: /, ''));
+  }
+}
+
+/** The help of `--checkpoint` (run, grid, sweep, reproduce). */
+export const CHECKPOINT_HELP =
+  'how often a running unit saves its policy and rows so far, so that --resume continues it there (after a kill, a preemption or Ctrl-C, which also saves): ' +
+  'a time (90s, 10m, 1h), a number of rounds (5000), or off (default: 10m)';
 
 export function shardCountArgument(text: string): number {
   try {
@@ -93,6 +108,8 @@ export interface ExperimentCommandOptions {
   shard?: Shard;
   /** `--shard-count n`: the count for JOB_COMPLETION_INDEX. */
   shardCount?: number;
+  /** `--checkpoint EVERY` (null: off; absent: the runner's default). */
+  checkpoint?: CheckpointEvery | null;
 }
 
 /**
@@ -110,6 +127,7 @@ export function runOptionsFor(
     jobs: options.timing === true ? 1 : (options.jobs ?? os.availableParallelism()),
     resume: options.resume,
     force: options.force,
+    ...(options.checkpoint === undefined ? {} : { checkpoint: options.checkpoint }),
     ...(context.configFile === undefined ? {} : { configFile: context.configFile }),
     signal: context.signal,
     events: {
@@ -117,6 +135,14 @@ export function runOptionsFor(
       onUnitFailed: (unit, message, stack) => {
         reporter.events.onUnitFailed?.(unit, message, stack);
         if (context.debug && stack !== undefined) reporter.log(stack);
+      },
+      onUnitNote: (unit, message) => {
+        reporter.events.onUnitNote?.(unit, message);
+        reporter.log(`eofd: note: ${unit.experiment}: ${unit.policy}, trial ${unit.trial}: ${message}`);
+      },
+      onUnitResumed: (unit, rounds) => {
+        reporter.events.onUnitResumed?.(unit, rounds);
+        reporter.log(`eofd: ${unit.experiment}: ${unit.policy}, trial ${unit.trial} continues from its checkpoint after round ${rounds}`);
       },
     },
   };

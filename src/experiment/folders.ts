@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describeFsError, errnoCode, RunError } from '../base/errors.js';
-import { BEST_FILE, GRID_FILE, MANIFEST_FILE, SWEEP_FILE, SWEEP_SHARD_FILE, unitFiles } from '../results/layout.js';
+import { BEST_FILE, GRID_FILE, MANIFEST_FILE, SWEEP_FILE, SWEEP_SHARD_FILE, unitFiles, type UnitFiles } from '../results/layout.js';
 import { readFinishedUnit, readManifest, ResultsError } from '../results/read.js';
 import { clearUnit, isLeftover, removeLeftovers, writeJsonAtomic } from '../results/write.js';
 import type { Manifest, ManifestRead } from '../results/manifest.js';
@@ -233,14 +233,19 @@ export function sortUnits(dir: string, units: readonly UnitRef[], state: FolderS
 function sortUnitFiles(dir: string, units: readonly UnitRef[], state: FolderState): { finished: UnitRef[]; pending: UnitRef[] } {
   const finished: UnitRef[] = [];
   const pending: UnitRef[] = [];
+  // On resume, a unit with a checkpoint keeps it and its partial CSV: it continues there (unit.ts).
+  const checkpointed = (files: UnitFiles): boolean => state === 'resume' && fs.existsSync(files.checkpoint) && fs.existsSync(files.partial);
   removeLeftovers(dir);
-  for (const policy of new Set(units.map((u) => u.policy))) removeLeftovers(path.join(dir, policy));
+  for (const policy of new Set(units.map((u) => u.policy))) {
+    const kept = units.filter((u) => u.policy === policy).map((u) => unitFiles(dir, u.policy, u.trial)).filter(checkpointed);
+    removeLeftovers(path.join(dir, policy), new Set(kept.map((files) => path.basename(files.partial))));
+  }
   for (const unit of units) {
     const files = unitFiles(dir, unit.policy, unit.trial);
     if (state === 'resume' && readFinishedUnit(files, unit.policy, unit.trial, unit.horizon) !== null) {
       finished.push(unit);
     } else {
-      clearUnit(files);
+      if (!checkpointed(files)) clearUnit(files);
       pending.push(unit);
     }
   }

@@ -2,9 +2,10 @@
  * Running units: trial after trial (`jobs = 1`), the units of a trial in lock-step (unit.ts
  * `executeTrial`) in this thread or, when the run can be signalled, on one worker thread; or one unit at
  * a time on each of a pool of worker threads (worker.ts). Each unit writes its own files; the pool only
- * hands out tasks and relays progress. An aborted signal stops either within a round or two, and
- * removes the partial files of the units it cut short: a lock-step trial looks at the signal between
- * rounds (it yields to its event loop every PROGRESS_INTERVAL_MS), pool workers are terminated.
+ * hands out tasks and relays progress. An aborted signal stops either within a round or two: a
+ * running unit looks at it between rounds (it yields to its event loop every PROGRESS_INTERVAL_MS),
+ * writes its checkpoint if it checkpoints (else its partial files are removed), and a pool worker is
+ * terminated once its unit has stopped (or at once if it is idle).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,7 +15,7 @@ import { RunError } from '../base/errors.js';
 import { unitFiles } from '../results/layout.js';
 import { readFinishedUnit } from '../results/read.js';
 import { clearUnit } from '../results/write.js';
-import { executeTrial, UnitStopped, type TrialHandlers, type TrialTask, type UnitResult, type UnitTask } from './unit.js';
+import { executeTrial, UnitStopped, type CheckpointOptions, type TrialHandlers, type TrialTask, type UnitResult, type UnitTask } from './unit.js';
 import type { FromWorker, ToWorker } from './worker.js';
 
 /** The compiled worker next to this module (dist/experiment/, or the CLI's bundle next to its worker bundle); null running from TypeScript sources. */
@@ -33,6 +34,10 @@ export interface TaskHandlers {
   progress(task: UnitTask, rounds: number): void;
   done(task: UnitTask, result: UnitResult): void;
   failed(task: UnitTask, error: { name: string; message: string; stack?: string }): void;
+  /** A message about the unit that does not stop it (unit.ts TrialHandlers.note). */
+  note?(task: UnitTask, message: string): void;
+  /** The unit continues from its checkpoint after `rounds` rounds. */
+  resumed?(task: UnitTask, rounds: number): void;
 }
 
 /**
@@ -41,7 +46,12 @@ export interface TaskHandlers {
  * signal can end the process at once even while a round takes minutes). The signal stops the running
  * trial between rounds. Returns true if stopped early.
  */
-export async function runInProcess(tasks: readonly TrialTask[], handlers: TaskHandlers, signal: AbortSignal | undefined, script?: string | URL): Promise<boolean> {
+export async function runInProcess(
+  tasks: readonly (TrialTask & CheckpointOptions)[],
+  handlers: TaskHandlers,
+  signal: AbortSignal | undefined,
+  script?: string | URL,
+): Promise<boolean> {
   const thread = script === undefined ? null : startTrialThread(script, signal);
   try {
     for (const task of tasks) {
@@ -58,6 +68,8 @@ export async function runInProcess(tasks: readonly TrialTask[], handlers: TaskHa
           reported.add(unit);
           handlers.failed(unit, error);
         },
+        note: (unit, message) => handlers.note?.(unit, message),
+        resumed: (unit, rounds) => handlers.resumed?.(unit, rounds),
       };
       try {
         if (thread === null) await executeTrial(task, relay, signal);
@@ -77,7 +89,10 @@ export async function runInProcess(tasks: readonly TrialTask[], handlers: TaskHa
 }
 
 /** One worker thread that plays trials in lock-step (worker.ts `trial`), stopped by `signal` between rounds. */
-function startTrialThread(script: string | URL, signal: AbortSignal | undefined): { run(task: TrialTask, handlers: TrialHandlers): Promise<void>; close(): Promise<void> } {
+function startTrialThread(
+  script: string | URL,
+  signal: AbortSignal | undefined,
+): { run(task: TrialTask & CheckpointOptions, handlers: TrialHandlers): Promise<void>; close(): Promise<void> } {
   const scriptPath = typeof script === 'string' ? script : fileURLToPath(script);
   if (!fs.existsSync(scriptPath)) throw new RunError(`the compiled worker ${scriptPath} is missing; run \`npm run build\` first`);
   const worker = new Worker(scriptPath);
@@ -107,7 +122,9 @@ function startTrialThread(script: string | URL, signal: AbortSignal | undefined)
     if (unit === undefined) return;
     if (message.type === 'progress') trial.handlers.progress(unit, message.rounds);
     else if (message.type === 'done') trial.handlers.done(unit, message.result);
-    else trial.handlers.failed(unit, Object.assign(new Error(message.message), { name: message.name, stack: message.stack }));
+    else if (message.type === 'note') trial.handlers.note?.(unit, message.message);
+    else if (message.type === 'resumed') trial.handlers.resumed?.(unit, message.rounds);
+    else if (message.type === 'failed') trial.handlers.failed(unit, Object.assign(new Error(message.message), { name: message.name, stack: message.stack }));
   });
   worker.on('error', (error) => fail(new Error(`the worker thread crashed: ${error.message}`)));
   worker.on('exit', () => fail(new Error('the worker thread exited unexpectedly')));
@@ -133,7 +150,7 @@ function startTrialThread(script: string | URL, signal: AbortSignal | undefined)
 
 /** Units on `size` worker threads. Returns true if the signal stopped it before every unit ran. */
 export function runPool(
-  tasks: readonly UnitTask[],
+  tasks: readonly (UnitTask & CheckpointOptions)[],
   size: number,
   script: string | URL,
   handlers: TaskHandlers,
@@ -185,6 +202,13 @@ export function runPool(
         if (task === undefined || message.type === 'trial-end' || message.id !== task.id) return;
         if (message.type === 'progress') {
           handlers.progress(task, message.rounds);
+        } else if (message.type === 'note') {
+          handlers.note?.(task, message.message);
+        } else if (message.type === 'resumed') {
+          handlers.resumed?.(task, message.rounds);
+        } else if (message.type === 'stopped') {
+          // Stopped by the signal, its checkpoint written: the exit handler counts it.
+          void worker.terminate();
         } else if (message.type === 'done') {
           running.delete(worker);
           handlers.done(task, message.result);
@@ -208,10 +232,11 @@ export function runPool(
         if (task !== undefined) {
           if (stopping) {
             interruptedTasks++;
-            // Terminated mid-unit: nothing of it may look finished (a unit that completed is kept).
+            // Stopped mid-unit: nothing of it may look finished (a unit that completed is kept); one that
+            // checkpointed keeps its checkpoint and partial CSV (--resume cuts the CSV back to the mark).
             const files = unitFiles(task.dir, task.policy, task.trial);
             const { horizon } = task.experiment.config;
-            if (readFinishedUnit(files, task.policy, task.trial, horizon) === null) clearUnit(files);
+            if (readFinishedUnit(files, task.policy, task.trial, horizon) === null && !fs.existsSync(files.checkpoint)) clearUnit(files);
           } else {
             handlers.failed(task, { name: 'Error', message: 'the worker thread exited unexpectedly' });
           }
@@ -225,7 +250,11 @@ export function runPool(
     const onAbort = (): void => {
       if (stopping) return;
       stopping = true;
-      for (const worker of alive) void worker.terminate();
+      // A running unit stops between rounds and answers `stopped` (then its worker is terminated); idle workers go now.
+      for (const worker of alive) {
+        if (running.has(worker)) worker.postMessage({ type: 'stop' } satisfies ToWorker);
+        else void worker.terminate();
+      }
     };
     if (signal?.aborted) {
       resolve(true);

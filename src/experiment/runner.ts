@@ -29,7 +29,8 @@ import type { SeedSplit } from './seeds.js';
 import { resolveExperiment, type ResolvedExperiment } from './setup.js';
 import { checkRunSize, PaceWatch } from './sizing.js';
 import { LOCK_STEP_ROUNDS } from './trial.js';
-import type { TrialTask, UnitTask } from './unit.js';
+import type { CheckpointOptions, TrialTask, UnitTask } from './unit.js';
+import { DEFAULT_CHECKPOINT_EVERY, type CheckpointEvery } from './checkpoint.js';
 
 export type { UnitRef } from './plan.js';
 
@@ -63,6 +64,10 @@ export interface RunEvents {
   onUnitDone?(unit: UnitRef, summary: TrialSummary): void;
   /** `message` is one line: `<experiment>: <policy>, trial <i>, round <t>: <cause>`. */
   onUnitFailed?(unit: UnitRef, message: string, stack?: string): void;
+  /** Something about a unit that does not stop it (a checkpoint that cannot be used or written). */
+  onUnitNote?(unit: UnitRef, message: string): void;
+  /** A unit continues from its checkpoint after `rounds` rounds (its progress starts there). */
+  onUnitResumed?(unit: UnitRef, rounds: number): void;
   /**
    * Not sent by the runner: a command that runs more after this run (a reproduction's later stages)
    * says how many seconds that will take (null: not known yet), for an ETA of the whole command.
@@ -84,9 +89,12 @@ export interface RunOptions {
   configFile?: string;
   /**
    * Aborting it (SIGINT) stops the run within a round or two: finished units are kept, the running
-   * ones' partial files removed (a resumed run redoes them).
+   * ones write their checkpoints (a resumed run continues them there; without checkpoints their
+   * partial files are removed and a resumed run redoes them).
    */
   signal?: AbortSignal;
+  /** When running units checkpoint (checkpoint.ts); default DEFAULT_CHECKPOINT_EVERY, null: never. */
+  checkpoint?: CheckpointEvery | null;
   events?: RunEvents;
   mnistDataRoot?: string;
   /** The compiled worker script (default: pool.ts defaultWorkerScript). */
@@ -207,14 +215,15 @@ export async function runExperiments(configs: readonly ExperimentConfig[], optio
       })),
     );
     let id = 0;
+    const checkpoint = options.checkpoint === undefined ? DEFAULT_CHECKPOINT_EVERY : options.checkpoint;
     const toTask = (u: (typeof pendingUnits)[number]): UnitTask => ({ id: id++, experiment: u.experiment, dir: u.dir, policy: u.policy, trial: u.trial });
-    const trials: TrialTask[] = plan.lockStep
+    const trials: (TrialTask & CheckpointOptions)[] = plan.lockStep
       ? trialGroups(pendingUnits).map((group) => {
           const first = group[0]!;
-          return { experiment: first.experiment, dir: first.dir, trial: first.trial, units: group.map(toTask) };
+          return { experiment: first.experiment, dir: first.dir, trial: first.trial, units: group.map(toTask), checkpoint };
         })
       : [];
-    const tasks: UnitTask[] = plan.lockStep ? [] : runOrder(pendingUnits).map(toTask);
+    const tasks: (UnitTask & CheckpointOptions)[] = plan.lockStep ? [] : runOrder(pendingUnits).map((u) => ({ ...toTask(u), checkpoint }));
     plan.jobs = jobs === 1 ? 1 : Math.max(1, Math.min(jobs, tasks.length));
     const timed = plan.experiments.filter((e) => e.pending.length > 0);
     const timing = { started, jobs: plan.jobs, pairing: plan.lockStep ? LOCK_STEP : UNIT_BY_UNIT, load_start: loadStart };
@@ -240,6 +249,8 @@ export async function runExperiments(configs: readonly ExperimentConfig[], optio
         unitsRun++;
         options.events?.onUnitDone?.(taskUnit(task), result.summary);
       },
+      note: (task, message) => options.events?.onUnitNote?.(taskUnit(task), message),
+      resumed: (task, rounds) => options.events?.onUnitResumed?.(taskUnit(task), rounds),
       failed: (task, error) => {
         pace.done(paceKey(task));
         const unit = taskUnit(task);

@@ -27,12 +27,22 @@ export class TrialError extends EofdError {
   }
 }
 
+/** Where a side resumes (a checkpoint, checkpoint.ts): rounds 1..rounds were played, with these regret and times. */
+export interface ResumePoint {
+  rounds: number;
+  cumRegret: number;
+  selectMs: Float64Array;
+  updateMs: Float64Array;
+}
+
 /** One policy's side of a trial: its environment copy, the policy, and where its records go. */
 export interface TrialSide {
   environment: Environment;
   policy: Policy;
   /** Sees every record of this side (the caller streams them to CSV); a throw fails this side. */
   onRound(record: RoundRecord): void;
+  /** Set when the side continues from a checkpoint: the policy and environment are at round `rounds`. */
+  resume?: ResumePoint;
 }
 
 /** How one side ended: its summary, or the TrialError that stopped it (the other sides play on). */
@@ -56,6 +66,17 @@ class SidePlay {
     this.selectMs = new Float64Array(horizon);
     this.updateMs = new Float64Array(horizon);
     this.sketched = side.policy.sketchSize !== undefined;
+    const resume = side.resume;
+    if (resume !== undefined) {
+      this.cumRegret = resume.cumRegret;
+      this.selectMs.set(resume.selectMs.subarray(0, resume.rounds));
+      this.updateMs.set(resume.updateMs.subarray(0, resume.rounds));
+    }
+  }
+
+  /** Rounds this side played before this run (0 unless resumed). */
+  get resumedRounds(): number {
+    return this.side.resume?.rounds ?? 0;
   }
 
   /** Round t; a non-finite number, or a throw anywhere in it, stops this side with a TrialError. */
@@ -153,7 +174,7 @@ export async function runTrialsInStep(
     for (let j = 0; j < k; j++) {
       const i = playing[turnOrder(b, j, k)] as number;
       const play = plays[i] as SidePlay;
-      for (let t = first; t <= last && play.error === null; t++) {
+      for (let t = Math.max(first, play.resumedRounds + 1); t <= last && play.error === null; t++) {
         onTurn?.(i, t);
         play.round(t);
         const pause = between?.(j === k - 1 ? t : first - 1);

@@ -7,6 +7,7 @@
  *   <out>/<name>/summary.csv                    one row per policy × trial (written when all are done)
  *   <out>/<name>/<policy>/trial-<i>.csv         one row per round
  *   <out>/<name>/<policy>/trial-<i>.summary.json   the unit's summary (the resume marker's partner)
+ *   <out>/<name>/<policy>/trial-<i>.checkpoint     a running unit's last checkpoint (experiment/checkpoint)
  *   <out>/<name>-sweep/<key=value,…>/           one experiment folder per sweep point
  *   <out>/<name>-sweep/{sweep.csv, sweep-<key>.svg, sweep-shard.json}
  *   <out>/<name>-grid/l=<l>,e=<e>/              one experiment folder per grid point
@@ -14,7 +15,8 @@
  *   <out>/shard-<i>-of-<n>/                     a shard's folder, laid out like <out>
  *
  * A unit's rows go to `trial-<i>.csv.partial`; when the trial ends its summary is written
- * (atomically) and only then is the CSV renamed to its final name.
+ * (atomically) and only then is the CSV renamed to its final name. While it runs, a checkpoint
+ * records its policy and how much of the partial CSV is whole, so that `--resume` continues it there.
  */
 import path from 'node:path';
 
@@ -22,6 +24,8 @@ export const MANIFEST_FILE = 'manifest.json';
 export const SUMMARY_FILE = 'summary.csv';
 /** Suffix of a unit's CSV while it is being written. */
 export const PARTIAL_SUFFIX = '.partial';
+/** Suffix of a running unit's checkpoint. */
+export const CHECKPOINT_SUFFIX = '.checkpoint';
 
 export interface UnitFiles {
   /** `<out>/<name>/<policy>` */
@@ -32,12 +36,20 @@ export interface UnitFiles {
   partial: string;
   /** `trial-<i>.summary.json` */
   summary: string;
+  /** `trial-<i>.checkpoint` (while running, when checkpointed). */
+  checkpoint: string;
 }
 
 export function unitFiles(experimentDir: string, policy: string, trial: number): UnitFiles {
   const folder = path.join(experimentDir, policy);
   const csv = path.join(folder, `trial-${trial}.csv`);
-  return { folder, csv, partial: csv + PARTIAL_SUFFIX, summary: path.join(folder, `trial-${trial}.summary.json`) };
+  return {
+    folder,
+    csv,
+    partial: csv + PARTIAL_SUFFIX,
+    summary: path.join(folder, `trial-${trial}.summary.json`),
+    checkpoint: path.join(folder, `trial-${trial}${CHECKPOINT_SUFFIX}`),
+  };
 }
 
 /** `<out>/.<name>.lock` */

@@ -61,7 +61,18 @@ export function writeJsonAtomic(file: string, value: unknown): void {
 
 const ROWS_PER_WRITE = 256;
 
-/** Streams one unit's rounds to its `.partial` CSV, in batches, through csv-stringify. */
+/** Where a unit's `.partial` CSV was whole: its first `bytes` bytes (SHA-256 `sha256`) hold the header and `rows` rounds. */
+export interface CsvMark {
+  bytes: number;
+  rows: number;
+  sha256: string;
+}
+
+/**
+ * Streams one unit's rounds to its `.partial` CSV, in batches, through csv-stringify. With `from`, it
+ * continues a partial CSV that a checkpoint marked: the file is cut back to the mark (rows written after
+ * it are dropped) and must hash to the mark's SHA-256, else the constructor throws.
+ */
 export class TrialCsvWriter {
   private readonly fd: number;
   private readonly trial: string;
@@ -77,17 +88,47 @@ export class TrialCsvWriter {
     readonly file: string,
     policy: string,
     trial: number,
+    from?: CsvMark,
   ) {
-    this.fd = fs.openSync(file, 'w');
     this.policy = policy;
     this.trial = String(trial);
-    this.write(stringify([[...TRIAL_COLUMNS]]));
+    if (from === undefined) {
+      this.fd = fs.openSync(file, 'w');
+      this.write(stringify([[...TRIAL_COLUMNS]]));
+      return;
+    }
+    this.fd = fs.openSync(file, 'r+');
+    try {
+      const size = fs.fstatSync(this.fd).size;
+      if (size < from.bytes) throw new Error(`${file} holds ${size} bytes, fewer than the ${from.bytes} its checkpoint marked`);
+      fs.ftruncateSync(this.fd, from.bytes);
+      const chunk = Buffer.allocUnsafe(1 << 20);
+      for (let at = 0; at < from.bytes; ) {
+        const n = fs.readSync(this.fd, chunk, 0, Math.min(chunk.length, from.bytes - at), at);
+        if (n === 0) throw new Error(`${file} ended at byte ${at} while being read`);
+        this.hash.update(chunk.subarray(0, n));
+        at += n;
+      }
+      if (this.hash.copy().digest('hex') !== from.sha256) throw new Error(`${file}'s first ${from.bytes} bytes are not those its checkpoint marked (SHA-256 differs)`);
+    } catch (error) {
+      fs.closeSync(this.fd);
+      throw error;
+    }
+    this.bytes = from.bytes;
+    this.rows = from.rows;
   }
 
   add(record: RoundRecord): void {
     this.pending.push(roundCells(this.trial, this.policy, record));
     this.rows++;
     if (this.pending.length >= ROWS_PER_WRITE) this.flush();
+  }
+
+  /** Writes what is pending and flushes the file to the disk: everything added so far is whole on the disk. */
+  mark(): CsvMark {
+    this.flush();
+    fs.fsyncSync(this.fd);
+    return { bytes: this.bytes, rows: this.rows, sha256: this.hash.copy().digest('hex') };
   }
 
   /** Writes what is pending, flushes the file to the disk and closes it. */
@@ -122,24 +163,25 @@ export class TrialCsvWriter {
   private write(text: string): void {
     const buffer = Buffer.from(text, 'utf8');
     let offset = 0;
-    while (offset < buffer.length) offset += fs.writeSync(this.fd, buffer, offset);
+    while (offset < buffer.length) offset += fs.writeSync(this.fd, buffer, offset, buffer.length - offset, this.bytes + offset);
     this.hash.update(buffer);
     this.bytes += buffer.length;
   }
 }
 
-/** Records a finished unit: its summary file, then the CSV under its final name (both flushed to the disk). */
+/** Records a finished unit: its summary file, then the CSV under its final name (both flushed to the disk); its checkpoint goes. */
 export function completeUnit(files: UnitFiles, record: Omit<UnitSummaryFile, 'format'>): void {
   writeJsonAtomic(files.summary, { format: UNIT_SUMMARY_FORMAT, ...record } satisfies UnitSummaryFile);
   fs.renameSync(files.partial, files.csv);
   syncFolder(files.folder);
+  fs.rmSync(files.checkpoint, { force: true });
 }
 
-/** Removes what an unfinished unit may have left: its partial CSV, summary, final CSV and their temporary files. */
+/** Removes what an unfinished unit may have left: its partial CSV, checkpoint, summary, final CSV and their temporary files. */
 export function clearUnit(files: UnitFiles): void {
   // A writer stopped inside writeFileAtomic (a terminated worker thread shares the pid) leaves its temporary file.
-  const temporary = [files.summary, files.csv].map((file) => `${file}.tmp-${process.pid}`);
-  for (const file of [files.partial, files.summary, files.csv, ...temporary]) fs.rmSync(file, { force: true });
+  const temporary = [files.summary, files.csv, files.checkpoint].map((file) => `${file}.tmp-${process.pid}`);
+  for (const file of [files.partial, files.checkpoint, files.summary, files.csv, ...temporary]) fs.rmSync(file, { force: true });
 }
 
 /** Whether `name` is a leftover of a killed writer: a unit's `*.partial` or an atomic write's `*.tmp-<pid>`. */
@@ -147,8 +189,8 @@ export function isLeftover(name: string): boolean {
   return name.endsWith(PARTIAL_SUFFIX) || /\.tmp-\d+$/.test(name);
 }
 
-/** Removes leftovers of killed writers (`*.partial`, `*.tmp-<pid>`) in a folder, if it exists. */
-export function removeLeftovers(folder: string): void {
+/** Removes leftovers of killed writers (`*.partial`, `*.tmp-<pid>`) in a folder, if it exists; names in `keep` stay. */
+export function removeLeftovers(folder: string, keep: ReadonlySet<string> = new Set()): void {
   let names: string[];
   try {
     names = fs.readdirSync(folder);
@@ -156,7 +198,7 @@ export function removeLeftovers(folder: string): void {
     return;
   }
   for (const name of names) {
-    if (isLeftover(name)) fs.rmSync(path.join(folder, name), { force: true });
+    if (isLeftover(name) && !keep.has(name)) fs.rmSync(path.join(folder, name), { force: true });
   }
 }
 

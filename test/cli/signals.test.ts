@@ -21,9 +21,10 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 const finalCsvs = (dir: string): string[] =>
   fs.existsSync(dir) ? listFiles(dir).filter((f) => /trial-\d+\.csv$/.test(f)) : [];
 
-/** Every trial CSV under its final name is complete: T rows, and its summary file beside it. */
+/** Every trial CSV under its final name is complete: T rows, and its summary file beside it; a partial one has its checkpoint beside it. */
 function expectOnlyCompleteFiles(dir: string): void {
-  expect(listFiles(dir).filter((f) => f.endsWith('.partial') || /\.tmp-\d+$/.test(f))).toEqual([]);
+  const files = listFiles(dir);
+  expect(files.filter((f) => /\.tmp-\d+$/.test(f) || (f.endsWith('.partial') && !files.includes(f.replace(/\.csv\.partial$/, '.checkpoint'))))).toEqual([]);
   for (const file of finalCsvs(dir)) {
     expect(fs.readFileSync(path.join(dir, file), 'utf8').trimEnd().split('\n')).toHaveLength(HORIZON + 1);
     expect(fs.existsSync(path.join(dir, file.replace(/\.csv$/, '.summary.json')))).toBe(true);
@@ -85,8 +86,8 @@ describe('eofd run: killed and interrupted runs', () => {
     expect(code).toBe(130);
     expect(child.output.stderr).toMatch(/^eofd run: interrupted: 1 units are finished and kept; resume with: .*--resume$/m);
     expect(finalCsvs(path.join(out, 'short'))).toEqual([path.join('OFUL-MLogB', 'trial-0.csv')]);
-    expect(fs.existsSync(path.join(out, 'long', 'EOFD-MLogB'))).toBe(true);
-    expect(listFiles(path.join(out, 'long'))).toEqual(['manifest.json']);
+    // The long unit was checkpointed where the signal stopped it.
+    expect(listFiles(path.join(out, 'long'))).toEqual(['EOFD-MLogB/trial-0.checkpoint', 'EOFD-MLogB/trial-0.csv.partial', 'manifest.json'].map((f) => f.split('/').join(path.sep)));
 
     // The resumed run and an uninterrupted one, side by side.
     const cleanOut = path.join(root, 'long-clean');

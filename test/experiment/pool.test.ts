@@ -118,7 +118,7 @@ describe('a data file changed after the run started', () => {
 });
 
 describe('a lock-step run on a worker thread (a signalled --jobs 1 run of the compiled CLI)', () => {
-  it('plays what this thread plays (every unit, the same rows), and an aborted signal stops it between rounds with no partial file left', async () => {
+  it('plays what this thread plays (every unit, the same rows), and an aborted signal stops it between rounds (checkpoints off: no partial file left)', async () => {
     const text = [
       'name: lockstep',
       'environment: {type: synthetic, d: 6, K: 2, reward: [0, 0.5, 1], actions: [3, 6]}',
@@ -147,6 +147,7 @@ describe('a lock-step run on a worker thread (a signalled --jobs 1 run of the co
       jobs: 1,
       signal: controller.signal,
       workerScript: defaultWorkerScript(),
+      checkpoint: null,
       events: { onProgress: (_, rounds) => (rounds > 0 ? controller.abort() : undefined) },
     });
     const result = await run;

@@ -221,19 +221,25 @@ describe('runExperiments', () => {
     expect(fs.existsSync(path.join(out, 'tiny', 'stray.txt'))).toBe(false);
   });
 
-  it.each([[1], [2]])('an aborted signal stops a running unit within a round or two (jobs %i), keeps finished units, removes the partial one', async (jobs) => {
+  it.each([
+    [1, 'off'],
+    [2, 'off'],
+    [1, 'on'],
+    [2, 'on'],
+  ] as const)('an aborted signal stops a running unit within a round or two (jobs %i, checkpoints %s), keeps finished units, removes the partial one or checkpoints it', async (jobs, checkpoints) => {
     // The first unit (OFUL-MLogB, T = 300) finishes; the second (EOFD-MLogB, T = 200,000) is stopped at its first progress report.
     const file = writeFile(root, `stop-${jobs}.yaml`, [
       tinyConfig('short', { horizon: 300, trials: 1, policies: '[OFUL-MLogB]' }),
       tinyConfig('long', { horizon: 200_000, trials: 1, policies: '[EOFD-MLogB]' }),
     ].join('---\n'));
-    const out = path.join(root, `stopped-${jobs}`);
+    const out = path.join(root, `stopped-${jobs}-${checkpoints}`);
     const controller = new AbortController();
     const reported: number[] = [];
     const result = await runExperiments(loadConfigs(file), {
       out,
       jobs,
       signal: controller.signal,
+      ...(checkpoints === 'off' ? { checkpoint: null } : {}),
       events: {
         onProgress: (unit, rounds) => {
           if (unit.experiment !== 'long') return;
@@ -252,8 +258,18 @@ describe('runExperiments', () => {
     if (jobs === 1) expect(result.experiments[0]!.complete).toBe(true);
     expect(reported.length).toBeGreaterThanOrEqual(1);
     expect(Math.max(...reported)).toBeLessThan(200_000);
-    expect(listFiles(path.join(out, 'long'))).toEqual(['manifest.json']);
-  });
+    if (checkpoints === 'off') {
+      expect(listFiles(path.join(out, 'long'))).toEqual(['manifest.json']);
+      return;
+    }
+    // Checkpointed where it stopped: resumed, it continues there.
+    expect(listFiles(path.join(out, 'long'))).toEqual(['EOFD-MLogB/trial-0.checkpoint', 'EOFD-MLogB/trial-0.csv.partial', 'manifest.json'].map((f) => f.split('/').join(path.sep)));
+    const resumedAt: number[] = [];
+    const again = await runExperiments(loadConfigs(file), { out, jobs, resume: true, events: { onUnitResumed: (_unit, rounds) => resumedAt.push(rounds) } });
+    expect(again.experiments.every((e) => e.complete)).toBe(true);
+    expect(resumedAt).toHaveLength(1);
+    expect(resumedAt[0]).toBeGreaterThanOrEqual(Math.min(...reported));
+  }, 120_000);
 
   it('stops a unit whose policy fails, names policy, trial and round, and finishes the others', async () => {
     const file = writeFile(root, 'failing.yaml', tinyConfig('failing', { horizon: 12, trials: 1, policies: '[OFUL-MLogB, EOFD-MLogB, Random]' }));

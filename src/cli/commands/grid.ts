@@ -9,7 +9,7 @@ import { costTwins, DEFAULT_GRID, gridAxes, resolveGridAxes, runGrid, type GridR
 import { sweepPoints, valueText, type SweepAxis } from '../../experiment/sweep.js';
 import type { BestEntry } from '../../results/sweep.js';
 import { processIo, type CliIo } from '../io.js';
-import { collect, EXPERIMENT_HELP, NAME_HELP, positiveInteger, SET_HELP, SHARD_HELP, shardArgument, shardCountArgument, type ExperimentCommandOptions } from '../options.js';
+import { CHECKPOINT_HELP, checkpointArgument, collect, EXPERIMENT_HELP, type ExperimentCommandOptions, NAME_HELP, positiveInteger, SET_HELP, SHARD_HELP, shardArgument, shardCountArgument } from '../options.js';
 import { perExperimentCommand } from '../per-experiment.js';
 
 export interface GridCommandOptions extends ExperimentCommandOptions {
@@ -87,6 +87,7 @@ export function registerGrid(program: Command, io: CliIo = processIo()): void {
     .option('--trials <n>', 'validation trials per grid point and policy (overrides `trials`)', positiveInteger('a trial count', 1_000_000))
     .option('--set <key=value>', SET_HELP, collect)
     .option('--jobs <n>', 'units run at once on worker threads; 1 runs in this process (default: CPU cores)', positiveInteger('a job count', 1024))
+    .option('--checkpoint <every>', CHECKPOINT_HELP, checkpointArgument)
     .addOption(new Option('--resume', 'finish an existing grid: keep finished units, redo the others').conflicts('force'))
     .addOption(new Option('--force', 'delete existing grid point folders and start over'))
     .option('--shard <i/n>', 'run only shard i of n (0-based) of the grid\'s units into <out>/shard-<i>-of-<n>/; see Sharding below', shardArgument)

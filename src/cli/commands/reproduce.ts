@@ -14,7 +14,7 @@ import { renderTerminal, shouldColour, terminalWidth } from '../../report/index.
 import type { SweepAxis } from '../../experiment/sweep.js';
 import { hinter } from '../hint.js';
 import { EXIT, processIo, type CliIo } from '../io.js';
-import { collect, positiveInteger, SET_HELP, shardArgument, shardGlob, shardCountArgument, timingCheck, type ExperimentCommandOptions } from '../options.js';
+import { CHECKPOINT_HELP, checkpointArgument, collect, type ExperimentCommandOptions, positiveInteger, SET_HELP, shardArgument, shardCountArgument, shardGlob, timingCheck } from '../options.js';
 import { perExperimentCommand } from '../per-experiment.js';
 
 export interface ReproduceCommandOptions extends Omit<ExperimentCommandOptions, 'name'> {
@@ -181,6 +181,7 @@ export function registerReproduce(program: Command, io: CliIo = processIo()): vo
     .option('--l <list>', `exponents l of λ in the tuning grid, comma-separated (default ${DEFAULT_GRID.join(',')})`)
     .option('--e <list>', `exponents e of η in the tuning grid, comma-separated (default ${DEFAULT_GRID.join(',')})`)
     .option('--jobs <n>', `units of the tuning grid run at once on worker threads (default: CPU cores, here ${cores}); the runs are timed in this process, each trial's policies in lock-step`, positiveInteger('a job count', 1024))
+    .option('--checkpoint <every>', CHECKPOINT_HELP, checkpointArgument)
     .addOption(new Option('--resume', 'finish an existing reproduction: skip finished stages, resume the others').conflicts('force'))
     .addOption(new Option('--force', 'delete the existing stages and start over'))
     .addOption(

@@ -11,7 +11,7 @@ import { applyBestFiles } from '../../experiment/grid.js';
 import { runExperiments } from '../../experiment/runner.js';
 import { hinter } from '../hint.js';
 import { EXIT, processIo, type CliIo } from '../io.js';
-import { collect, EXPERIMENT_HELP, NAME_HELP, positiveInteger, SET_HELP, SHARD_HELP, shardArgument, shardCountArgument, shardNote, type ExperimentCommandOptions } from '../options.js';
+import { CHECKPOINT_HELP, checkpointArgument, collect, EXPERIMENT_HELP, type ExperimentCommandOptions, NAME_HELP, positiveInteger, SET_HELP, SHARD_HELP, shardArgument, shardCountArgument, shardNote } from '../options.js';
 import { perExperimentCommand, type GroupResult } from '../per-experiment.js';
 import { formatRunSummary, summarizeRun } from '../run-summary.js';
 
@@ -86,6 +86,7 @@ export function registerRun(program: Command, io: CliIo = processIo()): void {
     .option('--trials <n>', 'trials per policy (overrides `trials` in every experiment)', positiveInteger('a trial count', 1_000_000))
     .option('--set <key=value>', SET_HELP, collect)
     .option('--jobs <n>', `units run at once on worker threads; 1 runs in this process (default: CPU cores, here ${cores})`, positiveInteger('a job count', 1024))
+    .option('--checkpoint <every>', CHECKPOINT_HELP, checkpointArgument)
     .addOption(new Option('--resume', 'finish an existing experiment folder: keep finished units, redo the others (same config required)').conflicts('force'))
     .addOption(new Option('--force', 'delete an existing experiment folder and start over'))
     .option(

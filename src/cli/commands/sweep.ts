@@ -10,7 +10,7 @@ import { formatShort } from '../../report/format.js';
 import { formatTable } from '../../report/table.js';
 import type { SweepRow } from '../../results/sweep.js';
 import { processIo, type CliIo } from '../io.js';
-import { collect, EXPERIMENT_HELP, NAME_HELP, positiveInteger, SET_HELP, SHARD_HELP, shardArgument, shardCountArgument, type ExperimentCommandOptions } from '../options.js';
+import { CHECKPOINT_HELP, checkpointArgument, collect, EXPERIMENT_HELP, type ExperimentCommandOptions, NAME_HELP, positiveInteger, SET_HELP, SHARD_HELP, shardArgument, shardCountArgument } from '../options.js';
 import { perExperimentCommand } from '../per-experiment.js';
 
 export interface SweepCommandOptions extends ExperimentCommandOptions {
@@ -84,6 +84,7 @@ export function registerSweep(program: Command, io: CliIo = processIo()): void {
     .option('--set <key=value>', SET_HELP, collect)
     .option('--jobs <n>', 'units run at once on worker threads; 1 runs in this process (default: CPU cores)', positiveInteger('a job count', 1024))
     .option('--timing', "time in this process, each trial's policies in lock-step (= --jobs 1), as time claims need")
+    .option('--checkpoint <every>', CHECKPOINT_HELP, checkpointArgument)
     .addOption(new Option('--resume', 'finish an existing sweep: keep finished units, redo the others').conflicts('force'))
     .addOption(new Option('--force', 'delete existing point folders and start over'))
     .option('--shard <i/n>', "run only shard i of n (0-based) of the sweep's units into <out>/shard-<i>-of-<n>/; see Sharding below", shardArgument)
