@@ -19,11 +19,17 @@
 # NODE (default: node on PATH); ARRAY (tasks to submit, default 0-<n−1>); LOGS (default
 # $OUT/slurm-logs); sbatch's own variables (SBATCH_PARTITION, SBATCH_ACCOUNT, …) apply.
 # The task runs node itself (not npx, whose renamed process Slurm's proctrack/linuxproc cannot signal).
+# Preemptible partitions: a terminated task's eofd checkpoints its running units (eofd --checkpoint);
+# --requeue lets Slurm requeue the task after a preemption or a node failure, and --signal=B:USR1@120
+# makes the task checkpoint and requeue itself two minutes before its time limit, so that a grid longer
+# than the limit goes on over several requeues, losing at most the rounds since the last checkpoint.
 #SBATCH --job-name=eofd-grid
 #SBATCH --output=eofd-grid-%A_%a.out
 #SBATCH --cpus-per-task=2
 #SBATCH --mem=2G
 #SBATCH --time=04:00:00
+#SBATCH --requeue
+#SBATCH --signal=B:USR1@120
 set -euo pipefail
 
 die() {
@@ -78,9 +84,35 @@ POINTS="$("$NODE" --input-type=module -e '
 
 if [[ -n "${SLURM_ARRAY_TASK_ID:-}" ]]; then
   # One array task: shard SLURM_ARRAY_TASK_ID of POINTS (eofd refuses an index ≥ POINTS, exit 2).
-  # --resume: a requeued or re-run task keeps the units it already finished.
-  exec "$NODE" "$REPO/bin/eofd.js" grid "$CONFIG" --out "$OUT" --shard-count "$POINTS" \
-    --jobs "${SLURM_CPUS_PER_TASK:-1}" --resume "${ARGS[@]}"
+  # --resume: a requeued or re-run task keeps the units it already finished and continues the
+  # checkpointed ones. Slurm's SIGTERM (a preemption, scancel) reaches every process of the task, eofd
+  # included, which checkpoints its running units and exits 143 (this shell only waits for it). SIGUSR1
+  # (--signal above: two minutes before the time limit) reaches this shell alone: it stops eofd the same
+  # way and requeues the task (scontrol requeue), which goes on where the units stopped.
+  "$NODE" "$REPO/bin/eofd.js" grid "$CONFIG" --out "$OUT" --shard-count "$POINTS" \
+    --jobs "${SLURM_CPUS_PER_TASK:-1}" --resume "${ARGS[@]}" &
+  CHILD=$!
+  TIMEUP=""
+  trap 'TIMEUP=1; kill -TERM "$CHILD" 2>/dev/null || true' USR1
+  trap ':' TERM
+  set +e
+  wait "$CHILD"
+  STATUS=$?
+  # A trapped signal ends `wait` early: wait again until eofd has written its checkpoints and exited.
+  while kill -0 "$CHILD" 2>/dev/null; do
+    wait "$CHILD"
+    STATUS=$?
+  done
+  set -e
+  if [[ -n "$TIMEUP" ]]; then
+    TASK="${SLURM_ARRAY_JOB_ID:-$SLURM_JOB_ID}_${SLURM_ARRAY_TASK_ID}"
+    if command -v scontrol >/dev/null && scontrol requeue "$TASK"; then
+      echo "scripts/slurm-grid.sh: time limit near; its running units are checkpointed and task $TASK is requeued to continue them"
+    else
+      echo "scripts/slurm-grid.sh: time limit near; its running units are checkpointed: resubmit task $SLURM_ARRAY_TASK_ID (sbatch --array=$SLURM_ARRAY_TASK_ID …) to continue them" >&2
+    fi
+  fi
+  exit "$STATUS"
 fi
 if [[ "${ENVIRONMENT:-}" == BATCH ]]; then
   die "submitted without --array: run scripts/slurm-grid.sh (without sbatch) to submit the $POINTS-task array, or sbatch --array=0-$((POINTS - 1)) …"

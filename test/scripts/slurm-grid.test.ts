@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO, tempDir, tinyConfig, writeFile } from '../experiment/fixtures.js';
+import { exitOf, listFiles, REPO, tempDir, tinyConfig, waitFor, writeFile } from '../experiment/fixtures.js';
 
 /**
  * scripts/slurm-grid.sh without Slurm: a fake `sbatch` on PATH records what the submission passes,
@@ -16,6 +16,8 @@ beforeAll(() => {
   root = tempDir('eofd-slurm-grid-');
   fakeBin = path.join(root, 'bin');
   fs.mkdirSync(fakeBin);
+  writeFile(fakeBin, 'scontrol', '#!/usr/bin/env bash\nprintf "%s\\n" "$@" > "$HOME/scontrol-args"\n');
+  fs.chmodSync(path.join(fakeBin, 'scontrol'), 0o755);
   writeFile(fakeBin, 'sbatch', '#!/usr/bin/env bash\nprintf "%s\\n" "$@" > sbatch-args\necho "OUT=$OUT EOFD_REPO=$EOFD_REPO" > sbatch-env\necho "4242;cluster"\n');
   fs.chmodSync(path.join(fakeBin, 'sbatch'), 0o755);
   writeFile(root, 'tiny.yaml', tinyConfig('tiny', { horizon: 8, trials: 1, policies: '[EOFD-MLogB, OFUL-MLogB]' }));
@@ -105,4 +107,47 @@ describe('scripts/slurm-grid.sh', () => {
     expect(beyond.code).toBe(2);
     expect(beyond.stderr).toMatch(/SLURM_ARRAY_TASK_ID=6 is not below the shard count 6/);
   });
+});
+
+describe('scripts/slurm-grid.sh: preemption and time limits', () => {
+  /** Starts task 0 of a one-unit grid of a long unit into `name`, and waits until it is some thousand rounds in. */
+  async function startLong(name: string): Promise<{ child: ChildProcess; unit: string; stdout: () => string; env: NodeJS.ProcessEnv; args: string[] }> {
+    writeFile(root, 'long.yaml', tinyConfig('long', { d: 60, horizon: 200_000, trials: 1, policies: '[EOFD-MLogB]' }));
+    const args = ['long.yaml', '--l', '0', '--e', '0'];
+    const env = { PATH: `${fakeBin}:${process.env.PATH ?? ''}`, HOME: root, OUT: name, ...task(0, 0, 0) };
+    const unit = path.join(root, name, 'shard-0-of-1', 'long-grid', 'l=0,e=0', 'EOFD-MLogB');
+    // Its own process group: Slurm signals every process of a task, as a signal to the group does.
+    const child = spawn('bash', [SCRIPT, ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let stdout = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on('data', () => undefined);
+    const partial = path.join(unit, 'trial-0.csv.partial');
+    // Some thousand rounds in (rows are written 256 at a time).
+    await waitFor(() => fs.existsSync(partial) && fs.statSync(partial).size > 100_000, 60_000);
+    return { child, unit, stdout: () => stdout, env, args };
+  }
+
+  it('SIGUSR1 before the time limit (to the batch shell alone): eofd checkpoints its running unit, the task requeues itself, and the requeued task continues the unit there', async () => {
+    fs.rmSync(path.join(root, 'scontrol-args'), { force: true });
+    const { child, unit, stdout, env, args } = await startLong('timeup');
+    child.kill('SIGUSR1');
+    expect((await exitOf(child)).code).toBe(143);
+    expect(fs.readFileSync(path.join(root, 'scontrol-args'), 'utf8').trimEnd().split('\n')).toEqual(['requeue', '4242_0']);
+    expect(stdout()).toMatch(/time limit near; its running units are checkpointed and task 4242_0 is requeued/);
+    expect(listFiles(unit)).toEqual(['trial-0.checkpoint', 'trial-0.csv.partial']);
+    // The requeued task: the same script, the same variables.
+    const again = spawnSync('bash', [SCRIPT, ...args], { cwd: root, env, encoding: 'utf8' });
+    expect(again.status).toBe(0);
+    expect(again.stderr).toMatch(/l=0,e=0: EOFD-MLogB, trial 0 continues from its checkpoint after round \d+/);
+    expect(listFiles(unit)).toEqual(['trial-0.csv', 'trial-0.summary.json']);
+  }, 180_000);
+
+  it('SIGTERM to every process of the task (preemption, scancel): eofd checkpoints and exits 143, and the task does not requeue itself', async () => {
+    fs.rmSync(path.join(root, 'scontrol-args'), { force: true });
+    const { child, unit } = await startLong('preempted');
+    process.kill(-child.pid!, 'SIGTERM');
+    expect((await exitOf(child)).code).toBe(143);
+    expect(fs.existsSync(path.join(root, 'scontrol-args'))).toBe(false);
+    expect(listFiles(unit)).toEqual(['trial-0.checkpoint', 'trial-0.csv.partial']);
+  }, 180_000);
 });
