@@ -1,19 +1,27 @@
 /**
  * `eofd export`: every round of every finished unit under some results folders as one tidy long table
- * (one row per experiment × label × trial × round) in CSV, Parquet or Arrow IPC, for pandas, polars, R
- * or DuckDB to read in one call. Columns:
+ * (one row per run × stage × experiment × point × label × trial × round) in CSV, Parquet or Arrow IPC,
+ * for pandas, polars, R or DuckDB to read in one call; with `units`, one row per unit instead (its
+ * end statistics). Columns:
  *
- *   experiment, [point], label, policy, trial, t,            who and when (policy: the label's algorithm)
- *   action, outcome, reward, regret, cum_regret,             the trial CSV's round, as written
+ *   run, stage, experiment, point, shared, split,            where the rows come from (see below)
+ *   label, policy, trial, seed, env_seed, policy_seed,       the unit (policy: the label's algorithm)
+ *   t, action, outcome, reward, regret, cum_regret,          the trial CSV's round, as written
  *   select_ms, update_ms, m,                                 (m: the sketch size m_t; null if unsketched)
+ *   or, with `units`: final_regret … m_T                     the unit's summary (summary.csv's columns)
  *   environment, K, d, horizon,                              the setting (manifest)
  *   point_<key>…                                             a sweep or grid point's swept values
  *   param_<key>…                                             the label's resolved hyperparameters (derived.policies)
  *
- * A sweep's or grid's point folder is exported with experiment = the sweep folder's name
- * (`<name>-sweep`, `<name>-grid`) and point = the point folder's name. Units are read and validated one
- * at a time (read.ts) and written in batches, so memory stays bounded by a batch; the file is written
- * under a temporary name and renamed into place when complete.
+ * run: the folder a command wrote into (its --out; a reproduction's own folder), spelled as given;
+ * stage: a reproduction's stage (tune, tuned, paper-choice), null elsewhere; split: the seed split of the
+ * trials (manifest seeds.split: validation for a grid, report for a run). A sweep's or grid's point folder
+ * is exported with experiment = the sweep folder's name (`<name>-sweep`, `<name>-grid`) and point = the
+ * point folder's name. A label that does not read every swept key runs only at its home point (sweep.ts
+ * `homePoint`; a grid's reference, e.g. Random, runs once) and stands for itself at the others: its rows
+ * are repeated at every point folder it stands for, with shared = true there. Units are read and
+ * validated one at a time (read.ts) and written in batches, so memory stays bounded by a batch; the file
+ * is written under a temporary name and renamed into place when complete.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,11 +31,16 @@ import { describeFsError, EofdError } from '../base/errors.js';
 import { checkReplaceable, isWithin } from '../base/files.js';
 import { BEST_FILE, GRID_FILE, MANIFEST_FILE, splitTopLevel, SWEEP_FILE, SWEEP_SHARD_FILE, unitFiles } from './layout.js';
 import type { ManifestRead } from './manifest.js';
-import { experimentUnits, forEachCsvRecord, readManifest, readUnit, ResultsError } from './read.js';
+import { experimentUnits, forEachCsvRecord, readManifest, readUnit, ResultsError, type ExperimentUnits } from './read.js';
+import type { SummaryRow, TrialSummary } from './records.js';
 import { syncFolder } from './write.js';
 
 export const EXPORT_FORMATS = ['csv', 'parquet', 'arrow'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** A reproduction's record file and the stage folders that hold experiment folders, as experiment/reproduce.ts names them (REPRODUCE_FILE, reproduceFolders). */
+export const REPRODUCTION_FILE = 'reproduce.json';
+export const REPRODUCTION_RUN_STAGES = ['tune', 'tuned', 'paper-choice'] as const;
 
 /** The format a file name asks for (`.csv`, `.parquet`, `.arrow`/`.feather`/`.ipc`), or null. */
 export function formatOfFile(file: string): ExportFormat | null {
@@ -38,8 +51,8 @@ export function formatOfFile(file: string): ExportFormat | null {
   return null;
 }
 
-type Kind = 'string' | 'int' | 'double';
-type Cell = string | number | null;
+type Kind = 'string' | 'int' | 'double' | 'bool';
+type Cell = string | number | boolean | null;
 
 export interface ExportColumn {
   name: string;
@@ -51,15 +64,23 @@ export interface ExportColumn {
 interface Source {
   dir: string;
   manifest: ManifestRead;
+  /** The run column: the folder the command wrote into (a reproduction's own folder), spelled as given. */
+  run: string;
+  /** A reproduction's stage (`tune`, `tuned`, `paper-choice`), or null. */
+  stage: string | null;
   /** The experiment column: the manifest's name, or the sweep folder's name for a point. */
   experiment: string;
-  /** A sweep or grid point: the folder's name and its swept values by axis label. */
-  point: { name: string; values: Map<string, Cell> } | null;
+  /** A sweep or grid point: the folder's name and its swept values by axis label (as written, and as cells). */
+  point: { name: string; texts: Map<string, string>; values: Map<string, Cell> } | null;
+  /** Of a point: the labels it does not run, each with the point of its sweep whose units stand for it here. */
+  shared: Map<string, Source>;
 }
 
 export interface ExportOptions {
   format: ExportFormat;
   out: string;
+  /** One row per unit (its summary) instead of one per round. */
+  units?: boolean;
   /** Replace an existing `out`. */
   force?: boolean;
   /** Rows per batch (a Parquet row group, an Arrow record batch). */
@@ -71,14 +92,29 @@ export interface ExportResult {
   format: ExportFormat;
   columns: ExportColumn[];
   rows: number;
+  /** Units exported (each once, at its own point). */
   units: number;
+  /** Units exported again at the other points of their sweep or grid (shared = true). */
+  repeated: number;
   experiments: number;
   /** Planned units not exported because they have not finished. */
   unfinished: number;
 }
 
-const ROUND_COLUMNS: readonly ExportColumn[] = [
+/** Who made the rows: the unit and the seeds its streams came from (manifest seeds). */
+const UNIT_ID_COLUMNS: readonly ExportColumn[] = [
+  { name: 'label', kind: 'string', nullable: false },
+  { name: 'policy', kind: 'string', nullable: false },
   { name: 'trial', kind: 'int', nullable: false },
+];
+
+const SEED_COLUMNS: readonly ExportColumn[] = [
+  { name: 'env_seed', kind: 'string', nullable: true },
+  { name: 'policy_seed', kind: 'string', nullable: true },
+];
+
+/** The trial CSV columns copied into each row of the round table. */
+const ROUND_COLUMNS: readonly ExportColumn[] = [
   { name: 't', kind: 'int', nullable: false },
   { name: 'action', kind: 'int', nullable: false },
   { name: 'outcome', kind: 'int', nullable: false },
@@ -90,8 +126,23 @@ const ROUND_COLUMNS: readonly ExportColumn[] = [
   { name: 'm', kind: 'int', nullable: true },
 ];
 
-/** The trial CSV columns copied into each row (ROUND_COLUMNS but `trial`, which the unit gives). */
-const COPIED = ROUND_COLUMNS.filter((c) => c.name !== 'trial');
+/** The unit table's columns: summary.csv's (records.ts SUMMARY_COLUMNS) after policy and trial, each with its TrialSummary field. */
+export const UNIT_COLUMNS: readonly (ExportColumn & { field: keyof TrialSummary })[] = [
+  { name: 'final_regret', field: 'finalRegret', kind: 'double', nullable: false },
+  { name: 'mean_select_ms', field: 'meanSelectMs', kind: 'double', nullable: false },
+  { name: 'mean_update_ms', field: 'meanUpdateMs', kind: 'double', nullable: false },
+  { name: 'median_select_ms', field: 'medianSelectMs', kind: 'double', nullable: false },
+  { name: 'median_update_ms', field: 'medianUpdateMs', kind: 'double', nullable: false },
+  { name: 'mean_round_ms', field: 'meanRoundMs', kind: 'double', nullable: false },
+  // Counts that may pass Int32 (bytes of a large policy's state; projections over a long run).
+  { name: 'state_bytes', field: 'stateBytes', kind: 'double', nullable: false },
+  { name: 'sketch_error', field: 'sketchError', kind: 'double', nullable: false },
+  { name: 'projections', field: 'projections', kind: 'double', nullable: false },
+  { name: 'parameter_error', field: 'parameterError', kind: 'double', nullable: true },
+  { name: 'delta_T', field: 'deltaT', kind: 'double', nullable: true },
+  { name: 'beta_T', field: 'betaT', kind: 'double', nullable: true },
+  { name: 'm_T', field: 'mT', kind: 'int', nullable: true },
+];
 
 const SETTING_COLUMNS: readonly ExportColumn[] = [
   { name: 'environment', kind: 'string', nullable: false },
@@ -106,6 +157,9 @@ const DEFAULT_BATCH_ROWS = 65_536;
 // Finding the experiment folders
 
 const hasManifest = (dir: string): boolean => fs.existsSync(path.join(dir, MANIFEST_FILE));
+
+/** A reproduction's folder (`eofd reproduce --out`): it holds reproduce.json. */
+const isReproduction = (dir: string): boolean => fs.existsSync(path.join(dir, REPRODUCTION_FILE));
 
 /** A sweep's or grid's point: its manifest names it `key=value,…`, which no experiment name can be (an '='). */
 const isPointManifest = (manifest: ManifestRead): boolean => pointValues(manifest.name) !== null;
@@ -136,9 +190,21 @@ function subfolders(dir: string): string[] {
     .map((name) => path.join(dir, name));
 }
 
+/** The experiment folders a `--out` folder holds: its sub-folders with a manifest, and the point folders of its sweep and grid folders. */
+function heldBy(dir: string): string[] {
+  return subfolders(dir).flatMap((sub) => (hasManifest(sub) ? [sub] : isSweepFolder(sub) ? subfolders(sub).filter(hasManifest) : []));
+}
+
+/** A reproduction's experiment folders: those of its stage folders, in stage order. */
+function reproduced(dir: string): string[] {
+  return REPRODUCTION_RUN_STAGES.map((stage) => path.join(dir, stage))
+    .filter((stage) => fs.statSync(stage, { throwIfNoEntry: false })?.isDirectory() === true)
+    .flatMap(heldBy);
+}
+
 /**
- * The experiment folders under `dir`: itself when it holds a manifest; else its sub-folders that do,
- * and the point folders of its `*-sweep` / `*-grid` sub-folders (or its own, when it is one).
+ * The experiment folders under `dir`: itself when it holds a manifest; a reproduction's (its stages');
+ * else those it holds (heldBy), and those of the reproductions among its sub-folders.
  */
 function experimentFolders(dir: string): string[] {
   let stat: fs.Stats;
@@ -147,10 +213,10 @@ function experimentFolders(dir: string): string[] {
   } catch (error) {
     throw new ResultsError(`${dir}: ${describeFsError(error)}`);
   }
-  if (!stat.isDirectory()) throw new ResultsError(`${dir}: not a folder (give experiment, sweep, grid or --out folders)`);
+  if (!stat.isDirectory()) throw new ResultsError(`${dir}: not a folder (give experiment, sweep, grid, reproduction or --out folders)`);
   if (hasManifest(dir)) return [dir];
-  const found = subfolders(dir).flatMap((sub) => (hasManifest(sub) ? [sub] : isSweepFolder(sub) ? subfolders(sub).filter(hasManifest) : []));
-  if (found.length === 0) throw new ResultsError(`${dir}: no experiment folder here (none holds ${MANIFEST_FILE}, nor does any *-sweep or *-grid folder in it)`);
+  const found = isReproduction(dir) ? reproduced(dir) : [...heldBy(dir), ...subfolders(dir).filter(isReproduction).flatMap(reproduced)];
+  if (found.length === 0) throw new ResultsError(`${dir}: no experiment folder here (none holds ${MANIFEST_FILE}, nor does any *-sweep or *-grid folder or reproduction in it)`);
   return found;
 }
 
@@ -169,17 +235,32 @@ function pointCell(text: string): Cell {
   return Number.isFinite(n) ? n : text;
 }
 
+/**
+ * The run and stage of the rows of a folder written into `out` (absolute: an experiment's parent, a
+ * sweep folder's parent): a reproduction's stage folder is its stage, of the run that is the
+ * reproduction. The run is spelled relative to the working folder when the folder was given relative.
+ */
+function runOf(out: string, relative: boolean): { run: string; stage: string | null } {
+  const name = path.basename(out);
+  const reproduction = path.dirname(out);
+  const stage = (REPRODUCTION_RUN_STAGES as readonly string[]).includes(name) && isReproduction(reproduction) ? name : null;
+  const run = stage === null ? out : reproduction;
+  return { run: relative ? path.relative(process.cwd(), run) || '.' : run, stage };
+}
+
 function sourceOf(dir: string): Source {
   const manifest = readManifest(dir);
   const parent = path.dirname(path.resolve(dir));
-  if (!isPointManifest(manifest)) return { dir, manifest, experiment: manifest.name, point: null };
+  const relative = !path.isAbsolute(dir);
+  if (!isPointManifest(manifest)) return { dir, manifest, ...runOf(parent, relative), experiment: manifest.name, point: null, shared: new Map() };
   const name = path.basename(path.resolve(dir));
   const pairs = pointValues(name);
   if (pairs === null) throw new ResultsError(`${dir}: a folder in a sweep or grid folder whose name is not a point (label=value,…)`);
-  return { dir, manifest, experiment: path.basename(parent), point: { name, values: new Map(pairs.map(([k, v]) => [k, pointCell(v)])) } };
+  const point = { name, texts: new Map(pairs), values: new Map(pairs.map(([k, v]) => [k, pointCell(v)])) };
+  return { dir, manifest, ...runOf(path.dirname(parent), relative), experiment: path.basename(parent), point, shared: new Map() };
 }
 
-/** The sources under `dirs`, each folder once; two of one (experiment, point) are refused. */
+/** The sources under `dirs`, each folder once; two of one (run, stage, experiment, point) are refused. */
 function findSources(dirs: readonly string[]): Source[] {
   if (dirs.length === 0) throw new ResultsError('no results folder given');
   const seen = new Set<string>();
@@ -191,14 +272,52 @@ function findSources(dirs: readonly string[]): Source[] {
       if (seen.has(real)) continue;
       seen.add(real);
       const source = sourceOf(folder);
-      const key = `${source.experiment}\u0000${source.point?.name ?? ''}`;
+      const key = [source.run, source.stage ?? '', source.experiment, source.point?.name ?? ''].join('\u0000');
       const twin = byKey.get(key);
-      if (twin !== undefined) throw new ResultsError(`${twin} and ${folder} both hold experiment ${JSON.stringify(source.experiment)}${source.point === null ? '' : ` point ${source.point.name}`}; give only one of them`);
+      if (twin !== undefined) {
+        const what = `run ${source.run}${source.stage === null ? '' : ` stage ${source.stage}`} experiment ${JSON.stringify(source.experiment)}${source.point === null ? '' : ` point ${source.point.name}`}`;
+        throw new ResultsError(`${twin} and ${folder} both hold ${what}; give only one of them`);
+      }
       byKey.set(key, folder);
       sources.push(source);
     }
   }
+  linkShared(sources);
   return sources;
+}
+
+/**
+ * Gives every point the labels of its sweep that it does not run (Source.shared): a label runs only at
+ * its home point, with every swept key it does not read at the key's first value (sweep.ts `homePoint`),
+ * and stands for itself at the other points. Its home for a point is the one point folder of the same
+ * sweep that runs it and agrees with the point on every key the label reads: those among its resolved
+ * hyperparameters (derived.policies, a `params.` key without the prefix), and those on which the folders
+ * that run it differ. Two folders that run it differ on some key, which is then one of these: the home is
+ * unique. A label whose home is not among the folders exported has no rows there.
+ */
+function linkShared(sources: readonly Source[]): void {
+  const sweeps = new Map<string, Source[]>();
+  for (const s of sources) {
+    if (s.point === null) continue;
+    const sweep = path.dirname(path.resolve(s.dir));
+    (sweeps.get(sweep) ?? sweeps.set(sweep, []).get(sweep))?.push(s);
+  }
+  for (const points of sweeps.values()) {
+    const labels = [...new Set(points.flatMap((p) => p.manifest.config.policies))];
+    for (const label of labels) {
+      const homes = points.filter((p) => p.manifest.config.policies.includes(label));
+      const keys = [...new Set(points.flatMap((p) => [...(p.point?.texts.keys() ?? [])]))];
+      const text = (p: Source, key: string): string | undefined => p.point?.texts.get(key);
+      const reads = keys.filter(
+        (key) => homes.some((h) => Object.hasOwn(policyEntry(h.manifest, label), key.replace(/^params\./, ''))) || new Set(homes.map((h) => text(h, key))).size > 1,
+      );
+      for (const point of points) {
+        if (point.manifest.config.policies.includes(label)) continue;
+        const home = homes.filter((h) => reads.every((key) => text(h, key) === text(point, key)));
+        if (home.length === 1) point.shared.set(label, home[0] as Source);
+      }
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -217,6 +336,21 @@ function algorithmOf(manifest: ManifestRead, label: string): string {
   if (typeof derived === 'string') return derived;
   const variant = ((manifest.config as { variants?: Record<string, { policy?: unknown }> }).variants ?? {})[label]?.policy;
   return typeof variant === 'string' ? variant : label;
+}
+
+/** What the manifest records of a run's seeds: the split, the config's seed and, per trial, each stream's seed (hex). */
+function seedsOf(manifest: ManifestRead): { split: string | null; seed: number | null; trials: Record<string, Record<string, unknown>> } {
+  const seeds = (manifest.seeds ?? {}) as { split?: unknown; seed?: unknown; trials?: unknown };
+  const seed = (manifest.config as { seed?: unknown }).seed ?? seeds.seed;
+  const trials = typeof seeds.trials === 'object' && seeds.trials !== null ? (seeds.trials as Record<string, Record<string, unknown>>) : {};
+  return { split: typeof seeds.split === 'string' ? seeds.split : null, seed: typeof seed === 'number' ? seed : null, trials };
+}
+
+/** A unit's stream seeds: its trial's environment stream, and its policy's own (keyed by algorithm, `policy:<name>`), when it draws. */
+function unitSeeds(manifest: ManifestRead, policy: string, trial: number): { env_seed: Cell; policy_seed: Cell } {
+  const streams = seedsOf(manifest).trials[String(trial)] ?? {};
+  const hex = (value: unknown): Cell => (typeof value === 'string' ? value : null);
+  return { env_seed: hex(streams.environment), policy_seed: hex(streams[`policy:${policy}`]) };
 }
 
 function cellOf(value: unknown): Cell {
@@ -243,7 +377,7 @@ interface Layout {
   kinds: Map<string, Kind>;
 }
 
-function layoutOf(sources: readonly Source[]): Layout {
+function layoutOf(sources: readonly Source[], units: boolean): Layout {
   const pointCells = new Map<string, Cell[]>();
   const paramCells = new Map<string, Cell[]>();
   const add = (map: Map<string, Cell[]>, key: string, cell: Cell): void => void (map.get(key) ?? map.set(key, []).get(key))?.push(cell);
@@ -260,13 +394,20 @@ function layoutOf(sources: readonly Source[]): Layout {
       kinds.set(name, kindOf(values));
       return { name, kind: kindOf(values), nullable: true };
     });
-  const hasPoints = sources.some((s) => s.point !== null);
+  // The config's seed is an integer ≥ 0 of any size: Int32 when every one fits.
+  const seeds = sources.map((s) => seedsOf(s.manifest).seed);
+  const seedKind: Kind = seeds.every((x) => x === null || (Number.isInteger(x) && x < 2 ** 31)) ? 'int' : 'double';
   const columns: ExportColumn[] = [
+    { name: 'run', kind: 'string', nullable: false },
+    { name: 'stage', kind: 'string', nullable: true },
     { name: 'experiment', kind: 'string', nullable: false },
-    ...(hasPoints ? [{ name: 'point', kind: 'string', nullable: true } as const] : []),
-    { name: 'label', kind: 'string', nullable: false },
-    { name: 'policy', kind: 'string', nullable: false },
-    ...ROUND_COLUMNS,
+    { name: 'point', kind: 'string', nullable: true },
+    { name: 'shared', kind: 'bool', nullable: false },
+    { name: 'split', kind: 'string', nullable: true },
+    ...UNIT_ID_COLUMNS,
+    { name: 'seed', kind: seedKind, nullable: true },
+    ...SEED_COLUMNS,
+    ...(units ? UNIT_COLUMNS.map(({ name, kind, nullable }) => ({ name, kind, nullable })) : ROUND_COLUMNS),
     ...SETTING_COLUMNS,
     ...dynamic('point_', pointCells),
     ...dynamic('param_', paramCells),
@@ -305,7 +446,7 @@ function csvWriter(fd: number, columns: readonly ExportColumn[]): BatchWriter {
 
 async function parquetWriter(fd: number, columns: readonly ExportColumn[]): Promise<BatchWriter> {
   const { ByteWriter, ParquetWriter, schemaFromColumnData } = await import('hyparquet-writer');
-  const TYPES = { string: 'STRING', int: 'INT32', double: 'DOUBLE' } as const;
+  const TYPES = { string: 'STRING', int: 'INT32', double: 'DOUBLE', bool: 'BOOLEAN' } as const;
   const columnData = (cells: Cell[][]) =>
     columns.map((c, i) => ({ name: c.name, type: TYPES[c.kind], nullable: c.nullable, data: cells[i] as Cell[] }));
   // An in-memory ByteWriter emptied into the file after each row group (ParquetWriter calls flush).
@@ -328,7 +469,7 @@ async function parquetWriter(fd: number, columns: readonly ExportColumn[]): Prom
 
 async function arrowWriter(fd: number, columns: readonly ExportColumn[]): Promise<BatchWriter> {
   const arrow = await import('apache-arrow');
-  const types = { string: () => new arrow.Utf8(), int: () => new arrow.Int32(), double: () => new arrow.Float64() };
+  const types = { string: () => new arrow.Utf8(), int: () => new arrow.Int32(), double: () => new arrow.Float64(), bool: () => new arrow.Bool() };
   const schema = new arrow.Schema(columns.map((c) => new arrow.Field(c.name, types[c.kind](), c.nullable)));
   // The writer's byte queue, drained into the file as each message is written.
   class FileSink extends arrow.AsyncByteQueue {
@@ -359,11 +500,13 @@ async function arrowWriter(fd: number, columns: readonly ExportColumn[]): Promis
 // Export
 
 /**
- * Writes every round of every finished unit under `dirs` to `options.out`, atomically; refuses an
- * existing `out` without `force`. Throws ResultsError (exit 2) on bad input.
+ * Writes every round (with `options.units`, every unit) of every finished unit under `dirs` to
+ * `options.out`, atomically; refuses an existing `out` without `force`. Throws ResultsError (exit 2) on
+ * bad input.
  */
 export async function exportResults(dirs: readonly string[], options: ExportOptions): Promise<ExportResult> {
   const { out, format } = options;
+  const perUnit = options.units === true;
   if (!(EXPORT_FORMATS as readonly string[]).includes(format)) throw new ResultsError(`--format: expected one of ${EXPORT_FORMATS.join(', ')}, got ${JSON.stringify(format)}`);
   const existing = fs.lstatSync(out, { throwIfNoEntry: false });
   if (existing?.isDirectory() === true) throw new ResultsError(`${out}: is a folder; --out names the file to write`);
@@ -374,7 +517,7 @@ export async function exportResults(dirs: readonly string[], options: ExportOpti
   for (const folder of readFolders(sources)) {
     if (isWithin(out, folder)) throw new ResultsError(`--out ${out}: is inside ${folder}, a folder being exported; write the table elsewhere`);
   }
-  const layout = layoutOf(sources);
+  const layout = layoutOf(sources, perUnit);
   const batchRows = options.batchRows ?? DEFAULT_BATCH_ROWS;
 
   // The table's folder is made as other commands make their --out.
@@ -390,7 +533,7 @@ export async function exportResults(dirs: readonly string[], options: ExportOpti
   } catch (error) {
     throw new ResultsError(`${out}: cannot write: ${describeFsError(error)}`, 1);
   }
-  const result: ExportResult = { out, format, columns: layout.columns, rows: 0, units: 0, experiments: 0, unfinished: 0 };
+  const result: ExportResult = { out, format, columns: layout.columns, rows: 0, units: 0, repeated: 0, experiments: 0, unfinished: 0 };
   try {
     const writer = format === 'csv' ? csvWriter(fd, layout.columns) : format === 'parquet' ? await parquetWriter(fd, layout.columns) : await arrowWriter(fd, layout.columns);
     let batch: Cell[][] = layout.columns.map(() => []);
@@ -401,51 +544,55 @@ export async function exportResults(dirs: readonly string[], options: ExportOpti
       batch = layout.columns.map(() => []);
       pending = 0;
     };
+    const push = (cellOfColumn: (column: ExportColumn, c: number) => Cell): void => {
+      layout.columns.forEach((column, c) => (batch[c] as Cell[]).push(cellOfColumn(column, c)));
+      result.rows++;
+      if (++pending >= batchRows) flush();
+    };
+    // Finished units as `eofd report` takes them (read-folders.ts: one rule for both), each folder's listed once.
+    const listed = new Map<string, ExperimentUnits>();
+    const unitsOf = (source: Source): ExperimentUnits => listed.get(source.dir) ?? listed.set(source.dir, experimentUnits(source.dir, { inProgress: true })).get(source.dir) as ExperimentUnits;
+    const validated = new Set<string>();
     for (const source of sources) {
       const { config } = source.manifest;
-      // Finished units as `eofd report` takes them (read-folders.ts: one rule for both).
-      const units = experimentUnits(source.dir, { inProgress: true });
-      result.unfinished += config.policies.length * config.trials - units.summary.rows.length;
+      result.unfinished += config.policies.length * config.trials - unitsOf(source).summary.rows.length;
+      // Its own labels, then those its sweep's other points stand in for (each from its home point).
+      const labels: [label: string, home: Source][] = [...config.policies.map((label): [string, Source] => [label, source]), ...source.shared];
       let exported = 0;
-      for (const label of config.policies) {
-        const shared = new Map<string, Cell>([
+      for (const [label, home] of labels) {
+        const policy = algorithmOf(home.manifest, label);
+        const common = new Map<string, Cell>([
+          ['run', source.run],
+          ['stage', source.stage],
           ['experiment', source.experiment],
           ['point', source.point?.name ?? null],
+          ['shared', home !== source],
+          ['split', seedsOf(home.manifest).split],
           ['label', label],
-          ['policy', algorithmOf(source.manifest, label)],
+          ['policy', policy],
+          ['seed', seedsOf(home.manifest).seed],
           ['environment', config.environment.type],
           ['K', config.environment.K],
           ['d', config.environment.d],
           ['horizon', config.horizon],
         ]);
-        for (const key of layout.pointKeys) shared.set(`point_${key}`, source.point?.values.get(key) ?? null);
-        const params = policyEntry(source.manifest, label);
-        for (const key of layout.paramKeys) shared.set(`param_${key}`, asKind(cellOf(params[key]), layout.kinds.get(`param_${key}`) as Kind));
-        for (const [key, cell] of shared) if (key.startsWith('point_')) shared.set(key, asKind(cell, layout.kinds.get(key) as Kind));
+        for (const key of layout.pointKeys) common.set(`point_${key}`, asKind(source.point?.values.get(key) ?? null, layout.kinds.get(`point_${key}`) as Kind));
+        const params = policyEntry(home.manifest, label);
+        for (const key of layout.paramKeys) common.set(`param_${key}`, asKind(cellOf(params[key]), layout.kinds.get(`param_${key}`) as Kind));
+        const units = unitsOf(home);
         for (const row of units.summary.rows) {
           if (row.policy !== label) continue;
-          readUnit(units, row);
-          shared.set('trial', row.trial);
-          // Per column: the trial CSV's field to copy, or the unit's shared value; the file streamed row by row.
-          let plan: { field: number | null; value: Cell }[] | null = null;
-          forEachCsvRecord(unitFiles(source.dir, label, row.trial).csv, ({ fields }) => {
-            if (plan === null) {
-              const header = fields.map((h) => h.trim());
-              plan = layout.columns.map((column) => {
-                const copied = COPIED.some((x) => x.name === column.name);
-                return { field: copied ? header.indexOf(column.name) : null, value: shared.get(column.name) ?? null };
-              });
-              return;
-            }
-            plan.forEach(({ field, value }, c) => {
-              const text = field === null ? null : field === -1 ? '' : (fields[field] as string).trim();
-              (batch[c] as Cell[]).push(text === null ? value : text === '' ? null : Number(text));
-            });
-            result.rows++;
-            if (++pending >= batchRows) flush();
-          });
-          result.units++;
-          exported++;
+          const id = `${home.dir}\u0000${label}\u0000${row.trial}`;
+          if (!validated.has(id)) readUnit(units, row);
+          validated.add(id);
+          common.set('trial', row.trial);
+          for (const [key, cell] of Object.entries(unitSeeds(home.manifest, policy, row.trial))) common.set(key, cell);
+          if (perUnit) push(unitCell(common, row));
+          else exportRounds(unitFiles(home.dir, label, row.trial).csv, common, layout.columns, push);
+          if (home === source) {
+            result.units++;
+            exported++;
+          } else result.repeated++;
         }
       }
       if (exported > 0) result.experiments++;
@@ -464,6 +611,35 @@ export async function exportResults(dirs: readonly string[], options: ExportOpti
   }
   syncFolder(path.dirname(path.resolve(out)));
   return result;
+}
+
+/** The unit table's cell of a column: the unit's summary value, or what the unit's rows share. */
+function unitCell(common: ReadonlyMap<string, Cell>, row: SummaryRow): (column: ExportColumn) => Cell {
+  return (column) => {
+    const field = UNIT_COLUMNS.find((u) => u.name === column.name)?.field;
+    return field === undefined ? (common.get(column.name) ?? null) : (row[field] ?? null);
+  };
+}
+
+/** Pushes a unit's rounds: per column, the trial CSV's field to copy or what the unit's rows have in common; the file streamed row by row. */
+function exportRounds(csv: string, common: ReadonlyMap<string, Cell>, columns: readonly ExportColumn[], push: (cellOfColumn: (column: ExportColumn, c: number) => Cell) => void): void {
+  let plan: { field: number | null; value: Cell }[] | null = null;
+  forEachCsvRecord(csv, ({ fields }) => {
+    if (plan === null) {
+      const header = fields.map((h) => h.trim());
+      plan = columns.map((column) => {
+        const copied = ROUND_COLUMNS.some((x) => x.name === column.name);
+        return { field: copied ? header.indexOf(column.name) : null, value: common.get(column.name) ?? null };
+      });
+      return;
+    }
+    const steps = plan;
+    push((_, c) => {
+      const { field, value } = steps[c] as { field: number | null; value: Cell };
+      const text = field === null ? null : field === -1 ? '' : (fields[field] as string).trim();
+      return text === null ? value : text === '' ? null : Number(text);
+    });
+  });
 }
 
 /** The folders an export reads: each experiment folder, and the sweep or grid folder of a point. */

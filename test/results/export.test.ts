@@ -9,7 +9,9 @@ import { tableFromIPC } from 'apache-arrow';
 import { parse } from 'csv-parse/sync';
 import { readParquet } from 'parquet-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pointValues } from '../../src/results/export.js';
+import { REPRODUCE_FILE, reproduceFolders } from '../../src/experiment/reproduce.js';
+import { pointValues, REPRODUCTION_FILE, REPRODUCTION_RUN_STAGES, UNIT_COLUMNS } from '../../src/results/export.js';
+import { SUMMARY_COLUMNS } from '../../src/results/records.js';
 import { runCli, tempDir, tinyConfig, writeFile } from '../experiment/fixtures.js';
 
 let root: string;
@@ -32,28 +34,99 @@ afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
 type Row = Record<string, unknown>;
 
-/** What the export must hold, built from the files the run wrote: one row per round of every unit. */
-function expectedRows(): Row[] {
-  const rows: Row[] = [];
-  const experiments: { dir: string; experiment: string; point: string | null }[] = [{ dir: path.join(out, 'tiny'), experiment: 'tiny', point: null }];
-  for (const point of fs.readdirSync(path.join(out, 'tiny-sweep')).sort()) {
-    const dir = path.join(out, 'tiny-sweep', point);
-    if (fs.statSync(dir).isDirectory()) experiments.push({ dir, experiment: 'tiny-sweep', point });
+/** An experiment folder to expect rows of, and the identity its rows carry. */
+interface Folder {
+  dir: string;
+  run: string;
+  stage: string | null;
+  experiment: string;
+  point: string | null;
+}
+
+/** The folders of a run's --out (`<out>/<name>`) and of its sweep or grid (`<out>/<name>-sweep/<point>`). */
+function foldersOf(out: string, stage: string | null = null, run = out): Folder[] {
+  const folders: Folder[] = [];
+  for (const name of fs.readdirSync(out).sort()) {
+    const dir = path.join(out, name);
+    if (fs.existsSync(path.join(dir, 'manifest.json'))) folders.push({ dir, run, stage, experiment: name, point: null });
+    else if (/-(sweep|grid)$/.test(name)) {
+      for (const point of fs.readdirSync(dir).sort()) {
+        if (fs.existsSync(path.join(dir, point, 'manifest.json'))) folders.push({ dir: path.join(dir, point), run, stage, experiment: name, point });
+      }
+    }
   }
-  for (const { dir, experiment, point } of experiments) {
-    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
-    for (const label of manifest.config.policies as string[]) {
-      const params = manifest.derived.policies[label] as Record<string, unknown>;
-      for (let trial = 0; trial < manifest.config.trials; trial++) {
-        const [header, ...lines] = fs.readFileSync(path.join(dir, label, `trial-${trial}.csv`), 'utf8').trim().split('\n');
+  return folders;
+}
+
+/** The swept keys each policy of these tests reads (policies/*.ts `reads`): a label runs at the points of these only. */
+const READS: Record<string, string[]> = { 'EOFD-MLogB': ['l', 'e', 'beta_scale'], 'EOFD-m2': ['l', 'e', 'beta_scale'], 'OFUL-MLogB': ['l', 'e'], 'MNL-UCB': ['l'], Random: [] };
+
+/** `l=0,e=0.75` → {l: '0', e: '0.75'} (these tests' values hold no commas). */
+const valuesOf = (point: string): Record<string, string> => Object.fromEntries(point.split(',').map((pair) => pair.split('=') as [string, string]));
+
+/**
+ * What the export must hold, built from the files the runs wrote: one row per round of every unit (with
+ * `units`, per unit, from summary.csv); at a sweep's or grid's point, a label that does not run there has
+ * the rows of the point of its sweep that runs it with the same values of the keys it reads (shared).
+ */
+function expectedRows(folders: readonly Folder[], units = false): Row[] {
+  const rows: Row[] = [];
+  const manifestOf = (dir: string) => JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
+  for (const folder of folders) {
+    const manifest = manifestOf(folder.dir);
+    const labels: [string, Folder][] = (manifest.config.policies as string[]).map((label) => [label, folder]);
+    if (folder.point !== null) {
+      const siblings = folders.filter((f) => f.experiment === folder.experiment && f.run === folder.run && f.stage === folder.stage && f.point !== null);
+      const all = [...new Set(siblings.flatMap((f) => manifestOf(f.dir).config.policies as string[]))];
+      for (const label of all.filter((l) => !labels.some(([own]) => own === l))) {
+        const here = valuesOf(folder.point);
+        const home = siblings.find((f) => (manifestOf(f.dir).config.policies as string[]).includes(label) && (READS[label] as string[]).every((key) => valuesOf(f.point as string)[key] === here[key]));
+        if (home !== undefined) labels.push([label, home]);
+      }
+    }
+    for (const [label, home] of labels) {
+      const homeManifest = manifestOf(home.dir);
+      const params = homeManifest.derived.policies[label] as Record<string, unknown>;
+      const summaryCsv = fs.readFileSync(path.join(home.dir, 'summary.csv'), 'utf8').trim().split('\n');
+      const summaryNames = (summaryCsv[0] as string).split(',');
+      for (let trial = 0; trial < homeManifest.config.trials; trial++) {
+        const seeds = homeManifest.seeds.trials[String(trial)];
+        const unit: Row = {
+          run: folder.run,
+          stage: folder.stage,
+          experiment: folder.experiment,
+          point: folder.point,
+          shared: home !== folder,
+          split: homeManifest.seeds.split,
+          label,
+          policy: params.policy,
+          trial,
+          seed: 0,
+          env_seed: seeds.environment,
+          policy_seed: seeds[`policy:${params.policy}`] ?? null,
+          environment: 'synthetic',
+          K: 2,
+          d: 6,
+          horizon: homeManifest.config.horizon,
+        };
+        for (const [key, value] of Object.entries(folder.point === null ? {} : valuesOf(folder.point))) unit[`point_${key}`] = Number(value);
+        for (const [key, value] of Object.entries(params)) if (key !== 'policy') unit[`param_${key}`] = value;
+        if (units) {
+          const line = summaryCsv.find((l) => l.startsWith(`${label},${trial},`)) as string;
+          const cells = line.split(',');
+          summaryNames.forEach((name, i) => {
+            if (name !== 'policy' && name !== 'trial') unit[name] = cells[i] === '' ? null : Number(cells[i]);
+          });
+          rows.push(unit);
+          continue;
+        }
+        const [header, ...lines] = fs.readFileSync(path.join(home.dir, label, `trial-${trial}.csv`), 'utf8').trim().split('\n');
         const names = (header as string).split(',');
         for (const line of lines) {
           const cells = Object.fromEntries(line.split(',').map((v, i) => [names[i], v]));
-          const row: Row = { experiment, point, label, policy: params.policy, trial, environment: 'synthetic', K: 2, d: 6, horizon: 12 };
+          const row: Row = { ...unit };
           for (const name of ['t', 'action', 'outcome', 'reward', 'regret', 'cum_regret', 'select_ms', 'update_ms']) row[name] = Number(cells[name]);
           row.m = cells.m === '' ? null : Number(cells.m);
-          row.point_beta_scale = point === null ? null : Number(point.split('=')[1]);
-          for (const [key, value] of Object.entries(params)) if (key !== 'policy') row[`param_${key}`] = value;
           rows.push(row);
         }
       }
@@ -62,18 +135,32 @@ function expectedRows(): Row[] {
   return rows;
 }
 
+const rowKey = (r: Row): string => `${r.run}|${r.stage}|${r.experiment}|${r.point}|${r.label}|${r.trial}|${r.t}`;
+
 /** A table's rows with the keys `expected` rows have (a key absent from a row reads as null). */
 function compare(actual: Row[], expected: Row[], columns: string[]): void {
   expect(actual.length).toBe(expected.length);
   const keys = new Set(expected.flatMap((r) => Object.keys(r)));
   expect(new Set(columns)).toEqual(keys);
-  const key = (r: Row): string => `${r.experiment}|${r.point}|${r.label}|${r.trial}|${r.t}`;
-  const byKey = new Map(expected.map((r) => [key(r), r]));
+  const byKey = new Map(expected.map((r) => [rowKey(r), r]));
   for (const row of actual) {
-    const want = byKey.get(key(row));
-    expect(want, key(row)).toBeDefined();
-    for (const k of keys) expect(row[k] ?? null, `${key(row)} ${k}`).toEqual((want as Row)[k] ?? null);
+    const want = byKey.get(rowKey(row));
+    expect(want, rowKey(row)).toBeDefined();
+    for (const k of keys) expect(row[k] ?? null, `${rowKey(row)} ${k}`).toEqual((want as Row)[k] ?? null);
   }
+}
+
+/** A CSV export's records, typed by hand: empty is null, true/false booleans, numbers numbers (but the hex seeds). */
+function csvRows(file: string): Row[] {
+  return parse(fs.readFileSync(file, 'utf8'), {
+    columns: true,
+    cast: (v, c) => {
+      if (c.header) return v;
+      if (v === '') return null;
+      if (v === 'true' || v === 'false') return v === 'true';
+      return /_seed$/.test(String(c.column)) || !/^-?\d+(\.\d+)?(e[-+]?\d+)?$/.test(v) ? v : Number(v);
+    },
+  }) as Row[];
 }
 
 /** Arrow rows as plain values (Int32 and Float64 come back as numbers, Utf8 as strings). */
@@ -98,7 +185,7 @@ describe('eofd export: bad arguments', () => {
     expect(r.code).toBe(2);
     const empty = fs.mkdtempSync(path.join(root, 'empty-'));
     r = await runCli(['export', empty, '--out', path.join(root, 'x.csv')]);
-    expect([r.code, r.stderr]).toEqual([2, `eofd export: ${empty}: no experiment folder here (none holds manifest.json, nor does any *-sweep or *-grid folder in it)\n`]);
+    expect([r.code, r.stderr]).toEqual([2, `eofd export: ${empty}: no experiment folder here (none holds manifest.json, nor does any *-sweep or *-grid folder or reproduction in it)\n`]);
     expect(fs.readdirSync(root).filter((f) => f.startsWith('x.csv'))).toEqual([]);
   });
 
@@ -115,15 +202,18 @@ describe('eofd export', () => {
     const r = await runCli(['export', out, '--out', file]);
     expect(r.code).toBe(0);
     const { rows, columns } = arrowRows(readParquet(fs.readFileSync(file)).intoIPCStream());
-    compare(rows, expectedRows(), columns);
-    expect(r.stderr).toBe(`eofd export: ${rows.length} rounds of ${rows.length / 12} units from 3 experiment folders → ${file} (parquet, ${columns.length} columns)\n`);
+    compare(rows, expectedRows(foldersOf(out)), columns);
+    // Random reads no beta_scale: it ran at the first point only, and its 2 units stand for it at the second.
+    const shared = rows.filter((row) => row.shared === true);
+    expect(new Set(shared.map((row) => `${row.point}|${row.label}`))).toEqual(new Set(['beta_scale=2|Random']));
+    expect(r.stderr).toBe(`eofd export: ${rows.length} rounds of ${(rows.length - shared.length) / 12} units from 3 experiment folders → ${file} (parquet, ${columns.length} columns; 2 units repeated at the sweep or grid points they stand for)\n`);
   });
 
   it("csv into a folder that does not exist yet: the folder is made (as other commands make --out)", async () => {
     const file = path.join(root, 'not-yet', 'there', 'rounds.csv');
     const r = await runCli(['export', out, '--out', file, '--format', 'csv']);
     expect(r.code, r.stderr).toBe(0);
-    expect(fs.readFileSync(file, 'utf8').split('\n')[0]).toMatch(/^experiment,/);
+    expect(fs.readFileSync(file, 'utf8').split('\n')[0]).toMatch(/^run,stage,experiment,/);
   });
 
   it('arrow: the IPC file holds the same table, typed (Int32, Float64, Utf8)', async () => {
@@ -131,17 +221,17 @@ describe('eofd export', () => {
     expect((await runCli(['export', path.join(out, 'tiny'), path.join(out, 'tiny-sweep'), '--out', file, '--quiet'])).code).toBe(0);
     const bytes = fs.readFileSync(file);
     const { rows, columns } = arrowRows(bytes);
-    compare(rows, expectedRows(), columns);
+    compare(rows, expectedRows(foldersOf(out)), columns);
     const types = Object.fromEntries(tableFromIPC(bytes).schema.fields.map((f) => [f.name, String(f.type)]));
-    expect([types.trial, types.t, types.m, types.regret, types.label, types.param_beta]).toEqual(['Int32', 'Int32', 'Int32', 'Float64', 'Utf8', 'Utf8']);
+    expect([types.trial, types.t, types.m, types.regret, types.label, types.param_beta, types.shared, types.seed]).toEqual(['Int32', 'Int32', 'Int32', 'Float64', 'Utf8', 'Utf8', 'Bool', 'Int32']);
   });
 
   it('csv: the same table; --force replaces a file, and a run in progress exports only its finished units', async () => {
     const file = path.join(root, 'rounds.csv');
     writeFile(root, 'rounds.csv', 'old\n');
     expect((await runCli(['export', out, '--out', file, '--force', '--quiet'])).code).toBe(0);
-    const records = parse(fs.readFileSync(file, 'utf8'), { columns: true, cast: (v, c) => (c.header ? v : v === '' ? null : /^[a-z]/i.test(v) ? v : Number(v)) }) as Row[];
-    compare(records, expectedRows(), Object.keys(records[0] as Row));
+    const records = csvRows(file);
+    compare(records, expectedRows(foldersOf(out)), Object.keys(records[0] as Row));
     // A unit that has not finished (no unit summary, no summary.csv) is left out.
     const copy = path.join(root, 'partial');
     fs.cpSync(path.join(out, 'tiny'), path.join(copy, 'tiny'), { recursive: true });
@@ -149,7 +239,7 @@ describe('eofd export', () => {
     fs.rmSync(path.join(copy, 'tiny', 'Random', 'trial-1.summary.json'));
     const r = await runCli(['export', copy, '--out', path.join(root, 'partial.csv')]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/: 60 rounds of 5 units from 1 experiment folders → .* \(csv, 28 columns; 1 unfinished units left out\)\n$/);
+    expect(r.stderr).toMatch(/: 60 rounds of 5 units from 1 experiment folders → .* \(csv, 36 columns; 1 unfinished units left out\)\n$/);
   });
 
   it('reliability: a plain run whose --out ends in -grid or -sweep exports as a run (folder kinds told apart by content, not by name)', async () => {
@@ -163,7 +253,7 @@ describe('eofd export', () => {
         expect(r.code, given).toBe(0);
         const records = parse(fs.readFileSync(file, 'utf8'), { columns: true }) as Row[];
         expect(new Set(records.map((row) => `${row.experiment}|${row.point ?? ''}`)), given).toEqual(new Set(['tiny|']));
-        expect(records.length).toBe(expectedRows().filter((row) => row.experiment === 'tiny').length);
+        expect(records.length).toBe(expectedRows(foldersOf(out)).filter((row) => row.experiment === 'tiny').length);
       }
     }
   });
@@ -210,5 +300,109 @@ describe('eofd export: reliability', () => {
     expect(report.stderr).toMatch(/^eofd report: .*summary\.csv:\d+: final_regret: .* disagrees with the last cum_regret .* of .*trial-0\.csv\n$/);
     expect([exported.code, exported.stderr]).toEqual([2, report.stderr.replace('eofd report:', 'eofd export:')]);
     expect(fs.existsSync(path.join(root, 'edited.csv'))).toBe(false);
+  });
+});
+
+describe('eofd export: a reproduction and a grid in one table', () => {
+  let repro: string;
+  let grid: string;
+  /** Every experiment folder of both, as the export must label it. */
+  const folders = (): Folder[] => [
+    ...REPRODUCTION_RUN_STAGES.flatMap((stage) => foldersOf(path.join(repro, stage), stage, repro)),
+    ...foldersOf(grid),
+  ];
+  beforeAll(async () => {
+    repro = path.join(root, 'repro');
+    grid = path.join(root, 'grid');
+    const tiny = writeFile(root, 'repro.yaml', tinyConfig('tiny', { horizon: 20 }));
+    // MNL-UCB reads l but not e; Random reads neither (the grid's reference, run at one point).
+    const g = writeFile(root, 'g.yaml', tinyConfig('g', { horizon: 20, policies: '[EOFD-MLogB, MNL-UCB, Random]' }));
+    for (const args of [
+      ['reproduce', tiny, '--trials', '2', '--over', 'params.l=0,0.75', '--over', 'params.e=0.75', '--out', repro],
+      ['grid', g, '--l', '0,0.75', '--e', '0,0.75', '--out', grid],
+    ]) {
+      // (reproduce times its runs: on a busy machine it warns of the load, which is no failure here)
+      const result = await runCli([...args, '--jobs', '1', '--quiet']);
+      expect(result.code, result.stderr).toBe(0);
+    }
+  });
+
+  it('parquet read back by parquet-wasm: every stage of the reproduction (tuned and paper-choice apart) and the grid, with run, stage and split; each grid reference at every point', async () => {
+    const file = path.join(root, 'together.parquet');
+    const r = await runCli(['export', repro, grid, '--out', file]);
+    expect([r.code, r.stderr]).toEqual([0, expect.stringMatching(/ from 8 experiment folders .*; 12 units repeated at the sweep or grid points they stand for\)\n$/)]);
+    const { rows, columns } = arrowRows(readParquet(fs.readFileSync(file)).intoIPCStream());
+    compare(rows, expectedRows(folders()), columns);
+    // Where each row comes from: the reproduction's stages (its grid on validation seeds, both runs reported), the grid.
+    const origins = new Map<string, number>();
+    for (const row of rows) {
+      const origin = `${row.run}|${row.stage}|${row.experiment}|${row.split}`;
+      origins.set(origin, (origins.get(origin) ?? 0) + 1);
+    }
+    expect(origins).toEqual(
+      new Map([
+        [`${repro}|tune|tiny-grid|validation`, (3 + 2) * 2 * 20 + 2 * 20], // l=0: all three labels; l=0.75: two, and Random shared
+        [`${repro}|tuned|tiny|report`, 3 * 2 * 20],
+        [`${repro}|paper-choice|tiny|report`, 3 * 2 * 20],
+        [`${grid}|null|g-grid|validation`, 4 * 3 * 2 * 20],
+      ]),
+    );
+    // groupby(point) keeps the reference: at every point of both grids, every label, each unit once; Random ran at one point.
+    for (const experiment of ['tiny-grid', 'g-grid']) {
+      const own = rows.filter((row) => row.experiment === experiment);
+      const points = [...new Set(own.map((row) => row.point))];
+      expect(points.length).toBe(experiment === 'g-grid' ? 4 : 2);
+      const labels = new Set(own.map((row) => row.label));
+      for (const point of points) {
+        const here = own.filter((row) => row.point === point);
+        expect(new Set(here.map((row) => row.label)), `${experiment} ${point}`).toEqual(labels);
+        for (const label of labels) expect(here.filter((row) => row.label === label).length, `${experiment} ${point} ${label}`).toBe(2 * 20);
+      }
+      const randomRanAt = new Set(own.filter((row) => row.label === 'Random' && row.shared === false).map((row) => row.point));
+      expect(randomRanAt).toEqual(new Set([experiment === 'g-grid' ? 'l=0,e=0' : 'l=0,e=0.75']));
+    }
+    // MNL-UCB at (0.75, 0.75) is its (0.75, 0) units, not its (0, 0) ones (which differ: compare tells them apart).
+    const mnl = (point: string): string => fs.readFileSync(path.join(grid, 'g-grid', point, 'MNL-UCB', 'trial-1.csv'), 'utf8');
+    expect(mnl('l=0,e=0')).not.toBe(mnl('l=0.75,e=0'));
+    const shared = rows.filter((row) => row.experiment === 'g-grid' && row.label === 'MNL-UCB' && row.shared === true);
+    expect(new Set(shared.map((row) => `${row.point}|${row.param_l}`))).toEqual(new Set(['l=0,e=0.75|0', 'l=0.75,e=0.75|0.75']));
+  });
+
+  it('--units: one row per unit, its summary.csv values (CSV read back by csv-parse); each shared unit repeated with shared = true', async () => {
+    const file = path.join(root, 'units.csv');
+    const r = await runCli(['export', repro, grid, '--units', '--out', file]);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = csvRows(file);
+    compare(rows, expectedRows(folders(), true), Object.keys(rows[0] as Row));
+    const shared = rows.filter((row) => row.shared === true).length;
+    expect(r.stderr).toBe(`eofd export: ${rows.length - shared} units from 8 experiment folders → ${file} (csv, ${Object.keys(rows[0] as Row).length} columns; ${shared} units repeated at the sweep or grid points they stand for)\n`);
+    expect(shared).toBe(2 + 2 * 2 + 3 * 2); // Random at 1 point of 2, MNL-UCB at 2 of 4 and Random at 3 of 4
+  });
+
+  it("a reproduction's stage folder, experiment folder or grid given alone is still its run and stage", async () => {
+    const file = path.join(root, 'stage.csv');
+    const given = [path.join(repro, 'paper-choice'), path.join(repro, 'tuned', 'tiny'), path.join(repro, 'tune', 'tiny-grid')];
+    expect((await runCli(['export', ...given, '--out', file, '--quiet'])).code).toBe(0);
+    const rows = csvRows(file);
+    compare(rows, expectedRows(folders().filter((f) => f.run === repro)), Object.keys(rows[0] as Row));
+  });
+
+  it('a grid exported without some of its points: a label whose home point is missing has no rows where that point stood for it', async () => {
+    const copy = path.join(root, 'partial-grid');
+    fs.cpSync(grid, copy, { recursive: true });
+    fs.rmSync(path.join(copy, 'g-grid', 'l=0.75,e=0'), { recursive: true });
+    const file = path.join(root, 'partial-grid.csv');
+    expect((await runCli(['export', copy, '--out', file, '--quiet'])).code).toBe(0);
+    const rows = csvRows(file);
+    compare(rows, expectedRows(foldersOf(copy)), Object.keys(rows[0] as Row));
+    const at = (point: string): Set<unknown> => new Set(rows.filter((row) => row.point === point).map((row) => row.label));
+    expect([at('l=0,e=0.75'), at('l=0.75,e=0.75')]).toEqual([new Set(['EOFD-MLogB', 'MNL-UCB', 'Random']), new Set(['EOFD-MLogB', 'Random'])]);
+  });
+
+  it("the names export takes for a reproduction's files and for the unit table are those reproduce and summary.csv use", () => {
+    expect(REPRODUCTION_FILE).toBe(REPRODUCE_FILE);
+    const stages = reproduceFolders('x');
+    expect(REPRODUCTION_RUN_STAGES.map((stage) => path.join('x', stage))).toEqual([stages.tune, stages.tuned, stages.paperChoice]);
+    expect(UNIT_COLUMNS.map((c) => c.name)).toEqual(SUMMARY_COLUMNS.filter((c) => c !== 'policy' && c !== 'trial'));
   });
 });
