@@ -41,7 +41,7 @@ import { ConfigError, RunError } from '../base/errors.js';
 import type { ExperimentConfig } from '../config/schema.js';
 import { buildReport, PNG_FILES, REPORT_FILES, SKETCH_SIZE_FIGURE, writeReport } from '../report/index.js';
 import type { Report } from '../report/report.js';
-import { BEST_FILE, gridDir, lockFile, MANIFEST_FILE, shardFolder, SUMMARY_FILE } from '../results/layout.js';
+import { BEST_FILE, gridDir, lockFile, MANIFEST_FILE, REPRODUCE_FILE, shardFolder, SUMMARY_FILE } from '../results/layout.js';
 import { writeJsonAtomic } from '../results/write.js';
 import { checkResumable, isResultsFolder, isSweepFolder, lockFolder, makeFolder, unitCsvsHere } from './folders.js';
 import { applyBestFiles, gridAxes, isGridFinished, isGridKept, runGrid, withPolicyParams, type TunedValues } from './grid.js';
@@ -52,7 +52,7 @@ import { runExperiments, type RunEvents, type RunOptions, type RunResult } from 
 import { resolveExperiment } from './setup.js';
 import { axisReaders, type SweepAxis } from './sweep.js';
 
-export const REPRODUCE_FILE = 'reproduce.json';
+export { REPRODUCE_FILE };
 export const REPRODUCE_FORMAT = 'eofd-reproduce/1';
 
 /** The (l, e) the paper reports its results at (Section 4). */

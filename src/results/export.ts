@@ -29,7 +29,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { Data } from 'apache-arrow';
 import { describeFsError, EofdError } from '../base/errors.js';
 import { checkReplaceable, isWithin } from '../base/files.js';
-import { BEST_FILE, GRID_FILE, MANIFEST_FILE, splitTopLevel, SWEEP_FILE, SWEEP_SHARD_FILE, unitFiles } from './layout.js';
+import { BEST_FILE, GRID_FILE, MANIFEST_FILE, REPRODUCE_FILE, REPRODUCE_RUN_STAGES, splitTopLevel, SWEEP_FILE, SWEEP_SHARD_FILE, unitFiles } from './layout.js';
 import type { ManifestRead } from './manifest.js';
 import { experimentUnits, forEachCsvRecord, readManifest, readUnit, ResultsError, type ExperimentUnits } from './read.js';
 import type { SummaryRow, TrialSummary } from './records.js';
@@ -37,10 +37,6 @@ import { syncFolder } from './write.js';
 
 export const EXPORT_FORMATS = ['csv', 'parquet', 'arrow'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
-
-/** A reproduction's record file and the stage folders that hold experiment folders, as experiment/reproduce.ts names them (REPRODUCE_FILE, reproduceFolders). */
-export const REPRODUCTION_FILE = 'reproduce.json';
-export const REPRODUCTION_RUN_STAGES = ['tune', 'tuned', 'paper-choice'] as const;
 
 /** The format a file name asks for (`.csv`, `.parquet`, `.arrow`/`.feather`/`.ipc`), or null. */
 export function formatOfFile(file: string): ExportFormat | null {
@@ -159,7 +155,7 @@ const DEFAULT_BATCH_ROWS = 65_536;
 const hasManifest = (dir: string): boolean => fs.existsSync(path.join(dir, MANIFEST_FILE));
 
 /** A reproduction's folder (`eofd reproduce --out`): it holds reproduce.json. */
-const isReproduction = (dir: string): boolean => fs.existsSync(path.join(dir, REPRODUCTION_FILE));
+const isReproduction = (dir: string): boolean => fs.existsSync(path.join(dir, REPRODUCE_FILE));
 
 /** A sweep's or grid's point: its manifest names it `key=value,…`, which no experiment name can be (an '='). */
 const isPointManifest = (manifest: ManifestRead): boolean => pointValues(manifest.name) !== null;
@@ -197,7 +193,7 @@ function heldBy(dir: string): string[] {
 
 /** A reproduction's experiment folders: those of its stage folders, in stage order. */
 function reproduced(dir: string): string[] {
-  return REPRODUCTION_RUN_STAGES.map((stage) => path.join(dir, stage))
+  return REPRODUCE_RUN_STAGES.map((stage) => path.join(dir, stage))
     .filter((stage) => fs.statSync(stage, { throwIfNoEntry: false })?.isDirectory() === true)
     .flatMap(heldBy);
 }
@@ -243,7 +239,7 @@ function pointCell(text: string): Cell {
 function runOf(out: string, relative: boolean): { run: string; stage: string | null } {
   const name = path.basename(out);
   const reproduction = path.dirname(out);
-  const stage = (REPRODUCTION_RUN_STAGES as readonly string[]).includes(name) && isReproduction(reproduction) ? name : null;
+  const stage = (REPRODUCE_RUN_STAGES as readonly string[]).includes(name) && isReproduction(reproduction) ? name : null;
   const run = stage === null ? out : reproduction;
   return { run: relative ? path.relative(process.cwd(), run) || '.' : run, stage };
 }

@@ -21,6 +21,10 @@
 import path from 'node:path';
 
 export const MANIFEST_FILE = 'manifest.json';
+/** `<out>/reproduce.json`: a reproduction's record (experiment/reproduce.ts). */
+export const REPRODUCE_FILE = 'reproduce.json';
+/** A reproduction's stage folders that hold experiment folders (`<out>/<stage>/`), in stage order. */
+export const REPRODUCE_RUN_STAGES = ['tune', 'tuned', 'paper-choice'] as const;
 export const SUMMARY_FILE = 'summary.csv';
 /** Suffix of a unit's CSV while it is being written. */
 export const PARTIAL_SUFFIX = '.partial';

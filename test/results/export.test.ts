@@ -9,8 +9,9 @@ import { tableFromIPC } from 'apache-arrow';
 import { parse } from 'csv-parse/sync';
 import { readParquet } from 'parquet-wasm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPRODUCE_FILE, reproduceFolders } from '../../src/experiment/reproduce.js';
-import { pointValues, REPRODUCTION_FILE, REPRODUCTION_RUN_STAGES, UNIT_COLUMNS } from '../../src/results/export.js';
+import { reproduceFolders } from '../../src/experiment/reproduce.js';
+import { pointValues, UNIT_COLUMNS } from '../../src/results/export.js';
+import { REPRODUCE_RUN_STAGES } from '../../src/results/layout.js';
 import { SUMMARY_COLUMNS } from '../../src/results/records.js';
 import { runCli, tempDir, tinyConfig, writeFile } from '../experiment/fixtures.js';
 
@@ -308,7 +309,7 @@ describe('eofd export: a reproduction and a grid in one table', () => {
   let grid: string;
   /** Every experiment folder of both, as the export must label it. */
   const folders = (): Folder[] => [
-    ...REPRODUCTION_RUN_STAGES.flatMap((stage) => foldersOf(path.join(repro, stage), stage, repro)),
+    ...REPRODUCE_RUN_STAGES.flatMap((stage) => foldersOf(path.join(repro, stage), stage, repro)),
     ...foldersOf(grid),
   ];
   beforeAll(async () => {
@@ -400,9 +401,8 @@ describe('eofd export: a reproduction and a grid in one table', () => {
   });
 
   it("the names export takes for a reproduction's files and for the unit table are those reproduce and summary.csv use", () => {
-    expect(REPRODUCTION_FILE).toBe(REPRODUCE_FILE);
     const stages = reproduceFolders('x');
-    expect(REPRODUCTION_RUN_STAGES.map((stage) => path.join('x', stage))).toEqual([stages.tune, stages.tuned, stages.paperChoice]);
+    expect(REPRODUCE_RUN_STAGES.map((stage) => path.join('x', stage))).toEqual([stages.tune, stages.tuned, stages.paperChoice]);
     expect(UNIT_COLUMNS.map((c) => c.name)).toEqual(SUMMARY_COLUMNS.filter((c) => c !== 'policy' && c !== 'trial'));
   });
 });
