@@ -192,11 +192,11 @@ export async function executeTrial(task: TrialTask & CheckpointOptions, handlers
   }
   if (playing.length === 0) return;
   let last = performance.now();
-  const between = (t: number): Promise<void> | void => {
+  const between = (): Promise<void> | void => {
     const now = performance.now();
     if (now - last < PROGRESS_INTERVAL_MS) return;
     last = now;
-    for (const p of playing) handlers.progress(p.unit, t);
+    for (const p of playing) handlers.progress(p.unit, p.rounds);
     if (signal === undefined) return;
     return nextTurn().then(() => {
       if (signal.aborted) throw new UnitStopped();
