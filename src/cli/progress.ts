@@ -11,11 +11,16 @@
  * progress. Counters are per run: a command that runs several experiments one after another (grid,
  * sweep) starts them again at each run's plan, which announces how many units follow.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import { ownUnitSeconds, RateMeter, RoundRates, runShape, scaledFromNearest, type MeasuredCost, type RunShape } from '../experiment/eta.js';
 import type { RunEvents, RunPlan, UnitRef } from '../experiment/runner.js';
 import type { ResolvedExperiment } from '../experiment/setup.js';
 import { formatShort } from '../report/format.js';
 import type { PolicyHyperparameters } from '../results/manifest.js';
+import { progressRecordFile, PROGRESS_RECORD_EVERY_MS, removeProgressRecord, PROGRESS_RECORD_FORMAT, type ProgressRecord } from '../results/progress-record.js';
 import type { TrialSummary } from '../results/records.js';
+import { writeJsonAtomic } from '../results/write.js';
 
 export type ProgressMode = 'live' | 'lines' | 'quiet';
 
@@ -80,6 +85,18 @@ export function formatDuration(seconds: number): string {
   if (s < 60) return `${s}s`;
   if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
   return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+/**
+ * An ETA of `run` seconds (null: not known yet) and `later` seconds after it (a reproduction's later
+ * stages; undefined or 0: none; null: not known yet): `3m05s`, `3m05s + later stages`, or the whole
+ * command's then each part's, `25m10s (this stage 3m05s, later stages 22m05s)`.
+ */
+export function formatEta(run: number | null, later: number | null | undefined): string {
+  if (run === null) return '–';
+  if (later === undefined || later === 0) return formatDuration(run);
+  if (later === null) return `${formatDuration(run)} + later stages`;
+  return `${formatDuration(run + later)} (this stage ${formatDuration(run)}, later stages ${formatDuration(later)})`;
 }
 
 /** Characters as a terminal counts them (the texts here hold no wide or combining characters). */
@@ -238,7 +255,10 @@ interface Lane {
 
 /**
  * The counts of one run (one plan): units and rounds done, what is running, and from these the
- * rate and the ETA of the whole run (remainingRunSeconds).
+ * rate and the ETA of the whole run (remainingRunSeconds). The round rates it measures (eta.ts
+ * RateMeter), the experiments' estimated costs and the lanes' times are kept across plans, so a
+ * command that runs several (a grid of each experiment, a reproduction's stages) estimates each run
+ * from the ones before.
  */
 export class Tally {
   units = 0;
@@ -255,6 +275,13 @@ export class Tally {
   readonly lanes = new Map<string, Lane>();
   /** Seconds each finished lane took, by durationKey. */
   readonly durations = new Map<string, number[]>();
+  /** c(e, label) measured so far in this command (eta.ts). */
+  readonly rates = new RoundRates();
+  private readonly meter = new RateMeter(this.rates);
+  /** The experiments planned so far, by name (their labels' estimated operations). */
+  readonly shapes = new Map<string, RunShape>();
+  /** Finished lanes' seconds and operations. */
+  private readonly laneCosts: MeasuredCost[] = [];
   started: number | null = null;
   /** Seconds of the work after this run (RunEvents.onLaterWork), kept across plans; null: unknown; undefined: none announced. */
   later: number | null | undefined = undefined;
@@ -266,6 +293,15 @@ export class Tally {
     this.unitsDone = this.unitsFailed = this.roundsDone = 0;
     this.jobs = plan.jobs;
     this.lockStep = plan.lockStep;
+    this.meter.plan(plan.lockStep);
+    for (const e of plan.experiments) {
+      try {
+        const shape = runShape(e.resolved);
+        this.shapes.set(shape.experiment, shape);
+      } catch {
+        // No cost model for it (an experiment the plan does not resolve): its lanes wait for a measure.
+      }
+    }
     this.running.clear();
     this.lanes.clear();
     for (const unit of pending) {
@@ -294,6 +330,7 @@ export class Tally {
     this.started ??= now;
     const lane = this.lane(unit);
     lane.started ??= now;
+    this.meter.start(unit, now);
     this.running.set(unitKey(unit), { unit, rounds: 0, started: now, reports: new ReportLog() });
   }
 
@@ -305,16 +342,24 @@ export class Tally {
     r.reports.add({ ms: now, rounds });
   }
 
-  finish(unit: UnitRef, failed: boolean, now: number): void {
+  /** A unit ended at `now`; `meanRoundMs`, its own time a round (TrialSummary), splits a lock-step trial's time (eta.ts). */
+  finish(unit: UnitRef, failed: boolean, now: number, meanRoundMs = NaN): void {
     this.running.delete(unitKey(unit));
     this.roundsDone += unit.horizon;
-    if (failed) this.unitsFailed++;
-    else this.unitsDone++;
+    if (failed) {
+      this.unitsFailed++;
+      this.meter.failed(unit, now);
+    } else {
+      this.unitsDone++;
+      this.meter.done(unit, meanRoundMs, now);
+    }
     const lane = this.lane(unit);
     lane.open--;
     if (lane.open === 0 && !failed && lane.started !== null) {
       const key = durationKey(lane.units);
-      this.durations.set(key, [...(this.durations.get(key) ?? []), (now - lane.started) / 1000]);
+      const seconds = (now - lane.started) / 1000;
+      this.durations.set(key, [...(this.durations.get(key) ?? []), seconds]);
+      this.laneCosts.push({ seconds, flops: this.laneFlops(lane) });
     }
   }
 
@@ -323,47 +368,66 @@ export class Tally {
     return remainingSeconds(r.reports.samples(), r.unit.horizon);
   }
 
+  /** A lane's estimated operations (eta.ts RunShape), NaN when an experiment has no cost model. */
+  private laneFlops(lane: Lane): number {
+    return lane.units.reduce((sum, u) => sum + (this.shapes.get(u.experiment)?.labels.find((l) => l.label === u.policy)?.totalFlops ?? NaN), 0);
+  }
+
+  /**
+   * Seconds a whole lane takes, before its own rounds tell: the mean of the lanes of its experiment
+   * and policies (finished, or running: elapsed plus estimate); else the sum of its units' times at
+   * the round rates measured in its experiment (eta.ts ownUnitSeconds); else scaled by operations from
+   * the lane measured nearest to it in operations (`costs`: finished lanes and running ones' projections,
+   * eta.ts scaledFromNearest); null when none of these is known.
+   */
+  private laneSeconds(lane: Lane, durations: ReadonlyMap<string, number[]>, costs: readonly MeasuredCost[]): number | null {
+    const group = durations.get(durationKey(lane.units));
+    if (group !== undefined) return group.reduce((a, b) => a + b, 0) / group.length;
+    const units = lane.units.map((u) => {
+      const shape = this.shapes.get(u.experiment);
+      return shape === undefined ? null : ownUnitSeconds(shape, u.policy, this.rates, this.shapes);
+    });
+    if (units.every((s) => s !== null)) return (units as number[]).reduce((a, b) => a + b, 0);
+    return scaledFromNearest(costs, this.laneFlops(lane));
+  }
+
   /**
    * Seconds the run still needs. The work left, in seconds of one thread: each running lane (a unit,
    * or a lock-step trial, whose units all report the trial's rounds and so each estimate its time) its
-   * units' longest estimate; each waiting lane the mean duration of the finished lanes of its
-   * experiment and policies (and of running ones, their elapsed time plus estimate); failing both, its
-   * rounds at the run's overall rate (rounds of every unit per second). Spread over the threads, and
-   * never less than the longest running lane. null with no rate yet.
+   * units' longest estimate from its own reports; each lane not started (or too new to have a rate)
+   * its laneSeconds (less its elapsed time). Spread over the threads, and never less than the longest
+   * running lane. null while some lane has no estimate (before the first rate).
    */
   remainingRunSeconds(now: number): number | null {
     const durations = new Map([...this.durations].map(([key, list]) => [key, [...list]]));
+    const costs = [...this.laneCosts];
     let work = 0;
     let longest = 0;
-    let unknownRounds = 0;
-    const waiting: Lane[] = [];
+    const unknown: Lane[] = [];
     for (const lane of this.lanes.values()) {
       if (lane.open === 0) continue;
       if (lane.started === null) {
-        waiting.push(lane);
+        unknown.push(lane);
         continue;
       }
       const running = lane.units.map((u) => this.running.get(unitKey(u))).filter((r): r is RunningUnit => r !== undefined);
       const lefts = running.map((r) => this.unitSeconds(r));
       if (running.length === 0 || lefts.some((left) => left === null)) {
-        unknownRounds += running.reduce((n, r) => n + r.unit.horizon - r.rounds, 0);
+        unknown.push(lane);
         continue;
       }
       const left = Math.max(...(lefts as number[]));
       work += left;
       longest = Math.max(longest, left);
+      const seconds = (now - lane.started) / 1000 + left;
       const key = durationKey(lane.units);
-      durations.set(key, [...(durations.get(key) ?? []), (now - lane.started) / 1000 + left]);
+      durations.set(key, [...(durations.get(key) ?? []), seconds]);
+      costs.push({ seconds, flops: this.laneFlops(lane) });
     }
-    for (const lane of waiting) {
-      const group = durations.get(durationKey(lane.units));
-      if (group === undefined) unknownRounds += lane.units.reduce((n, u) => n + u.horizon, 0);
-      else work += group.reduce((a, b) => a + b, 0) / group.length;
-    }
-    if (unknownRounds > 0) {
-      const rate = this.rate(now);
-      if (rate === null) return null;
-      work += (unknownRounds * this.jobs) / rate;
+    for (const lane of unknown) {
+      const seconds = this.laneSeconds(lane, durations, costs);
+      if (seconds === null) return null;
+      work += Math.max(0, seconds - (lane.started === null ? 0 : (now - lane.started) / 1000));
     }
     return Math.max(longest, work / Math.max(1, this.jobs));
   }
@@ -381,13 +445,15 @@ export class Tally {
     return seconds > 0 && rounds > 0 ? rounds / seconds : null;
   }
 
-  /** The run's ETA; with later work, the whole command's, then the run's: `25m10s (this stage 3m05s)`. */
-  eta(now: number): string {
+  /** The command's seconds left: this run's, plus the later work announced (null while either is unknown). */
+  remainingSeconds(now: number): number | null {
     const seconds = this.remainingRunSeconds(now);
-    if (seconds === null) return '–';
-    if (this.later === undefined || this.later === 0) return formatDuration(seconds);
-    if (this.later === null) return `${formatDuration(seconds)} + later stages`;
-    return `${formatDuration(seconds + this.later)} (this stage ${formatDuration(seconds)})`;
+    return seconds === null || this.later === null ? null : seconds + (this.later ?? 0);
+  }
+
+  /** The run's ETA, with the later work announced (formatEta). */
+  eta(now: number): string {
+    return formatEta(this.remainingRunSeconds(now), this.later);
   }
 
   elapsed(now: number): string {
@@ -403,31 +469,27 @@ export const LINES_EVERY_SECONDS = 60;
 
 /** `linesEvery`: seconds between lines mode's lines on running units. */
 export function createProgress(mode: ProgressMode, stream: ProgressStream, linesEvery: number = LINES_EVERY_SECONDS): ProgressReporter {
-  if (mode === 'live') return liveReporter(stream);
+  const tally = new Tally();
+  return recording(tally, mode === 'live' ? liveReporter(stream, tally) : linesReporter(mode, stream, linesEvery, tally));
+}
+
+/** The lines and quiet modes: the tally counts in both (the progress records need it), lines prints. */
+function linesReporter(mode: 'lines' | 'quiet', stream: ProgressStream, linesEvery: number, tally: Tally): ProgressReporter {
   // A small terminal still gets lines that fit it; a pipe or file gets them whole.
   const fit = (line: string): string[] => (stream.isTTY === true && stream.columns !== undefined ? wrapLine(line, stream.columns - 1) : [line]);
   const write = (line: string): void => void stream.write(fit(line).join('\n') + '\n');
-  const tally = new Tally();
+  const print = mode === 'lines';
+  let lastLine = performance.now();
   const events: RunEvents = {
-    onUnitFailed: (unit, message) => {
-      tally.finish(unit, true, performance.now());
-      write(failureLine(message));
-    },
-    onLaterWork: (seconds) => {
-      tally.later = seconds;
-    },
-  };
-  if (mode === 'lines') {
-    events.onPlan = (plan) => {
-      planLines(plan).forEach(write);
+    onPlan: (plan) => {
+      if (print) planLines(plan).forEach(write);
       tally.plan(plan);
-    };
-    events.onUnitStart = (unit) => tally.start(unit, performance.now());
-    let lastLine = performance.now();
-    events.onProgress = (unit, rounds) => {
+    },
+    onUnitStart: (unit) => tally.start(unit, performance.now()),
+    onProgress: (unit, rounds) => {
       const now = performance.now();
       tally.progress(unit, rounds, now);
-      if (now - lastLine < linesEvery * 1000) return;
+      if (!print || now - lastLine < linesEvery * 1000) return;
       lastLine = now;
       const oldest = [...tally.running.values()].sort((a, b) => a.started - b.started);
       const r = oldest[0] as RunningUnit;
@@ -437,14 +499,97 @@ export function createProgress(mode: ProgressMode, stream: ProgressStream, lines
         `[${tally.unitsDone + tally.unitsFailed}/${tally.units}, ETA ${tally.eta(now)}] ${unitLabel(r.unit)}: ` +
           `${r.rounds}/${r.unit.horizon} rounds, ETA ${left === null ? '–' : formatDuration(left)}${more}`,
       );
-    };
-    events.onUnitDone = (unit, summary) => {
-      tally.finish(unit, false, performance.now());
+    },
+    onUnitDone: (unit, summary) => {
+      tally.finish(unit, false, performance.now(), summary.meanRoundMs);
+      if (!print) return;
       const eta = tally.unitsDone + tally.unitsFailed < tally.units ? `, ETA ${tally.eta(performance.now())}` : '';
       write(`[${tally.unitsDone + tally.unitsFailed}/${tally.units}${eta}] ${unitLine(unit, summary)}`);
-    };
-  }
+    },
+    onUnitFailed: (unit, message) => {
+      tally.finish(unit, true, performance.now());
+      write(failureLine(message));
+    },
+    onLaterWork: (seconds) => {
+      tally.later = seconds;
+    },
+  };
   return { events, log: write, stop: () => undefined };
+}
+
+/**
+ * `reporter` with each planned experiment's progress record (results/progress-record.ts) written from
+ * `tally`: when a unit starts or ends, and while units play at most every PROGRESS_RECORD_EVERY_MS;
+ * removed at stop (the command's runs are over). Only into an experiment folder that exists (the runner makes it before its
+ * units start); a record that cannot be written is skipped: it only informs `eofd status`.
+ */
+function recording(tally: Tally, reporter: ProgressReporter): ProgressReporter {
+  const inner = reporter.events;
+  /** Experiment name → its folder, for the runs planned so far. */
+  const dirs = new Map<string, string>();
+  /** Every folder a record was written for (a reproduction's stages run experiments of the same names). */
+  const written = new Set<string>();
+  const dirty = new Set<string>();
+  let last = -Infinity;
+  const host = os.hostname();
+  const write = (experiment: string, now: number): void => {
+    const dir = dirs.get(experiment);
+    if (dir === undefined || !fs.existsSync(dir)) return;
+    const run = tally.remainingRunSeconds(now);
+    const record: ProgressRecord = {
+      format: PROGRESS_RECORD_FORMAT,
+      pid: process.pid,
+      host,
+      written_ms: Date.now(),
+      running: [...tally.running.values()].filter((r) => r.unit.experiment === experiment).map((r) => ({ policy: r.unit.policy, trial: r.unit.trial, rounds: r.rounds })),
+      eta: run === null ? null : { run, later: tally.later ?? 0 },
+    };
+    try {
+      written.add(dir);
+      writeJsonAtomic(progressRecordFile(dir), record);
+    } catch {
+      // Read-only or full: status reads the CSVs alone.
+    }
+  };
+  const touch = (experiment: string, force: boolean): void => {
+    dirty.add(experiment);
+    const now = performance.now();
+    if (!force && now - last < PROGRESS_RECORD_EVERY_MS) return;
+    last = now;
+    for (const name of dirty) write(name, now);
+    dirty.clear();
+  };
+  const events: RunEvents = {
+    ...inner,
+    onPlan: (plan) => {
+      inner.onPlan?.(plan);
+      for (const e of plan.experiments) for (const unit of [...e.pending, ...e.finished]) dirs.set(unit.experiment, e.dir);
+    },
+    onUnitStart: (unit) => {
+      inner.onUnitStart?.(unit);
+      touch(unit.experiment, true);
+    },
+    onProgress: (unit, rounds) => {
+      inner.onProgress?.(unit, rounds);
+      touch(unit.experiment, false);
+    },
+    onUnitDone: (unit, summary) => {
+      inner.onUnitDone?.(unit, summary);
+      touch(unit.experiment, true);
+    },
+    onUnitFailed: (unit, message, stack) => {
+      inner.onUnitFailed?.(unit, message, stack);
+      touch(unit.experiment, true);
+    },
+  };
+  return {
+    events,
+    log: reporter.log,
+    stop: () => {
+      reporter.stop();
+      for (const dir of written) removeProgressRecord(dir);
+    },
+  };
 }
 
 /** A text bar of `cells` cells, `fraction` of them full. */
@@ -493,8 +638,7 @@ function liveLines(tally: Tally, now: number, columns: number, rows: number): st
 /** Moves the cursor up `n` lines to the start of the first, and erases from there to the end of the screen. */
 const eraseUp = (n: number): string => (n > 0 ? `\x1b[${n}A` : '') + '\r\x1b[J';
 
-function liveReporter(stream: ProgressStream): ProgressReporter {
-  const tally = new Tally();
+function liveReporter(stream: ProgressStream, tally: Tally): ProgressReporter {
   /** Lines drawn by the last frame (the cursor is on the line below them). */
   let height = 0;
   let active = false;
@@ -540,8 +684,8 @@ function liveReporter(stream: ProgressStream): ProgressReporter {
       tally.progress(unit, rounds, performance.now());
       draw(false);
     },
-    onUnitDone: (unit) => {
-      tally.finish(unit, false, performance.now());
+    onUnitDone: (unit, summary) => {
+      tally.finish(unit, false, performance.now(), summary.meanRoundMs);
       draw(false);
     },
     onUnitFailed: (unit, message) => {

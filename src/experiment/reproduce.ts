@@ -42,15 +42,16 @@ import type { ExperimentConfig } from '../config/schema.js';
 import { buildReport, PNG_FILES, REPORT_FILES, SKETCH_SIZE_FIGURE, writeReport } from '../report/index.js';
 import type { Report } from '../report/report.js';
 import { BEST_FILE, gridDir, lockFile, MANIFEST_FILE, REPRODUCE_FILE, shardFolder, SUMMARY_FILE } from '../results/layout.js';
+import { removeProgressRecord } from '../results/progress-record.js';
 import { writeJsonAtomic } from '../results/write.js';
 import { checkResumable, isResultsFolder, isSweepFolder, lockFolder, makeFolder, unitCsvsHere } from './folders.js';
-import { applyBestFiles, gridAxes, isGridFinished, isGridKept, runGrid, withPolicyParams, type TunedValues } from './grid.js';
+import { applyBestFiles, gridAxes, isGridFinished, isGridKept, runGrid, withoutCostTwins, withPolicyParams, type TunedValues } from './grid.js';
 import { LockedError, lockHolder, type Lock } from './lock.js';
 import type { Shard } from './plan.js';
 import { measuringRates, RoundRates, runShape, timedRunSeconds, type RunShape } from './eta.js';
 import { runExperiments, type RunEvents, type RunOptions, type RunResult } from './runner.js';
 import { resolveExperiment } from './setup.js';
-import { axisReaders, type SweepAxis } from './sweep.js';
+import { axisReaders, labelsAt, sweepPoints, type SweepAxis } from './sweep.js';
 
 export { REPRODUCE_FILE };
 export const REPRODUCE_FORMAT = 'eofd-reproduce/1';
@@ -90,6 +91,8 @@ export interface StageRecord {
   seconds: number | null;
   /** Every run of the stage, oldest first (the last one's `ended` null while it runs). */
   attempts: StageAttempt[];
+  /** The units (policy × trial) a run stage plays in all (a grid: every point's), for `eofd status`; absent for a report. */
+  units?: number;
   /** 0 done, 1 failed, 130 interrupted (143 terminated by SIGTERM); null while pending or running. */
   exit_code: number | null;
   /** Whether the last invocation found it finished and skipped it. */
@@ -221,7 +224,8 @@ function addRun(total: RunResult, run: RunResult): RunResult {
   };
 }
 
-function readRecord(file: string): ReproduceRecord | null {
+/** A reproduction's record (`<out>/reproduce.json`), or null when there is none or it is not one. */
+export function readRecord(file: string): ReproduceRecord | null {
   try {
     const record = JSON.parse(fs.readFileSync(file, 'utf8')) as ReproduceRecord;
     if (record.format !== REPRODUCE_FORMAT || !Array.isArray(record.stages)) return null;
@@ -284,6 +288,19 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
   const tunedConfigs = (): ExperimentConfig[] => configs.flatMap((config, i) => applyBestFiles([config], [bestFiles[i] as string], (line) => log(line)));
   const paperConfigs = (): ExperimentConfig[] => configs.map(withPaperChoice);
   const timed = { ...runOptions, jobs: 1 }; // in this process, each trial's policies in lock-step (trial.ts)
+
+  /** `{ units }` of a run stage (StageRecord.units): a grid's points × the labels each runs × trials; a run stage's labels × trials. */
+  const stageUnits = (name: StageName): { units?: number } => {
+    const trials = (config: ExperimentConfig): number => config.policies.length * config.trials;
+    if (name === 'tuned' || name === 'paper-choice') return { units: configs.reduce((n, config) => n + trials(config), 0) };
+    if (name !== 'tune') return {};
+    const units = gridded.reduce((n, given) => {
+      const config = withoutCostTwins(given);
+      const readers = axisReaders(config, axes);
+      return n + sweepPoints(axes).reduce((m, point) => m + labelsAt(axes, readers, point).length * config.trials, 0);
+    }, 0);
+    return { units };
+  };
 
   // The round rates each stage measures, for an ETA of the stages after the running one (eta.ts).
   let current = -1;
@@ -442,9 +459,10 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
       tuned_on: Object.fromEntries(configs.map((config, i) => [config.name, (sources[i] as ExperimentConfig).name])),
       stages: stages.map((stage) => {
         const earlier = options.force === true ? undefined : previous?.stages.find((s) => s.name === stage.name);
+        const units = stageUnits(stage.name);
         return earlier === undefined
-          ? { name: stage.name, what: stage.what, outputs: stage.outputs, status: 'pending', started: null, ended: null, seconds: null, attempts: [], exit_code: null, skipped: false }
-          : { ...earlier, what: stage.what, outputs: stage.outputs, skipped: false };
+          ? { name: stage.name, what: stage.what, outputs: stage.outputs, status: 'pending', started: null, ended: null, seconds: null, attempts: [], exit_code: null, skipped: false, ...units }
+          : { ...earlier, what: stage.what, outputs: stage.outputs, skipped: false, ...units };
       }),
     };
     // An attempt the last invocation left running (killed, or stopped at once by a second signal) ended
@@ -628,6 +646,7 @@ function clearStageFolders(out: string): void {
         const held = lockFolder(lockFile(dir, entry.name), sub, dir);
         try {
           fs.rmSync(sub, { recursive: true, force: true });
+          removeProgressRecord(sub); // a killed run's
         } finally {
           held.release();
         }

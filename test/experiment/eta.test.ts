@@ -1,11 +1,12 @@
 /**
  * Estimates of a reproduction's later stages (eta.ts): round rates measured from a run's events (a
  * pool's units alone, a lock-step trial's wall time split among its units), and a timed run's seconds
- * from them, a cost twin scaled from its measured twin by their operations a round.
+ * from them, a label not measured scaled by operations from the nearest measured relative (a cost twin,
+ * the same label in another experiment).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
-import { measuringRates, RoundRates, runShape, timedRunSeconds } from '../../src/experiment/eta.js';
+import { measuringRates, RoundRates, runShape, scaledFromNearest, timedRunSeconds, unitSeconds, type RunShape } from '../../src/experiment/eta.js';
 import type { RunPlan, UnitRef } from '../../src/experiment/runner.js';
 import { resolveExperiment } from '../../src/experiment/setup.js';
 import { unitNeeds } from '../../src/experiment/sizing.js';
@@ -107,5 +108,41 @@ describe('a timed run from the rates', () => {
     expect(timedRunSeconds([shape], rates)).toBeCloseTo(3 * 100 * (0.001 + 0.002 + textbook + 0.0001), 9);
     rates.record('e', 'OFUL-textbook', 0.05, true);
     expect(timedRunSeconds([shape], rates)).toBeCloseTo(3 * 100 * (0.001 + 0.002 + 0.05 + 0.0001), 9);
+  });
+});
+
+describe('a label not measured in its experiment', () => {
+  const shape = (experiment: string, flops: Record<string, number>): RunShape => ({
+    experiment,
+    trials: 2,
+    horizon: 100,
+    labels: Object.entries(flops).map(([label, totalFlops]) => ({ label, policy: label === 'B-twin' ? 'B' : label, totalFlops })),
+  });
+
+  it('is scaled by operations from the measure nearest to it in operations, lock-step measures preferred', () => {
+    expect(scaledFromNearest([], 10)).toBeNull();
+    expect(scaledFromNearest([{ seconds: 1, flops: 10 }], 0)).toBeNull();
+    // 40 is nearer 100 than 1,000 is (log ratios 0.92 and 2.3): 4 s × 100/40.
+    expect(scaledFromNearest([{ seconds: 4, flops: 40 }, { seconds: 50, flops: 1000 }], 100)).toBeCloseTo(10, 12);
+    expect(scaledFromNearest([{ seconds: 4, flops: 40 }, { seconds: 50, flops: 1000, timed: true }], 100)).toBeCloseTo(5, 12);
+  });
+
+  it('takes a twin in its experiment, else the same label in the experiment nearest in operations, else the same policy', () => {
+    const shapes = new Map([
+      ['big', shape('big', { A: 1e6, B: 1e4 })],
+      ['near', shape('near', { A: 2e3, C: 1e3 })],
+      ['new', shape('new', { A: 1e3, B: 1e3, 'B-twin': 4e3 })],
+    ]);
+    const target = shapes.get('new') as RunShape;
+    const rates = new RoundRates();
+    rates.record('big', 'A', 1, true); // 100 s a unit of 1e6 operations
+    rates.record('near', 'A', 0.02, true); // 2 s a unit of 2e3
+    expect(unitSeconds(target, 'A', rates, shapes)).toBeCloseTo(1, 12); // from near's A: 2 s × 1e3/2e3
+    expect(unitSeconds(target, 'B', rates, shapes)).toBeNull(); // B measured nowhere
+    rates.record('big', 'B', 0.01, true); // 1 s a unit of 1e4
+    expect(unitSeconds(target, 'B', rates, shapes)).toBeCloseTo(0.1, 12);
+    expect(unitSeconds(target, 'B-twin', rates, shapes)).toBeCloseTo(0.4, 12); // policy B elsewhere: big's B × 4e3/1e4
+    rates.record('new', 'B', 0.003, true); // 0.3 s a unit here
+    expect(unitSeconds(target, 'B-twin', rates, shapes)).toBeCloseTo(1.2, 12); // its twin here, × 4
   });
 });
