@@ -38,6 +38,7 @@ const E2E = [
   'test/cli/terminal-width.test.ts', // eofd report and eofd list in an 80-column pseudo-terminal (script)
   'test/cli/run.test.ts', // the CLI, killed and resumed; the worker pool
   'test/cli/signals.test.ts', // the CLI, signalled; the worker pool
+  'test/cli/status-live.test.ts', // the CLI running (a timed run, a reproduction) while status reads its folder
   'test/environments/labelled-data.test.ts', // scripts/make-data.mjs
   'test/experiment/lock.test.ts', // a live process holding a lock
   'test/index.test.ts', // node importing the package (dist/)

@@ -245,6 +245,13 @@ const laneKey = (unit: UnitRef, lockStep: boolean): string => (lockStep ? `${uni
 /** Lanes of one experiment and the same policies take alike long (same T, same policies, other seeds). */
 const durationKey = (units: readonly UnitRef[]): string => [units[0]?.experiment ?? '', ...units.map((u) => u.policy).sort()].join('\u0000');
 
+/** The median of `values` (not empty). */
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
 /** A lane: its units, which of them are running, when it started and when its last unit ended. */
 interface Lane {
   units: UnitRef[];
@@ -374,15 +381,16 @@ export class Tally {
   }
 
   /**
-   * Seconds a whole lane takes, before its own rounds tell: the mean of the lanes of its experiment
-   * and policies (finished, or running: elapsed plus estimate); else the sum of its units' times at
+   * Seconds a whole lane takes, before its own rounds tell: the median of the lanes of its experiment
+   * and policies (finished, or running: elapsed plus estimate; the median, as a first lane's JIT warm-up
+   * or a lane slowed by other work says little of the rest); else the sum of its units' times at
    * the round rates measured in its experiment (eta.ts ownUnitSeconds); else scaled by operations from
    * the lane measured nearest to it in operations (`costs`: finished lanes and running ones' projections,
    * eta.ts scaledFromNearest); null when none of these is known.
    */
   private laneSeconds(lane: Lane, durations: ReadonlyMap<string, number[]>, costs: readonly MeasuredCost[]): number | null {
     const group = durations.get(durationKey(lane.units));
-    if (group !== undefined) return group.reduce((a, b) => a + b, 0) / group.length;
+    if (group !== undefined) return median(group);
     const units = lane.units.map((u) => {
       const shape = this.shapes.get(u.experiment);
       return shape === undefined ? null : ownUnitSeconds(shape, u.policy, this.rates, this.shapes);

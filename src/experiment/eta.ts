@@ -1,6 +1,6 @@
 /**
- * Round rates and the estimates built on them (what `eofd` says an ETA is, docs/guide.md "Progress
- * and ETAs"): c(e, label), the wall seconds one round of a unit of experiment e and policy label
+ * Round rates and the estimates built on them (the ETA rule, docs/guide.md "Progress and output"):
+ * c(e, label), the wall seconds one round of a unit of experiment e and policy label
  * takes. A pool stage (units side by side on as many threads as cores) measures it as a unit's wall
  * time over T; a lock-step run (trials one after another, their units in turns) splits each trial's
  * wall time W among its k units: c = (own select + update time) + (W/T − Σ own times)/k, the

@@ -15,7 +15,7 @@
  *
  * `<out>/reproduce.json` (written atomically at each stage's start and end, from the first work on) records the command and, per
  * stage, its outputs, start and end, exit status, each attempt (a run of it cut short and resumed is
- * two) and its wall time summed over them. A stage is finished when its outputs
+ * two), its wall time summed over them and, for a run stage, its units (what `eofd status` counts). A stage is finished when its outputs
  * are complete (a grid: `isGridFinished`; a run: every summary.csv; a report: its report.json); with
  * `resume` a finished stage is skipped unless an earlier stage ran again, and the others are resumed.
  *

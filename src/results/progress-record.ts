@@ -24,8 +24,8 @@ export interface ProgressRecord {
   /** The experiment's units running, and the rounds each has played. */
   running: { policy: string; trial: number; rounds: number }[];
   /**
-   * Seconds left when written, as the progress display estimates them (docs/guide.md "Progress and
-   * ETAs"): this run's (`run`), and the work the command runs after it (`later`: a reproduction's later
+   * Seconds left when written, as the progress display estimates them (the ETA rule, docs/guide.md
+   * "Progress and output"): this run's (`run`), and the work the command runs after it (`later`: a reproduction's later
    * stages; 0 none; null not known yet); null before the first rate.
    */
   eta: { run: number; later: number | null } | null;

@@ -2,14 +2,17 @@
  * `eofd status` on a half-finished sharded sweep: shards 0 and 1 of 3 ran, shard 2 never started; in
  * shard 0 one unit is running (a `.partial` under a live lock: this process holds it), in shard 1 one
  * unit was cut short by a run that is gone (a `.partial` under a lock from another host whose heartbeat
- * stopped an hour ago).
+ * stopped an hour ago). A unit's rounds and the ETA from its run's progress record; --watch.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CliIo } from '../../src/cli/io.js';
+import { collectStatus, formatStatus, statusCommand } from '../../src/cli/commands/status.js';
 import { acquireLock, type Lock } from '../../src/experiment/lock.js';
 import { lockFile, unitFiles } from '../../src/results/layout.js';
+import { progressRecordFile, PROGRESS_RECORD_FORMAT, type ProgressRecord } from '../../src/results/progress-record.js';
 import { runCli, tempDir, tinyConfig, writeFile } from '../experiment/fixtures.js';
 
 let root: string;
@@ -145,5 +148,72 @@ describe('eofd status: reliability', () => {
       const r = await runCli(['status', dir]);
       expect([r.code, r.stderr]).toEqual([2, `eofd status: ${file}: ${message}\n`]);
     }
+  });
+});
+
+describe('eofd status: progress records, --watch', () => {
+  it("a running unit's rounds and the ETA come from its run's progress record under a live lock held by its writer; another writer's record is ignored", async () => {
+    const config = writeFile(root, 'live.yaml', tinyConfig('live', { horizon: 20, trials: 1, policies: '[EOFD-MLogB, Random]' }));
+    const out = path.join(root, 'live');
+    expect((await runCli(['run', config, '--jobs', '1', '--quiet', '--out', out])).code).toBe(0);
+    const dir = path.join(out, 'live');
+    // EOFD-MLogB trial 0 running: 3 rows in its CSV (the rest still buffered), 12 rounds played.
+    const files = unitFiles(dir, 'EOFD-MLogB', 0);
+    const lines = fs.readFileSync(files.csv, 'utf8').split('\n');
+    fs.rmSync(files.csv);
+    fs.rmSync(files.summary);
+    fs.writeFileSync(files.partial, lines.slice(0, 4).join('\n') + '\n');
+    const write = (pid: number): void => {
+      const record: ProgressRecord = {
+        format: PROGRESS_RECORD_FORMAT,
+        pid,
+        host: os.hostname(),
+        written_ms: Date.now() - 10_000,
+        running: [{ policy: 'EOFD-MLogB', trial: 0, rounds: 12 }],
+        eta: { run: 100, later: 200 },
+      };
+      fs.writeFileSync(progressRecordFile(dir), JSON.stringify(record));
+    };
+    const lock = acquireLock(lockFile(out, 'live'));
+    try {
+      write(process.pid);
+      const report = collectStatus([out]);
+      expect(report.experiments[0]?.running[0]).toMatchObject({ policy: 'EOFD-MLogB', trial: 0, rounds: 12 });
+      expect(report.eta).toMatchObject({ later: 200 });
+      expect(report.eta?.run).toBeGreaterThan(85);
+      expect(report.eta?.run).toBeLessThanOrEqual(90); // 100 s ten seconds ago
+      expect(report.active).toBe(true);
+      expect(formatStatus(report).split('\n')[0]).toMatch(/^eofd status: 1 of 2 units done, 1 running, 0 missing; ETA 4m\d\ds \(this stage 1m\d\ds, later stages 3m20s\) \(estimated 10s ago\)$/);
+      expect(formatStatus(report)).toMatch(/\n {2}running: EOFD-MLogB trial 0, 12\/20 rounds \(60%\), written \d+s ago, on /);
+      write(process.pid + 1); // not the lock's holder: a killed run's, left behind
+      const stale = collectStatus([out]);
+      expect([stale.experiments[0]?.running[0]?.rounds, stale.eta]).toEqual([3, null]);
+    } finally {
+      lock.release();
+    }
+    const gone = collectStatus([out]);
+    expect([gone.running, gone.stale, gone.active]).toEqual([0, 1, false]);
+  });
+
+  it('--watch reports again until nothing runs; once on a folder where nothing runs; a bad interval is exit 2', async () => {
+    const config = writeFile(root, 'watch.yaml', tinyConfig('watch', { horizon: 10, trials: 1, policies: '[Random]' }));
+    const out = path.join(root, 'watch');
+    expect((await runCli(['run', config, '--jobs', '1', '--quiet', '--out', out])).code).toBe(0);
+    const stdout = { text: '', write: (t: string) => void (stdout.text += t), isTTY: false };
+    const stderr = { text: '', write: (t: string) => void (stderr.text += t), isTTY: false };
+    const io = { stdout, stderr, env: {} } as unknown as CliIo;
+    const lock = acquireLock(lockFile(out, 'watch'));
+    let sleeps = 0;
+    const code = await statusCommand([out], { watch: '2' }, io, async (ms) => {
+      expect(ms).toBe(2000);
+      if (++sleeps === 2) lock.release(); // the run ends during the second wait
+    });
+    expect([code, sleeps]).toEqual([0, 2]);
+    expect(stdout.text.split('\n').filter((l) => l.startsWith('eofd status: '))).toHaveLength(3);
+    expect(stdout.text.split('\n').filter((l) => /^# \d{4}-/.test(l))).toHaveLength(3);
+    const once = await runCli(['status', out, '--watch']);
+    expect([once.code, once.stdout.split('\n').filter((l) => l.startsWith('eofd status: '))]).toEqual([0, ['eofd status: 1 of 1 units done, 0 running, 0 missing']]);
+    const bad = await runCli(['status', out, '--watch', 'soon']);
+    expect([bad.code, bad.stderr]).toEqual([2, 'eofd status: --watch: expected seconds from 0.1 to 86400, got "soon"\n']);
   });
 });

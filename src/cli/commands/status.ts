@@ -1,9 +1,16 @@
 /**
- * `eofd status <dirs>... [--json]`: how far a run is, from its files alone, while it runs or after.
+ * `eofd status <dirs>... [--json] [--watch [seconds]]`: how far a run is, from its files alone, while it
+ * runs or after; `--watch` reports again every so many seconds until nothing runs (no unit, no live lock).
  * Each <dir> is an experiment folder, a grid or sweep folder (its point folders), a shard's folder
- * (`<out>/shard-<i>-of-<n>`) or a parent of any of these. Every unit (policy × trial) is
+ * (`<out>/shard-<i>-of-<n>`), a reproduction's folder (its reproduce.json: every stage, the units of the
+ * run stages not started yet counted as missing, by StageRecord.units; found up to 2 levels below a
+ * folder given) or a parent of any of these.
+ * Every unit (policy × trial) is
  *   - done: its CSV and summary file are in place (sizes checked, not hashes: `eofd report` checks those);
- *   - running: its `.partial` CSV exists and the experiment's lock (`<out>/.<name>.lock`) is live;
+ *   - running: its `.partial` CSV exists, or the run's progress record (results/progress-record.ts) lists
+ *     it, and the experiment's lock (`<out>/.<name>.lock`) is live; its rounds are the larger of the CSV's
+ *     rows and the record's count (the CSV is written in blocks), and the ETA is the freshest live
+ *     record's, less its age;
  *   - missing: anything else: queued, failed, never started (a shard whose folder does not exist),
  *     or cut short by a run that is gone (a stale `.partial`: redone by --resume).
  * The folders of one experiment in several shards are counted as one (units dealt as plan.ts deals
@@ -19,11 +26,13 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { RunError } from '../../base/errors.js';
 import { currentIdentity, holderVerdict, HEARTBEAT_MS, STALE_BEATS, type LockOwner } from '../../experiment/lock.js';
+import { readRecord, REPRODUCE_FILE, reproduceFolders, type StageName, type StageStatus } from '../../experiment/reproduce.js';
 import { formatShort } from '../../report/format.js';
+import { readProgressRecord, type ProgressRecord } from '../../results/progress-record.js';
 import { lockFile, MANIFEST_FILE, unitFiles } from '../../results/layout.js';
 import { readFinishedUnit, readManifest } from '../../results/read.js';
 import { EXIT, failureExitCode, processIo, type CliIo } from '../io.js';
-import { formatDuration } from '../progress.js';
+import { formatDuration, formatEta } from '../progress.js';
 
 /** An experiment's lock as found on disk. */
 export interface LockStatus {
@@ -53,6 +62,8 @@ export interface UnitStatus {
 export interface ExperimentStatus {
   /** The experiment as the user sees it: its folder, or `<parent>/shard-*-of-<n>/<path>` for one spread over shards. */
   name: string;
+  /** Where it lives under its run's --out (absolute; a shard's folder and the merged one share it). */
+  folder: string;
   horizon: number;
   units: number;
   done: number;
@@ -63,6 +74,35 @@ export interface ExperimentStatus {
   /** Shard count of a sharded experiment, and the shards with no folder of it. */
   shards: { count: number; absent: number[] } | null;
   locks: LockStatus[];
+  /** Seconds left as its run's progress record estimated them, less the record's age (see Eta); null without a live record or before a rate. */
+  eta: Eta | null;
+}
+
+/**
+ * Seconds left: those of the run that plays now (`run`) and of what its command runs after it
+ * (`later`: a reproduction's later stages; 0 none; null not known yet), from the freshest progress
+ * record (results/progress-record.ts) under a live lock, less the seconds since it was written.
+ */
+export interface Eta {
+  run: number;
+  later: number | null;
+  /** Seconds since the record was written. */
+  age: number;
+}
+
+/** One stage of a reproduction (its reproduce.json and stage folders). */
+export interface StageStatusLine {
+  name: StageName;
+  status: StageStatus;
+  /** A run stage's units (from reproduce.json; else those found), done, running and missing (not started counted as missing); null for a report. */
+  units: { units: number; done: number; running: number; missing: number } | null;
+}
+
+export interface ReproductionStatus {
+  dir: string;
+  stages: StageStatusLine[];
+  /** Whether the reproduction's lock (`<parent>/.<out>.lock`) is live. */
+  live: boolean;
 }
 
 export interface StatusReport {
@@ -72,6 +112,12 @@ export interface StatusReport {
   missing: number;
   stale: number;
   experiments: ExperimentStatus[];
+  /** The reproductions among the folders (units of their stages not started are counted as missing). */
+  reproductions: ReproductionStatus[];
+  /** The freshest live progress record's estimate (see Eta). */
+  eta: Eta | null;
+  /** Whether anything still runs: a unit, or a live lock of an experiment or reproduction. */
+  active: boolean;
 }
 
 const SHARD_FOLDER = /^shard-(\d+)-of-(\d+)$/;
@@ -91,6 +137,23 @@ function experimentFolders(dir: string, depth: number): string[] {
     .map((e) => e.name)
     .sort()
     .flatMap((name) => experimentFolders(path.join(dir, name), depth - 1));
+}
+
+/** Reproduction folders (holding reproduce.json) at or below `dir`, at most `depth` levels down, in name order. */
+function reproductionFolders(dir: string, depth: number): string[] {
+  if (fs.existsSync(path.join(dir, REPRODUCE_FILE))) return [dir];
+  if (depth === 0 || fs.existsSync(path.join(dir, MANIFEST_FILE))) return [];
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+    .map((e) => e.name)
+    .sort()
+    .flatMap((name) => reproductionFolders(path.join(dir, name), depth - 1));
 }
 
 /** The shard folder `dir` lies in (itself or an ancestor), if any. */
@@ -169,11 +232,14 @@ interface Member {
 export function collectStatus(dirs: readonly string[], now: number = Date.now()): StatusReport {
   if (dirs.length === 0) throw new RunError('no folder given', 2);
   // One experiment spread over shards: its folders under shard-<i>-of-<n> of one parent, by path inside the shard folder.
-  const groups = new Map<string, { name: string; members: Member[] }>();
+  const groups = new Map<string, { name: string; home: string; members: Member[] }>();
+  const reproductions: string[] = [];
   for (const given of dirs) {
     if (!fs.existsSync(given) || !fs.statSync(given).isDirectory()) throw new RunError(`${given}: no such folder`, 2);
+    const inside = reproductionFolders(given, 2);
+    reproductions.push(...inside);
     const found = experimentFolders(given, 4);
-    if (found.length === 0) throw new RunError(`${given}: no experiment folder (one holding ${MANIFEST_FILE}) in it or up to 4 levels below`, 2);
+    if (found.length === 0 && inside.length === 0) throw new RunError(`${given}: no experiment folder (one holding ${MANIFEST_FILE}) in it or up to 4 levels below`, 2);
     for (const dir of found) {
       const shardDir = shardFolderOf(dir);
       const count = shardDir === null ? null : (SHARD_FOLDER.exec(path.basename(shardDir)) as RegExpExecArray)[2];
@@ -183,7 +249,7 @@ export function collectStatus(dirs: readonly string[], now: number = Date.now())
       const manifest = readManifest(dir);
       const key = `${home}\u0000${JSON.stringify(manifest.config)}`;
       const name = shardDir === null ? dir : path.join(path.relative(process.cwd(), path.dirname(shardDir)) || '.', `shard-*-of-${count}`, inner);
-      const group = groups.get(key) ?? { name, members: [] };
+      const group = groups.get(key) ?? { name, home, members: [] };
       if (group.members.some((m) => path.resolve(m.dir) === path.resolve(dir))) continue;
       const shard = manifest.shard ?? null;
       if (shard === null) group.name = dir;
@@ -191,19 +257,54 @@ export function collectStatus(dirs: readonly string[], now: number = Date.now())
       groups.set(key, group);
     }
   }
-  const experiments = [...groups.values()].map((group) => experimentStatus(group.name, group.members, now));
+  const experiments = [...groups.values()].map((group) => experimentStatus(group.name, group.home, group.members, now));
+  const stages = reproductions.flatMap((dir) => reproductionStatus(dir, experiments, now));
   const sum = (f: (e: ExperimentStatus) => number): number => experiments.reduce((n, e) => n + f(e), 0);
+  // Units of a reproduction's stages not started yet: counted as missing.
+  const notStarted = stages.reduce((n, r) => n + r.notStarted, 0);
+  const freshest = experiments.flatMap((e) => (e.eta === null ? [] : [e.eta])).sort((a, b) => a.age - b.age)[0] ?? null;
+  const running = sum((e) => e.running.length);
   return {
-    units: sum((e) => e.units),
+    units: sum((e) => e.units) + notStarted,
     done: sum((e) => e.done),
-    running: sum((e) => e.running.length),
-    missing: sum((e) => e.missing),
+    running,
+    missing: sum((e) => e.missing) + notStarted,
     stale: sum((e) => e.stale.length),
     experiments,
+    reproductions: stages.map((r) => r.status),
+    eta: freshest,
+    active: running > 0 || experiments.some((e) => e.locks.some((l) => l.live)) || stages.some((r) => r.status.live),
   };
 }
 
-function experimentStatus(name: string, members: readonly Member[], now: number): ExperimentStatus {
+/** Run stages of a reproduction and the folder each writes. */
+const RUN_STAGE_DIRS = (out: string): Partial<Record<StageName, string>> => {
+  const folders = reproduceFolders(out);
+  return { tune: folders.tune, tuned: folders.tuned, 'paper-choice': folders.paperChoice };
+};
+
+/** A reproduction's stages from its reproduce.json and the experiments found in its stage folders; none when the record is not one. */
+function reproductionStatus(out: string, experiments: readonly ExperimentStatus[], now: number): { status: ReproductionStatus; notStarted: number }[] {
+  const record = readRecord(path.join(out, REPRODUCE_FILE));
+  if (record === null) return [];
+  const dirs = RUN_STAGE_DIRS(out);
+  let notStarted = 0;
+  const stages = record.stages.map((stage): StageStatusLine => {
+    const dir = dirs[stage.name];
+    if (dir === undefined) return { name: stage.name, status: stage.status, units: null };
+    const inside = experiments.filter((e) => e.folder.startsWith(path.resolve(dir) + path.sep));
+    const count = (f: (e: ExperimentStatus) => number): number => inside.reduce((n, e) => n + f(e), 0);
+    const found = count((e) => e.units);
+    const units = Math.max(found, stage.units ?? found);
+    notStarted += units - found;
+    return { name: stage.name, status: stage.status, units: { units, done: count((e) => e.done), running: count((e) => e.running.length), missing: count((e) => e.missing) + units - found } };
+  });
+  const resolved = path.resolve(out);
+  const live = readLock(lockFile(path.dirname(resolved), path.basename(resolved)), now)?.live === true;
+  return [{ status: { dir: out, stages, live }, notStarted }];
+}
+
+function experimentStatus(name: string, folder: string, members: readonly Member[], now: number): ExperimentStatus {
   const first = members[0] as Member;
   const { config } = readManifest(first.dir);
   // The whole folder (a run without shards, or merged from them), and the shards.
@@ -216,8 +317,20 @@ function experimentStatus(name: string, members: readonly Member[], now: number)
     if (!locks.has(file)) locks.set(file, readLock(file, now));
     return locks.get(file) ?? null;
   };
+  // A progress record counts only when the live lock of its folder is held by the process that wrote it.
+  const records = new Map<string, { record: ProgressRecord; age: number } | null>();
+  const recordOf = (dir: string): { record: ProgressRecord; age: number } | null => {
+    if (!records.has(dir)) {
+      const record = readProgressRecord(dir);
+      const lock = lockOf(dir);
+      const live = record !== null && lock?.live === true && lock.pid === record.pid && lock.host === record.host;
+      records.set(dir, live ? { record, age: Math.max(0, (now - record.written_ms) / 1000) } : null);
+    }
+    return records.get(dir) ?? null;
+  };
   const status: ExperimentStatus = {
     name,
+    folder,
     horizon: config.horizon,
     units: config.policies.length * config.trials,
     done: 0,
@@ -226,6 +339,7 @@ function experimentStatus(name: string, members: readonly Member[], now: number)
     missing: 0,
     shards: count === null ? null : { count, absent: [] },
     locks: [],
+    eta: null,
   };
   let j = 0;
   for (const policy of config.policies) {
@@ -247,11 +361,16 @@ function experimentStatus(name: string, members: readonly Member[], now: number)
       }
       const partial = partialOf(files.partial, now);
       const lock = lockOf(owner.dir);
-      if (partial === null) {
+      // The rounds played as the run's progress record has them: its CSV rows are written in blocks and trail them.
+      const record = recordOf(owner.dir);
+      const played = record?.record.running.find((r) => r.policy === policy && r.trial === trial);
+      if (partial === null && played === undefined) {
         status.missing++;
         continue;
       }
-      const unit: UnitStatus = { policy, trial, dir: owner.dir, rounds: partial.rounds, writtenAge: partial.age, lock: lock?.live === true ? lock : null };
+      const rounds = Math.max(partial?.rounds ?? 0, played?.rounds ?? 0);
+      const writtenAge = Math.min(partial?.age ?? Infinity, played === undefined ? Infinity : (record as { age: number }).age);
+      const unit: UnitStatus = { policy, trial, dir: owner.dir, rounds, writtenAge, lock: lock?.live === true ? lock : null };
       if (lock?.live === true) status.running.push(unit);
       else {
         status.stale.push(unit);
@@ -266,6 +385,10 @@ function experimentStatus(name: string, members: readonly Member[], now: number)
   for (const member of members) {
     const lock = lockOf(member.dir);
     if (lock !== null) status.locks.push(lock);
+    const record = recordOf(member.dir);
+    if (record?.record.eta != null && (status.eta === null || record.age < status.eta.age)) {
+      status.eta = { run: Math.max(0, record.record.eta.run - record.age), later: record.record.eta.later, age: record.age };
+    }
   }
   return status;
 }
@@ -281,7 +404,17 @@ function lockText(lock: LockStatus): string {
 export function formatStatus(report: StatusReport): string {
   const counts = (x: { units: number; done: number; missing: number }, running: number, stale: number): string =>
     `${x.done} of ${x.units} units done, ${running} running, ${x.missing} missing` + (stale > 0 ? ` (${stale} cut short by a run that is gone)` : '');
-  const lines = [`eofd status: ${counts(report, report.running, report.stale)}`];
+  const eta = report.eta === null ? '' : `; ETA ${formatEta(report.eta.run, report.eta.later)} (estimated ${age(report.eta.age)})`;
+  const lines = [`eofd status: ${counts(report, report.running, report.stale)}${eta}`];
+  for (const r of report.reproductions) {
+    const current = r.stages.findIndex((s) => s.status === 'running');
+    const where = current < 0 ? (r.live ? 'running' : 'not running') : `stage ${current + 1} of ${r.stages.length} (${r.stages[current]?.name}) running`;
+    lines.push(`reproduction ${r.dir}: ${where}`);
+    r.stages.forEach((stage, i) => {
+      const units = stage.units === null ? '' : `, ${counts(stage.units, stage.units.running, 0)}`;
+      lines.push(`  [${i + 1}/${r.stages.length}] ${stage.name}: ${stage.status}${units}`);
+    });
+  }
   for (const e of report.experiments) {
     lines.push(`${e.name}: ${counts(e, e.running.length, e.stale.length)}`);
     for (const u of e.running) {
@@ -301,11 +434,40 @@ export function formatStatus(report: StatusReport): string {
   return lines.join('\n') + '\n';
 }
 
-export function statusCommand(dirs: readonly string[], options: { json?: boolean }, io: CliIo): number {
+/** `--watch`'s seconds between two reports when none is given. */
+export const WATCH_SECONDS = 10;
+
+export interface StatusOptions {
+  json?: boolean;
+  /** Report again every so many seconds until nothing runs (true: WATCH_SECONDS). */
+  watch?: boolean | string;
+}
+
+/** `--watch [seconds]` as seconds, or null without it; a RunError (exit 2) for a bad value. */
+function watchSeconds(watch: StatusOptions['watch']): number | null {
+  if (watch === undefined || watch === false) return null;
+  if (watch === true) return WATCH_SECONDS;
+  const seconds = Number(watch);
+  if (!Number.isFinite(seconds) || seconds < 0.1 || seconds > 86_400) throw new RunError(`--watch: expected seconds from 0.1 to 86400, got ${JSON.stringify(watch)}`, 2);
+  return seconds;
+}
+
+/** Clears a terminal and puts the cursor at its top left. */
+const CLEAR_SCREEN = '\x1b[H\x1b[2J';
+
+export async function statusCommand(dirs: readonly string[], options: StatusOptions, io: CliIo, sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms))): Promise<number> {
   try {
-    const report = collectStatus(dirs);
-    io.stdout.write(options.json === true ? JSON.stringify(report, null, 2) + '\n' : formatStatus(report));
-    return EXIT.ok;
+    const every = watchSeconds(options.watch);
+    for (let first = true; ; first = false) {
+      const report = collectStatus(dirs);
+      const text = options.json === true ? JSON.stringify(report, null, 2) + '\n' : formatStatus(report);
+      // A terminal is redrawn; a pipe or a log gets each report after a time stamp.
+      if (every === null) io.stdout.write(text);
+      else if (io.stdout.isTTY === true) io.stdout.write(CLEAR_SCREEN + text);
+      else io.stdout.write(`${first ? '' : '\n'}# ${new Date().toISOString()}\n${text}`);
+      if (every === null || !report.active) return EXIT.ok;
+      await sleep(every * 1000);
+    }
   } catch (caught) {
     return failureExitCode(caught, io, 'status');
   }
@@ -314,17 +476,26 @@ export function statusCommand(dirs: readonly string[], options: { json?: boolean
 export function registerStatus(program: Command, io: CliIo = processIo()): void {
   program
     .command('status')
-    .summary('count done / running / missing units of experiments, grids, sweeps and shards, with hosts and ages')
+    .summary('count done / running / missing units of experiments, grids, sweeps, shards and reproductions, with an ETA')
     .description(
-      'Each <dir> is an experiment folder, a grid or sweep folder, a shard folder (<out>/shard-<i>-of-<n>) or a parent ' +
-        'of these. A unit is done (its files are in place), running (its .partial CSV grows under a live lock: the host, ' +
-        'pid and heartbeat age are shown) or missing (queued, failed, in a shard not started, or cut short by a run that ' +
-        'is gone). The shards of one experiment count as one. Reads files only: safe while runs write.',
+      'Each <dir> is an experiment folder, a grid or sweep folder, a shard folder (<out>/shard-<i>-of-<n>), a reproduction ' +
+        "(its --out: reproduce.json, each stage's units, those of stages not started counted as missing) or a parent " +
+        'of these. A unit is done (its files are in place), running (its .partial CSV or its run\'s progress record, under a ' +
+        'live lock: the host, pid and heartbeat age are shown) or missing (queued, failed, in a shard not started, or cut ' +
+        "short by a run that is gone). The shards of one experiment count as one. Rounds and the ETA come from the progress " +
+        'record a running eofd writes beside its lock (<out>/.<name>.progress.json, about every second): the rounds its ' +
+        'units played (the CSVs are written in blocks and trail them) and its own ETA, from the round rates it measured ' +
+        '(docs/guide.md, "Progress and output", the ETA rule), less the record\'s age. Reads files only: safe while runs write.',
     )
     .argument('<dirs...>', 'result folders')
     .option('--json', 'print the counts as one JSON document')
-    .addHelpText('after', '\nExample:\n  $ eofd status results\n  $ eofd status results/shard-*-of-8 --json\n\nExit codes: 0 counted; 2 a folder holds no experiment.')
-    .action((dirs: string[], options: { json?: boolean }) => {
-      process.exitCode = statusCommand(dirs, options, io);
+    .option('--watch [seconds]', `report again every so many seconds (default ${WATCH_SECONDS}) until nothing runs: no unit, no live lock`)
+    .addHelpText(
+      'after',
+      '\nExample:\n  $ eofd status results\n  $ eofd status results/paper --watch 30\n  $ eofd status results/shard-*-of-8 --json\n\n' +
+        'Exit codes: 0 counted; 2 a folder holds no experiment, or a bad --watch.',
+    )
+    .action(async (dirs: string[], options: StatusOptions) => {
+      process.exitCode = await statusCommand(dirs, options, io);
     });
 }
