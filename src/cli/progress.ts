@@ -400,17 +400,18 @@ export class Tally {
   }
 
   /**
-   * Seconds the run still needs. The work left, in seconds of one thread: each running lane (a unit,
-   * or a lock-step trial, whose units all report the trial's rounds and so each estimate its time) its
-   * units' longest estimate from its own reports; each lane not started (or too new to have a rate)
-   * its laneSeconds (less its elapsed time). Spread over the threads, and never less than the longest
-   * running lane. null while some lane has no estimate (before the first rate).
+   * Seconds the run still needs. Each running lane (a unit, or a lock-step trial, whose units all
+   * report the trial's rounds and so each estimate its time) takes its units' longest estimate from
+   * their own reports; a lane not started (or too new to have a rate) its laneSeconds (less its elapsed
+   * time). The lanes are then laid on the threads as the pool deals them: the running ones where they
+   * run, the others in the plan's order each to the thread free first; the run ends with the last
+   * thread (not the work over the threads: the last units cannot be shared out). null while some lane
+   * has no estimate (before the first rate).
    */
   remainingRunSeconds(now: number): number | null {
     const durations = new Map([...this.durations].map(([key, list]) => [key, [...list]]));
     const costs = [...this.laneCosts];
-    let work = 0;
-    let longest = 0;
+    const lefts: number[] = [];
     const unknown: Lane[] = [];
     for (const lane of this.lanes.values()) {
       if (lane.open === 0) continue;
@@ -419,25 +420,36 @@ export class Tally {
         continue;
       }
       const running = lane.units.map((u) => this.running.get(unitKey(u))).filter((r): r is RunningUnit => r !== undefined);
-      const lefts = running.map((r) => this.unitSeconds(r));
-      if (running.length === 0 || lefts.some((left) => left === null)) {
+      const own = running.map((r) => this.unitSeconds(r));
+      if (running.length === 0 || own.some((left) => left === null)) {
         unknown.push(lane);
         continue;
       }
-      const left = Math.max(...(lefts as number[]));
-      work += left;
-      longest = Math.max(longest, left);
+      const left = Math.max(...(own as number[]));
+      lefts.push(left);
       const seconds = (now - lane.started) / 1000 + left;
       const key = durationKey(lane.units);
       durations.set(key, [...(durations.get(key) ?? []), seconds]);
       costs.push({ seconds, flops: this.laneFlops(lane) });
     }
-    for (const lane of unknown) {
+    // Seconds from now at which each thread is free; a running lane holds one (more lanes than threads: the least busy).
+    const threads: number[] = new Array<number>(Math.max(1, this.jobs)).fill(0);
+    const toFreest = (seconds: number): void => {
+      const i = threads.indexOf(Math.min(...threads));
+      threads[i] = (threads[i] as number) + seconds;
+    };
+    for (const lane of unknown.filter((l) => l.started !== null)) {
       const seconds = this.laneSeconds(lane, durations, costs);
       if (seconds === null) return null;
-      work += Math.max(0, seconds - (lane.started === null ? 0 : (now - lane.started) / 1000));
+      lefts.push(Math.max(0, seconds - (now - (lane.started as number)) / 1000));
     }
-    return Math.max(longest, work / Math.max(1, this.jobs));
+    for (const left of lefts) toFreest(left);
+    for (const lane of unknown.filter((l) => l.started === null)) {
+      const seconds = this.laneSeconds(lane, durations, costs);
+      if (seconds === null) return null;
+      toFreest(seconds);
+    }
+    return Math.max(...threads);
   }
 
   roundsNow(): number {

@@ -156,3 +156,61 @@ describe('ETA of a reproduction-like timed stage (fake clock)', () => {
     expect(worst).toBeLessThan(0.25);
   });
 });
+
+/**
+ * A sweep on a worker pool (fake clock): 2 threads, 5 points whose rounds cost more and more (a sweep
+ * over d), 2 policies × 3 trials each, every unit alone in its lane. A point not started takes the
+ * measured unit nearest to it in estimated operations, scaled by their ratio; the cost model gets the
+ * growth wrong (operations ∝ seconds^0.85: 5 times the time is 3.9 times the operations), as a model's
+ * operations are not the machine's time.
+ */
+describe('ETA of a sweep on a worker pool (fake clock)', () => {
+  const POINTS = 5;
+  const TRIALS = 3;
+  const T = 1000;
+  /** True seconds of a unit, and what the cost model estimates of its operations. */
+  const seconds = (point: number, label: string): number => (label === 'A' ? 1 : 3) * (1 + point);
+  const flops = (point: number, label: string): number => 1e9 * seconds(point, label) ** 0.85;
+  const ref = (point: number, label: string, trial: number): UnitRef => ({ experiment: `p${point}`, policy: label, trial, horizon: T });
+
+  it('after the first tenth of the work, every estimate is within 25% of the time left', () => {
+    const tally = new Tally();
+    const units = Array.from({ length: POINTS }, (_, p) => ['A', 'B'].flatMap((label) => Array.from({ length: TRIALS }, (_, t) => ({ p, label, t })))).flat();
+    tally.plan({
+      jobs: 2,
+      lockStep: false,
+      experiments: Array.from({ length: POINTS }, (_, p) => ({ resolved: {} as ResolvedExperiment, dir: `out/p${p}`, resumed: false, finished: [], pending: units.filter((u) => u.p === p).map((u) => ref(u.p, u.label, u.t)) })),
+    });
+    for (let p = 0; p < POINTS; p++) {
+      tally.shapes.set(`p${p}`, { experiment: `p${p}`, trials: TRIALS, horizon: T, labels: ['A', 'B'].map((label) => ({ label, policy: label, totalFlops: flops(p, label) })) });
+    }
+    // The pool: each unit to the thread free first; its events every 50 rounds.
+    const free = [0, 0];
+    const events: { at: number; order: number; apply: () => void }[] = [];
+    for (const u of units) {
+      const thread = free[0] as number <= (free[1] as number) ? 0 : 1;
+      const start = free[thread] as number;
+      const unit = ref(u.p, u.label, u.t);
+      const perRound = (1000 * seconds(u.p, u.label)) / T;
+      events.push({ at: start, order: 0, apply: () => tally.start(unit, start) });
+      for (let r = 50; r < T; r += 50) events.push({ at: start + r * perRound, order: 1, apply: () => tally.progress(unit, r, start + r * perRound) });
+      const end = start + T * perRound;
+      events.push({ at: end, order: -1, apply: () => tally.finish(unit, false, end, perRound) });
+      free[thread] = end;
+    }
+    const total = Math.max(...free);
+    events.sort((a, b) => a.at - b.at || a.order - b.order);
+    let worst = 0;
+    let checked = 0;
+    for (const event of events) {
+      event.apply();
+      if (event.at < 0.1 * total || event.at >= total) continue;
+      const estimate = tally.remainingRunSeconds(event.at);
+      expect(estimate).not.toBeNull();
+      worst = Math.max(worst, Math.abs((estimate as number) / ((total - event.at) / 1000) - 1));
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(400);
+    expect(worst).toBeLessThan(0.25);
+  });
+});

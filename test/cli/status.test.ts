@@ -195,6 +195,31 @@ describe('eofd status: progress records, --watch', () => {
     expect([gone.running, gone.stale, gone.active]).toEqual([0, 1, false]);
   });
 
+  it('of two processes running side by side (shards, two hosts), the ETA is the one that needs longest', async () => {
+    const out = path.join(root, 'side');
+    for (const name of ['p', 'q']) {
+      const config = writeFile(root, `${name}.yaml`, tinyConfig(name, { horizon: 10, trials: 1, policies: '[Random]' }));
+      expect((await runCli(['run', config, '--jobs', '1', '--quiet', '--out', out])).code).toBe(0);
+    }
+    const record = (name: string, host: string, pid: number, run: number): void => {
+      const written: ProgressRecord = { format: PROGRESS_RECORD_FORMAT, pid, host, written_ms: Date.now(), running: [], eta: { run, later: 0 } };
+      fs.writeFileSync(progressRecordFile(path.join(out, name)), JSON.stringify(written));
+    };
+    const lock = acquireLock(lockFile(out, 'p'));
+    try {
+      record('p', os.hostname(), process.pid, 100);
+      // q's run on another host, its heartbeat fresh: live.
+      fs.writeFileSync(lockFile(out, 'q'), JSON.stringify({ pid: 4242, host: 'elsewhere', started: new Date().toISOString(), heartbeat_ms: 5000, token: 't' }) + '\n');
+      record('q', 'elsewhere', 4242, 300);
+      expect(collectStatus([out]).eta).toMatchObject({ host: 'elsewhere', pid: 4242, later: 0 });
+      record('q', 'elsewhere', 4242, 50);
+      expect(collectStatus([out]).eta).toMatchObject({ host: os.hostname(), pid: process.pid });
+    } finally {
+      lock.release();
+      fs.rmSync(lockFile(out, 'q'));
+    }
+  });
+
   it('--watch reports again until nothing runs; once on a folder where nothing runs; a bad interval is exit 2', async () => {
     const config = writeFile(root, 'watch.yaml', tinyConfig('watch', { horizon: 10, trials: 1, policies: '[Random]' }));
     const out = path.join(root, 'watch');

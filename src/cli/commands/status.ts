@@ -9,8 +9,8 @@
  *   - done: its CSV and summary file are in place (sizes checked, not hashes: `eofd report` checks those);
  *   - running: its `.partial` CSV exists, or the run's progress record (results/progress-record.ts) lists
  *     it, and the experiment's lock (`<out>/.<name>.lock`) is live; its rounds are the larger of the CSV's
- *     rows and the record's count (the CSV is written in blocks), and the ETA is the freshest live
- *     record's, less its age;
+ *     rows and the record's count (the CSV is written in blocks), and the ETA is that of the live
+ *     records (each process's freshest, less its age; the longest of several processes: shards);
  *   - missing: anything else: queued, failed, never started (a shard whose folder does not exist),
  *     or cut short by a run that is gone (a stale `.partial`: redone by --resume).
  * The folders of one experiment in several shards are counted as one (units dealt as plan.ts deals
@@ -81,11 +81,15 @@ export interface ExperimentStatus {
 /**
  * Seconds left: those of the run that plays now (`run`) and of what its command runs after it
  * (`later`: a reproduction's later stages; 0 none; null not known yet), from the freshest progress
- * record (results/progress-record.ts) under a live lock, less the seconds since it was written.
+ * record (results/progress-record.ts) of a process under a live lock, less the seconds since it was
+ * written; of several processes (shards run side by side), the one that needs longest.
  */
 export interface Eta {
   run: number;
   later: number | null;
+  /** The process that wrote it. */
+  host: string;
+  pid: number;
   /** Seconds since the record was written. */
   age: number;
 }
@@ -114,7 +118,7 @@ export interface StatusReport {
   experiments: ExperimentStatus[];
   /** The reproductions among the folders (units of their stages not started are counted as missing). */
   reproductions: ReproductionStatus[];
-  /** The freshest live progress record's estimate (see Eta). */
+  /** The live progress records' estimate (see Eta). */
   eta: Eta | null;
   /** Whether anything still runs: a unit, or a live lock of an experiment or reproduction. */
   active: boolean;
@@ -257,12 +261,21 @@ export function collectStatus(dirs: readonly string[], now: number = Date.now())
       groups.set(key, group);
     }
   }
-  const experiments = [...groups.values()].map((group) => experimentStatus(group.name, group.home, group.members, now));
+  const etas: Eta[] = [];
+  const experiments = [...groups.values()].map((group) => experimentStatus(group.name, group.home, group.members, now, etas));
   const stages = reproductions.flatMap((dir) => reproductionStatus(dir, experiments, now));
   const sum = (f: (e: ExperimentStatus) => number): number => experiments.reduce((n, e) => n + f(e), 0);
   // Units of a reproduction's stages not started yet: counted as missing.
   const notStarted = stages.reduce((n, r) => n + r.notStarted, 0);
-  const freshest = experiments.flatMap((e) => (e.eta === null ? [] : [e.eta])).sort((a, b) => a.age - b.age)[0] ?? null;
+  // Each process's freshest estimate; the processes run side by side, so the one that needs longest.
+  const byProcess = new Map<string, Eta>();
+  for (const eta of etas) {
+    const key = `${eta.host}\u0000${eta.pid}`;
+    const seen = byProcess.get(key);
+    if (seen === undefined || eta.age < seen.age) byProcess.set(key, eta);
+  }
+  const left = (eta: Eta): number => eta.run + (eta.later ?? 0);
+  const longest = [...byProcess.values()].reduce<Eta | null>((a, b) => (a === null || left(b) > left(a) ? b : a), null);
   const running = sum((e) => e.running.length);
   return {
     units: sum((e) => e.units) + notStarted,
@@ -272,7 +285,7 @@ export function collectStatus(dirs: readonly string[], now: number = Date.now())
     stale: sum((e) => e.stale.length),
     experiments,
     reproductions: stages.map((r) => r.status),
-    eta: freshest,
+    eta: longest,
     active: running > 0 || experiments.some((e) => e.locks.some((l) => l.live)) || stages.some((r) => r.status.live),
   };
 }
@@ -304,7 +317,8 @@ function reproductionStatus(out: string, experiments: readonly ExperimentStatus[
   return [{ status: { dir: out, stages, live }, notStarted }];
 }
 
-function experimentStatus(name: string, folder: string, members: readonly Member[], now: number): ExperimentStatus {
+/** The status of one experiment (its folders `members`); the estimates of its live progress records are added to `etas`. */
+function experimentStatus(name: string, folder: string, members: readonly Member[], now: number, etas: Eta[]): ExperimentStatus {
   const first = members[0] as Member;
   const { config } = readManifest(first.dir);
   // The whole folder (a run without shards, or merged from them), and the shards.
@@ -386,9 +400,10 @@ function experimentStatus(name: string, folder: string, members: readonly Member
     const lock = lockOf(member.dir);
     if (lock !== null) status.locks.push(lock);
     const record = recordOf(member.dir);
-    if (record?.record.eta != null && (status.eta === null || record.age < status.eta.age)) {
-      status.eta = { run: Math.max(0, record.record.eta.run - record.age), later: record.record.eta.later, age: record.age };
-    }
+    if (record?.record.eta == null) continue;
+    const eta: Eta = { run: Math.max(0, record.record.eta.run - record.age), later: record.record.eta.later, age: record.age, host: record.record.host, pid: record.record.pid };
+    etas.push(eta);
+    if (status.eta === null || eta.age < status.eta.age) status.eta = eta;
   }
   return status;
 }
