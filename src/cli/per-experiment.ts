@@ -10,7 +10,7 @@ import { shardFolder } from '../results/layout.js';
 import { hinter } from './hint.js';
 import { EXIT, failureExitCode, firstLine, type CliIo } from './io.js';
 import { loadCommandExperiments, resumeCommand, runOptionsFor, shardNote, timingCheck, type ExperimentCommandOptions } from './options.js';
-import { createProgress, progressMode, type ProgressReporter } from './progress.js';
+import { createProgress, progressMode, type LaterUnits, type ProgressReporter } from './progress.js';
 import { Session } from './session.js';
 import { resolveShard, withExplicitShard, type ResolvedShard } from './shard.js';
 
@@ -48,6 +48,8 @@ export interface PerExperimentCommand<Result extends GroupResult, Group = Experi
   groups(configs: ExperimentConfig[]): Group[];
   /** Runs one group with the shared run options. */
   run(group: Group, runOptions: Omit<RunOptions, 'split'>): Promise<Result>;
+  /** The units of `groups` (those after the running one), for the ETA of the whole command; null (the default) when not known. */
+  later?(groups: readonly Group[]): LaterUnits[] | null;
   /** What the stop line says is kept (default `finished units are kept`). */
   kept?(result: Result): string;
   /**
@@ -83,8 +85,11 @@ export async function perExperimentCommand<Result extends GroupResult, Group = E
     const configFile = configFiles.length === 1 ? configFiles[0] : undefined;
     if (options.timing === true) timingCheck(options, (line) => reporter.log(line));
     const results: Result[] = [];
-    for (const group of command.groups(configs)) {
+    const groups = command.groups(configs);
+    for (const [i, group] of groups.entries()) {
       const debug = io.env.EOFD_DEBUG === '1';
+      // Several groups (a grid or sweep of each experiment): the ETA counts the later ones.
+      if (groups.length > 1) reporter.laterWork(i === groups.length - 1 ? [] : (command.later?.(groups.slice(i + 1)) ?? null), 'experiments');
       const result = await command.run(group, runOptionsFor(options, { out, shard, configFile, signal: session.signal, reporter, debug }));
       if (result.run.interrupted || session.signalled !== null) {
         reporter.stop();

@@ -13,7 +13,7 @@
  */
 import fs from 'node:fs';
 import os from 'node:os';
-import { ownUnitSeconds, RateMeter, RoundRates, runShape, scaledFromNearest, type MeasuredCost, type RunShape } from '../experiment/eta.js';
+import { ownUnitSeconds, RateMeter, RoundRates, runShape, scaledFromNearest, unitSeconds, type MeasuredCost, type RunShape } from '../experiment/eta.js';
 import type { RunEvents, RunPlan, UnitRef } from '../experiment/runner.js';
 import type { ResolvedExperiment } from '../experiment/setup.js';
 import { formatShort } from '../report/format.js';
@@ -38,6 +38,18 @@ export interface ProgressReporter {
   log(line: string): void;
   /** Removes the live lines; later output goes straight to the stream. */
   stop(): void;
+  /**
+   * The work the command runs after this run, by units (a grid of each later experiment; [] none;
+   * null not known), shown as `later <what>` in the ETA (Tally.laterSeconds).
+   */
+  laterWork(work: readonly LaterUnits[] | null, what: string): void;
+}
+
+/** Units of one label of an experiment that a command runs after the current run. */
+export interface LaterUnits {
+  shape: RunShape;
+  label: string;
+  units: number;
 }
 
 /** The smallest terminal the live view draws on; smaller ones get one line per unit. */
@@ -89,14 +101,16 @@ export function formatDuration(seconds: number): string {
 
 /**
  * An ETA of `run` seconds (null: not known yet) and `later` seconds after it (a reproduction's later
- * stages; undefined or 0: none; null: not known yet): `3m05s`, `3m05s + later stages`, or the whole
- * command's then each part's, `25m10s (this stage 3m05s, later stages 22m05s)`.
+ * stages, a grid's later experiments: `what`; undefined or 0: none; null: not known yet): `3m05s`,
+ * `3m05s + later stages`, or the whole command's then each part's, `25m10s (this stage 3m05s, later
+ * stages 22m05s)`.
  */
-export function formatEta(run: number | null, later: number | null | undefined): string {
+export function formatEta(run: number | null, later: number | null | undefined, what = 'stages'): string {
   if (run === null) return '–';
   if (later === undefined || later === 0) return formatDuration(run);
-  if (later === null) return `${formatDuration(run)} + later stages`;
-  return `${formatDuration(run + later)} (this stage ${formatDuration(run)}, later stages ${formatDuration(later)})`;
+  const one = what.replace(/s$/, '');
+  if (later === null) return `${formatDuration(run)} + later ${what}`;
+  return `${formatDuration(run + later)} (this ${one} ${formatDuration(run)}, later ${what} ${formatDuration(later)})`;
 }
 
 /** Characters as a terminal counts them (the texts here hold no wide or combining characters). */
@@ -282,16 +296,26 @@ export class Tally {
   readonly lanes = new Map<string, Lane>();
   /** Seconds each finished lane took, by durationKey. */
   readonly durations = new Map<string, number[]>();
-  /** c(e, label) measured so far in this command (eta.ts). */
+  /**
+   * The experiments of this command by their folder (a plan's `dir`), not their name: names repeat
+   * across a command's runs (each grid's point names, a reproduction's stages) for other settings.
+   * The current plan's names → folders.
+   */
+  private readonly folders = new Map<string, string>();
+  /** c(e, label) measured so far in this command (eta.ts), e the experiment's folder. */
   readonly rates = new RoundRates();
-  private readonly meter = new RateMeter(this.rates);
-  /** The experiments planned so far, by name (their labels' estimated operations). */
+  private readonly meter = new RateMeter(this.rates, (u) => this.folderOf(u.experiment));
+  /** The experiments planned so far, by folder (their labels' estimated operations; RunShape.experiment is the folder). */
   readonly shapes = new Map<string, RunShape>();
   /** Finished lanes' seconds and operations. */
   private readonly laneCosts: MeasuredCost[] = [];
   started: number | null = null;
   /** Seconds of the work after this run (RunEvents.onLaterWork), kept across plans; null: unknown; undefined: none announced. */
   later: number | null | undefined = undefined;
+  /** The work after this run by its units (ProgressReporter.laterWork), estimated at the rates measured; replaces `later` when set. */
+  laterUnits: readonly LaterUnits[] | null | undefined = undefined;
+  /** What the later work is, as the ETA names it (`later stages`). */
+  laterWhat = 'stages';
 
   plan(plan: RunPlan): void {
     const pending = plan.experiments.flatMap((e) => e.pending);
@@ -301,10 +325,11 @@ export class Tally {
     this.jobs = plan.jobs;
     this.lockStep = plan.lockStep;
     this.meter.plan(plan.lockStep);
+    this.folders.clear();
     for (const e of plan.experiments) {
+      for (const unit of [...e.pending, ...e.finished]) this.folders.set(unit.experiment, e.dir);
       try {
-        const shape = runShape(e.resolved);
-        this.shapes.set(shape.experiment, shape);
+        this.shapes.set(e.dir, { ...runShape(e.resolved), experiment: e.dir });
       } catch {
         // No cost model for it (an experiment the plan does not resolve): its lanes wait for a measure.
       }
@@ -375,9 +400,14 @@ export class Tally {
     return remainingSeconds(r.reports.samples(), r.unit.horizon);
   }
 
+  /** The folder of the current plan's experiment `name` (the name itself for one it did not announce). */
+  private folderOf(name: string): string {
+    return this.folders.get(name) ?? name;
+  }
+
   /** A lane's estimated operations (eta.ts RunShape), NaN when an experiment has no cost model. */
   private laneFlops(lane: Lane): number {
-    return lane.units.reduce((sum, u) => sum + (this.shapes.get(u.experiment)?.labels.find((l) => l.label === u.policy)?.totalFlops ?? NaN), 0);
+    return lane.units.reduce((sum, u) => sum + (this.shapes.get(this.folderOf(u.experiment))?.labels.find((l) => l.label === u.policy)?.totalFlops ?? NaN), 0);
   }
 
   /**
@@ -392,7 +422,7 @@ export class Tally {
     const group = durations.get(durationKey(lane.units));
     if (group !== undefined) return median(group);
     const units = lane.units.map((u) => {
-      const shape = this.shapes.get(u.experiment);
+      const shape = this.shapes.get(this.folderOf(u.experiment));
       return shape === undefined ? null : ownUnitSeconds(shape, u.policy, this.rates, this.shapes);
     });
     if (units.every((s) => s !== null)) return (units as number[]).reduce((a, b) => a + b, 0);
@@ -465,15 +495,27 @@ export class Tally {
     return seconds > 0 && rounds > 0 ? rounds / seconds : null;
   }
 
-  /** The command's seconds left: this run's, plus the later work announced (null while either is unknown). */
-  remainingSeconds(now: number): number | null {
-    const seconds = this.remainingRunSeconds(now);
-    return seconds === null || this.later === null ? null : seconds + (this.later ?? 0);
+  /**
+   * Seconds of the work after this run: as announced (`later`), or from `laterUnits`: each label's
+   * units at eta.ts unitSeconds (measured, else scaled from the nearest measured relative), spread
+   * over the threads; null while unknown, undefined when there is none.
+   */
+  laterSeconds(): number | null | undefined {
+    if (this.laterUnits === undefined || this.laterUnits === null) return this.laterUnits === null ? null : this.later;
+    const shapes = new Map(this.shapes);
+    for (const work of this.laterUnits) shapes.set(work.shape.experiment, work.shape);
+    let seconds = 0;
+    for (const work of this.laterUnits) {
+      const unit = unitSeconds(work.shape, work.label, this.rates, shapes);
+      if (unit === null) return null;
+      seconds += work.units * unit;
+    }
+    return seconds / Math.max(1, this.jobs);
   }
 
-  /** The run's ETA, with the later work announced (formatEta). */
+  /** The run's ETA, with the later work (formatEta). */
   eta(now: number): string {
-    return formatEta(this.remainingRunSeconds(now), this.later);
+    return formatEta(this.remainingRunSeconds(now), this.laterSeconds(), this.laterWhat);
   }
 
   elapsed(now: number): string {
@@ -492,6 +534,14 @@ export function createProgress(mode: ProgressMode, stream: ProgressStream, lines
   const tally = new Tally();
   return recording(tally, mode === 'live' ? liveReporter(stream, tally) : linesReporter(mode, stream, linesEvery, tally));
 }
+
+/** ProgressReporter.laterWork for `tally`. */
+const laterWorkOf =
+  (tally: Tally) =>
+  (work: readonly LaterUnits[] | null, what: string): void => {
+    tally.laterUnits = work;
+    tally.laterWhat = what;
+  };
 
 /** The lines and quiet modes: the tally counts in both (the progress records need it), lines prints. */
 function linesReporter(mode: 'lines' | 'quiet', stream: ProgressStream, linesEvery: number, tally: Tally): ProgressReporter {
@@ -534,7 +584,7 @@ function linesReporter(mode: 'lines' | 'quiet', stream: ProgressStream, linesEve
       tally.later = seconds;
     },
   };
-  return { events, log: write, stop: () => undefined };
+  return { events, log: write, stop: () => undefined, laterWork: laterWorkOf(tally) };
 }
 
 /**
@@ -562,7 +612,7 @@ function recording(tally: Tally, reporter: ProgressReporter): ProgressReporter {
       host,
       written_ms: Date.now(),
       running: [...tally.running.values()].filter((r) => r.unit.experiment === experiment).map((r) => ({ policy: r.unit.policy, trial: r.unit.trial, rounds: r.rounds })),
-      eta: run === null ? null : { run, later: tally.later ?? 0 },
+      eta: run === null ? null : { run, later: tally.laterSeconds() ?? 0 },
     };
     try {
       written.add(dir);
@@ -605,6 +655,7 @@ function recording(tally: Tally, reporter: ProgressReporter): ProgressReporter {
   return {
     events,
     log: reporter.log,
+    laterWork: reporter.laterWork,
     stop: () => {
       reporter.stop();
       for (const dir of written) removeProgressRecord(dir);
@@ -719,6 +770,7 @@ function liveReporter(stream: ProgressStream, tally: Tally): ProgressReporter {
   return {
     events,
     log,
+    laterWork: laterWorkOf(tally),
     stop: () => {
       if (timer !== undefined) clearInterval(timer);
       timer = undefined;

@@ -437,6 +437,15 @@ export function costTwins(config: Pick<ExperimentConfig, 'policies'>): Map<strin
   return twins;
 }
 
+/** The units (policy × trial) the grid of `given` over `axes` runs, per label: each label at the points of the keys it reads, × trials; cost twins not run. */
+export function gridUnits(given: ExperimentConfig, axes: readonly SweepAxis[]): Map<string, number> {
+  const config = withoutCostTwins(given);
+  const readers = axisReaders(config, axes);
+  const units = new Map(config.policies.map((entry) => [entry.label, 0]));
+  for (const point of sweepPoints(axes)) for (const label of labelsAt(axes, readers, point)) units.set(label, (units.get(label) ?? 0) + config.trials);
+  return units;
+}
+
 /** `config` without its cost twins (what a tuning grid runs; see `costTwins`). */
 export function withoutCostTwins(config: ExperimentConfig): ExperimentConfig {
   const twins = costTwins(config);

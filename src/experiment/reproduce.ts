@@ -45,13 +45,13 @@ import { BEST_FILE, gridDir, lockFile, MANIFEST_FILE, REPRODUCE_FILE, shardFolde
 import { removeProgressRecord } from '../results/progress-record.js';
 import { writeJsonAtomic } from '../results/write.js';
 import { checkResumable, isResultsFolder, isSweepFolder, lockFolder, makeFolder, unitCsvsHere } from './folders.js';
-import { applyBestFiles, gridAxes, isGridFinished, isGridKept, runGrid, withoutCostTwins, withPolicyParams, type TunedValues } from './grid.js';
+import { applyBestFiles, gridAxes, gridUnits, isGridFinished, isGridKept, runGrid, withPolicyParams, type TunedValues } from './grid.js';
 import { LockedError, lockHolder, type Lock } from './lock.js';
 import type { Shard } from './plan.js';
 import { measuringRates, RoundRates, runShape, timedRunSeconds, type RunShape } from './eta.js';
 import { runExperiments, type RunEvents, type RunOptions, type RunResult } from './runner.js';
 import { resolveExperiment } from './setup.js';
-import { axisReaders, labelsAt, sweepPoints, type SweepAxis } from './sweep.js';
+import { axisReaders, type SweepAxis } from './sweep.js';
 
 export { REPRODUCE_FILE };
 export const REPRODUCE_FORMAT = 'eofd-reproduce/1';
@@ -294,12 +294,7 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
     const trials = (config: ExperimentConfig): number => config.policies.length * config.trials;
     if (name === 'tuned' || name === 'paper-choice') return { units: configs.reduce((n, config) => n + trials(config), 0) };
     if (name !== 'tune') return {};
-    const units = gridded.reduce((n, given) => {
-      const config = withoutCostTwins(given);
-      const readers = axisReaders(config, axes);
-      return n + sweepPoints(axes).reduce((m, point) => m + labelsAt(axes, readers, point).length * config.trials, 0);
-    }, 0);
-    return { units };
+    return { units: gridded.reduce((n, config) => n + [...gridUnits(config, axes).values()].reduce((a, b) => a + b, 0), 0) };
   };
 
   // The round rates each stage measures, for an ETA of the stages after the running one (eta.ts).

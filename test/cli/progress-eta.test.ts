@@ -110,7 +110,8 @@ describe('ETA of a reproduction-like timed stage (fake clock)', () => {
       lockStep: true,
       experiments: SETTINGS.map((s) => ({ resolved: {} as ResolvedExperiment, dir: `out/${s.name}`, resumed: false, finished: [], pending: pending.filter((u) => u.experiment === s.name) })),
     });
-    for (const s of SETTINGS) tally.shapes.set(s.name, { experiment: s.name, trials: TRIALS, horizon: s.horizon, labels: LABELS.map((label, i) => ({ label, policy: POLICY[label] as string, totalFlops: s.flops[i] as number })) });
+    // By folder, as the plan names them (names repeat across a command's runs).
+    for (const s of SETTINGS) tally.shapes.set(`out/${s.name}`, { experiment: `out/${s.name}`, trials: TRIALS, horizon: s.horizon, labels: LABELS.map((label, i) => ({ label, policy: POLICY[label] as string, totalFlops: s.flops[i] as number })) });
     const total = SETTINGS.reduce((ms, s) => ms + TRIALS * trialMs(s), 0);
     let now = 0;
     for (const s of SETTINGS) {
@@ -182,7 +183,7 @@ describe('ETA of a sweep on a worker pool (fake clock)', () => {
       experiments: Array.from({ length: POINTS }, (_, p) => ({ resolved: {} as ResolvedExperiment, dir: `out/p${p}`, resumed: false, finished: [], pending: units.filter((u) => u.p === p).map((u) => ref(u.p, u.label, u.t)) })),
     });
     for (let p = 0; p < POINTS; p++) {
-      tally.shapes.set(`p${p}`, { experiment: `p${p}`, trials: TRIALS, horizon: T, labels: ['A', 'B'].map((label) => ({ label, policy: label, totalFlops: flops(p, label) })) });
+      tally.shapes.set(`out/p${p}`, { experiment: `out/p${p}`, trials: TRIALS, horizon: T, labels: ['A', 'B'].map((label) => ({ label, policy: label, totalFlops: flops(p, label) })) });
     }
     // The pool: each unit to the thread free first; its events every 50 rounds.
     const free = [0, 0];
@@ -212,5 +213,51 @@ describe('ETA of a sweep on a worker pool (fake clock)', () => {
     }
     expect(checked).toBeGreaterThan(400);
     expect(worst).toBeLessThan(0.25);
+  });
+});
+
+describe('ETA of the later experiments of a grid (their units at the rates measured)', () => {
+  it('each later unit takes the nearest measured relative of its label, scaled by operations, spread over the threads; unknown, then none', () => {
+    const tally = new Tally();
+    const unit = (trial: number): UnitRef => ({ experiment: 'x-point', policy: 'A', trial, horizon: 100 });
+    tally.plan({ jobs: 2, lockStep: false, experiments: [{ resolved: {} as ResolvedExperiment, dir: 'out/x-point', resumed: false, finished: [], pending: [unit(0), unit(1)] }] });
+    tally.shapes.set('out/x-point', { experiment: 'out/x-point', trials: 2, horizon: 100, labels: [{ label: 'A', policy: 'A', totalFlops: 1e6 }] });
+    const later = { experiment: 'y', trials: 2, horizon: 100, labels: [{ label: 'A', policy: 'A', totalFlops: 3e6 }] };
+    tally.laterUnits = [{ shape: later, label: 'A', units: 8 }];
+    tally.laterWhat = 'experiments';
+    tally.start(unit(0), 0);
+    tally.start(unit(1), 0);
+    tally.progress(unit(0), 50, 1000);
+    tally.progress(unit(1), 50, 1000);
+    tally.progress(unit(0), 100, 2000);
+    tally.progress(unit(1), 100, 2000);
+    expect(tally.eta(2000)).toBe('0s + later experiments'); // nothing finished: no rate of A yet
+    tally.finish(unit(0), false, 2000);
+    tally.finish(unit(1), false, 2000);
+    // A: 2 s a unit of 1e6 operations; y's: 6 s each, 8 of them on 2 threads.
+    expect(tally.laterSeconds()).toBeCloseTo(24, 9);
+    tally.plan({ jobs: 2, lockStep: false, experiments: [{ resolved: {} as ResolvedExperiment, dir: 'out/x-point', resumed: false, finished: [], pending: [unit(2)] }] });
+    tally.start(unit(2), 3000);
+    tally.progress(unit(2), 10, 3200);
+    tally.progress(unit(2), 20, 3400);
+    expect(tally.eta(3400)).toBe('26s (this experiment 2s, later experiments 24s)'); // 1.6 s + 24 s
+    tally.laterUnits = [];
+    expect(tally.eta(3400)).toBe('2s');
+  });
+});
+
+describe("ETA across a command's runs", () => {
+  it('an experiment of the same name in another folder (the next grid\'s point, the next stage) is another setting: scaled, not taken as measured', () => {
+    const tally = new Tally();
+    const unit: UnitRef = { experiment: 'l=0,e=0.75', policy: 'A', trial: 0, horizon: 100 };
+    const plan = (dir: string, flops: number): void => {
+      tally.plan({ jobs: 1, lockStep: false, experiments: [{ resolved: {} as ResolvedExperiment, dir, resumed: false, finished: [], pending: [unit] }] });
+      tally.shapes.set(dir, { experiment: dir, trials: 1, horizon: 100, labels: [{ label: 'A', policy: 'A', totalFlops: flops }] });
+    };
+    plan('out/a-grid/l=0,e=0.75', 1e6);
+    tally.start(unit, 0);
+    tally.finish(unit, false, 1000);
+    plan('out/b-grid/l=0,e=0.75', 4e6);
+    expect(tally.remainingRunSeconds(1000)).toBeCloseTo(4, 9); // 1 s at 1e6 operations, scaled to 4e6
   });
 });

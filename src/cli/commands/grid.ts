@@ -5,12 +5,16 @@
  */
 import path from 'node:path';
 import { Option, type Command } from 'commander';
-import { costTwins, DEFAULT_GRID, gridAxes, resolveGridAxes, runGrid, type GridResult } from '../../experiment/grid.js';
+import type { ExperimentConfig } from '../../config/schema.js';
+import { runShape } from '../../experiment/eta.js';
+import { costTwins, DEFAULT_GRID, gridAxes, gridUnits, resolveGridAxes, runGrid, withoutCostTwins, type GridResult } from '../../experiment/grid.js';
+import { resolveExperiment } from '../../experiment/setup.js';
 import { sweepPoints, valueText, type SweepAxis } from '../../experiment/sweep.js';
 import type { BestEntry } from '../../results/sweep.js';
 import { processIo, type CliIo } from '../io.js';
 import { CHECKPOINT_HELP, checkpointArgument, collect, EXPERIMENT_HELP, type ExperimentCommandOptions, NAME_HELP, positiveInteger, SET_HELP, SHARD_HELP, shardArgument, shardCountArgument } from '../options.js';
 import { perExperimentCommand } from '../per-experiment.js';
+import type { LaterUnits } from '../progress.js';
 
 export interface GridCommandOptions extends ExperimentCommandOptions {
   over?: string[];
@@ -33,6 +37,18 @@ export function describeBest(label: string, b: BestEntry): string {
   return line;
 }
 
+/** The units of the grids of `configs` by label (experiment/grid.ts gridUnits), each config's cost model its own; null when one cannot be resolved. */
+function laterGrids(configs: readonly ExperimentConfig[], axes: readonly SweepAxis[]): LaterUnits[] | null {
+  try {
+    return configs.flatMap((config) => {
+      const shape = runShape(resolveExperiment(withoutCostTwins(config), { split: 'validation' }));
+      return [...gridUnits(config, axes)].map(([label, units]) => ({ shape, label, units }));
+    });
+  } catch {
+    return null; // its run reports the problem
+  }
+}
+
 export async function gridCommand(configFiles: readonly string[], options: GridCommandOptions, io: CliIo): Promise<number> {
   let axes: SweepAxis[] = gridAxes();
   return perExperimentCommand<GridResult>(configFiles, options, io, {
@@ -47,6 +63,7 @@ export async function gridCommand(configFiles: readonly string[], options: GridC
       axes = resolveGridAxes(options);
     },
     run: (config, runOptions) => runGrid(config, { ...runOptions, axes }),
+    later: (configs) => laterGrids(configs, axes),
     report: (config, result, reporter) => {
       if (result.best === null) {
         reporter.log(`eofd grid: ${config.name}: the grid is incomplete (${result.run.unitsFailed} units failed); no best.json written`);
