@@ -272,6 +272,15 @@ interface Lane {
   /** Units not finished (or failed) yet. */
   open: number;
   started: number | null;
+  /** Its units continued from a checkpoint, and the round each continued after. */
+  resumed: Map<string, number>;
+}
+
+/** The rounds a lane plays, of its horizon: from its units' earliest checkpoint (all of them without one). */
+function laneShare(lane: Lane): number {
+  const horizon = lane.units[0]?.horizon ?? 0;
+  const from = lane.units.every((u) => lane.resumed.has(unitKey(u))) ? Math.min(...lane.units.map((u) => lane.resumed.get(unitKey(u)) as number)) : 0;
+  return horizon > 0 ? Math.max(0, horizon - from) / horizon : 1;
 }
 
 /**
@@ -310,6 +319,8 @@ export class Tally {
   /** Finished lanes' seconds and operations. */
   private readonly laneCosts: MeasuredCost[] = [];
   started: number | null = null;
+  /** Rounds the units continued from checkpoints had played before (this run). */
+  resumedRounds = 0;
   /** Seconds of the work after this run (RunEvents.onLaterWork), kept across plans; null: unknown; undefined: none announced. */
   later: number | null | undefined = undefined;
   /** The work after this run by its units (ProgressReporter.laterWork), estimated at the rates measured; replaces `later` when set. */
@@ -338,13 +349,14 @@ export class Tally {
     this.lanes.clear();
     for (const unit of pending) {
       const key = laneKey(unit, this.lockStep);
-      const lane = this.lanes.get(key) ?? { units: [], open: 0, started: null };
+      const lane: Lane = this.lanes.get(key) ?? { units: [], open: 0, started: null, resumed: new Map() };
       lane.units.push(unit);
       lane.open++;
       this.lanes.set(key, lane);
     }
     this.durations.clear();
     this.started = null;
+    this.resumedRounds = 0;
   }
 
   private lane(unit: UnitRef): Lane {
@@ -352,7 +364,7 @@ export class Tally {
     let lane = this.lanes.get(key);
     if (lane === undefined) {
       // A unit the plan did not announce (a test's events): a lane of its own.
-      lane = { units: [unit], open: 1, started: null };
+      lane = { units: [unit], open: 1, started: null, resumed: new Map() };
       this.lanes.set(key, lane);
     }
     return lane;
@@ -364,6 +376,15 @@ export class Tally {
     lane.started ??= now;
     this.meter.start(unit, now);
     this.running.set(unitKey(unit), { unit, rounds: 0, started: now, reports: new ReportLog() });
+  }
+
+  /** `unit` continued from its checkpoint after `rounds` rounds: its time from now on covers the rest. */
+  resumed(unit: UnitRef, rounds: number, now: number): void {
+    if (!this.running.has(unitKey(unit))) this.start(unit, now);
+    this.meter.resumed(unit, rounds);
+    this.lane(unit).resumed.set(unitKey(unit), rounds);
+    this.resumedRounds += rounds;
+    (this.running.get(unitKey(unit)) as RunningUnit).rounds = rounds;
   }
 
   progress(unit: UnitRef, rounds: number, now: number): void {
@@ -387,9 +408,10 @@ export class Tally {
     }
     const lane = this.lane(unit);
     lane.open--;
-    if (lane.open === 0 && !failed && lane.started !== null) {
+    if (lane.open === 0 && !failed && lane.started !== null && laneShare(lane) > 0) {
       const key = durationKey(lane.units);
-      const seconds = (now - lane.started) / 1000;
+      // As long as the whole lane would take (it may have played only the rounds after a checkpoint).
+      const seconds = (now - lane.started) / 1000 / laneShare(lane);
       this.durations.set(key, [...(this.durations.get(key) ?? []), seconds]);
       this.laneCosts.push({ seconds, flops: this.laneFlops(lane) });
     }
@@ -457,7 +479,7 @@ export class Tally {
       }
       const left = Math.max(...(own as number[]));
       lefts.push(left);
-      const seconds = (now - lane.started) / 1000 + left;
+      const seconds = ((now - lane.started) / 1000 + left) / Math.max(laneShare(lane), 1e-9);
       const key = durationKey(lane.units);
       durations.set(key, [...(durations.get(key) ?? []), seconds]);
       costs.push({ seconds, flops: this.laneFlops(lane) });
@@ -471,7 +493,7 @@ export class Tally {
     for (const lane of unknown.filter((l) => l.started !== null)) {
       const seconds = this.laneSeconds(lane, durations, costs);
       if (seconds === null) return null;
-      lefts.push(Math.max(0, seconds - (now - (lane.started as number)) / 1000));
+      lefts.push(Math.max(0, seconds * laneShare(lane) - (now - (lane.started as number)) / 1000));
     }
     for (const left of lefts) toFreest(left);
     for (const lane of unknown.filter((l) => l.started === null)) {
@@ -488,10 +510,10 @@ export class Tally {
     return rounds;
   }
 
-  /** Rounds per second since the first unit started, or null before any round. */
+  /** Rounds per second since the first unit started (those played before a checkpoint not counted), or null before any round. */
   rate(now: number): number | null {
     const seconds = this.started === null ? 0 : (now - this.started) / 1000;
-    const rounds = this.roundsNow();
+    const rounds = this.roundsNow() - this.resumedRounds;
     return seconds > 0 && rounds > 0 ? rounds / seconds : null;
   }
 
@@ -556,6 +578,7 @@ function linesReporter(mode: 'lines' | 'quiet', stream: ProgressStream, linesEve
       tally.plan(plan);
     },
     onUnitStart: (unit) => tally.start(unit, performance.now()),
+    onUnitResumed: (unit, rounds) => tally.resumed(unit, rounds, performance.now()),
     onProgress: (unit, rounds) => {
       const now = performance.now();
       tally.progress(unit, rounds, now);
@@ -749,6 +772,10 @@ function liveReporter(stream: ProgressStream, tally: Tally): ProgressReporter {
     },
     onUnitStart: (unit) => {
       tally.start(unit, performance.now());
+      draw(false);
+    },
+    onUnitResumed: (unit, rounds) => {
+      tally.resumed(unit, rounds, performance.now());
       draw(false);
     },
     onProgress: (unit, rounds) => {

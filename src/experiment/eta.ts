@@ -4,7 +4,8 @@
  * takes. A pool stage (units side by side on as many threads as cores) measures it as a unit's wall
  * time over T; a lock-step run (trials one after another, their units in turns) splits each trial's
  * wall time W among its k units: c = (own select + update time) + (W/T − Σ own times)/k, the
- * environments' and the CSVs' share spread evenly. A unit of (e, label) then takes c·T.
+ * environments' and the CSVs' share spread evenly (a unit continued from its checkpoint after round r:
+ * over the T − r rounds it played). A unit of (e, label) then takes c·T.
  * A label not measured in its experiment takes a measured relative's time, scaled by the ratio of their
  * estimated operations over the whole unit (PolicyDescriptor.cost, sizing.ts unitNeeds): a twin of the
  * same policy in the same experiment (a cost twin such as OFUL-textbook, which the grid does not run),
@@ -71,8 +72,10 @@ export class RoundRates {
 export class RateMeter {
   private lockStep = false;
   private readonly started = new Map<string, number>();
-  /** Lock-step trials: when they started, how many units are still open, and the finished ones' own ms a round. */
-  private readonly trials = new Map<string, { started: number; open: number; done: { unit: UnitRef; ms: number }[] }>();
+  /** Units continued from a checkpoint: the round they continued after (their wall time covers the rounds after it). */
+  private readonly from = new Map<string, number>();
+  /** Lock-step trials: when they started, how many units are still open, and the finished ones' own ms a round and first round. */
+  private readonly trials = new Map<string, { started: number; open: number; done: { unit: UnitRef; ms: number; from: number }[] }>();
 
   constructor(
     private readonly rates: RoundRates,
@@ -82,7 +85,13 @@ export class RateMeter {
   plan(lockStep: boolean): void {
     this.lockStep = lockStep;
     this.started.clear();
+    this.from.clear();
     this.trials.clear();
+  }
+
+  /** `unit` continues from its checkpoint after `rounds` rounds (RunEvents.onUnitResumed). */
+  resumed(unit: UnitRef, rounds: number): void {
+    this.from.set(unitKey(unit), rounds);
   }
 
   start(unit: UnitRef, now: number): void {
@@ -95,20 +104,23 @@ export class RateMeter {
 
   done(unit: UnitRef, meanRoundMs: number, now: number): void {
     const start = this.started.get(unitKey(unit));
+    const from = this.from.get(unitKey(unit)) ?? 0;
     this.started.delete(unitKey(unit));
+    this.from.delete(unitKey(unit));
     if (this.lockStep) {
       const trial = this.trials.get(trialKey(unit));
       if (trial === undefined) return;
       trial.open--;
-      trial.done.push({ unit, ms: meanRoundMs });
+      trial.done.push({ unit, ms: meanRoundMs, from });
       this.closeTrial(unit, now);
-    } else if (start !== undefined) {
-      this.rates.record(this.experimentOf(unit), unit.policy, (now - start) / 1000 / unit.horizon, false);
+    } else if (start !== undefined && from < unit.horizon) {
+      this.rates.record(this.experimentOf(unit), unit.policy, (now - start) / 1000 / (unit.horizon - from), false);
     }
   }
 
   failed(unit: UnitRef, now: number): void {
     this.started.delete(unitKey(unit));
+    this.from.delete(unitKey(unit));
     const trial = this.trials.get(trialKey(unit));
     if (trial === undefined) return;
     trial.open--;
@@ -120,7 +132,10 @@ export class RateMeter {
     if (trial === undefined || trial.open > 0) return;
     this.trials.delete(trialKey(unit));
     if (trial.done.length === 0) return;
-    const perRound = (now - trial.started) / 1000 / unit.horizon;
+    // The trial played from its units' earliest checkpoint (round 0 without one).
+    const played = unit.horizon - Math.min(...trial.done.map((d) => d.from));
+    if (played <= 0) return;
+    const perRound = (now - trial.started) / 1000 / played;
     const own = trial.done.reduce((sum, d) => sum + d.ms / 1000, 0);
     const shared = Math.max(0, perRound - own) / trial.done.length;
     for (const d of trial.done) this.rates.record(this.experimentOf(d.unit), d.unit.policy, d.ms / 1000 + shared, true);
@@ -153,6 +168,10 @@ export function measuringRates(rates: RoundRates, events: RunEvents | undefined,
     onUnitFailed: (unit, message, stack) => {
       meter.failed(unit, performance.now());
       events?.onUnitFailed?.(unit, message, stack);
+    },
+    onUnitResumed: (unit, rounds) => {
+      meter.resumed(unit, rounds);
+      events?.onUnitResumed?.(unit, rounds);
     },
   };
 }

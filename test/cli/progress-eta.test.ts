@@ -51,6 +51,22 @@ describe('ETA of a lock-step run', () => {
     expect(tally.remainingRunSeconds(1400)).toBeCloseTo(1.6, 9);
   });
 
+  it('a trial continued from its checkpoint at round 50 took half a trial: the next ones take the whole', () => {
+    const tally = new Tally();
+    tally.plan(plan(true, 3));
+    for (const p of POLICIES) tally.start(unit(p, 0), 0);
+    for (const p of POLICIES) tally.resumed(unit(p, 0), 50, 0);
+    const play = (from: number, to: number): void => {
+      for (let r = from; r <= to; r += 10) for (const p of POLICIES) tally.progress(unit(p, 0), r, 10 * (r - 50));
+    };
+    play(60, 70);
+    expect(tally.remainingRunSeconds(200)).toBeCloseTo(2.3, 9); // 30 rounds (0.3 s), then two trials of 1 s
+    play(80, 100);
+    for (const p of POLICIES) tally.finish(unit(p, 0), false, 500);
+    expect(tally.remainingRunSeconds(500)).toBeCloseTo(2, 9);
+    expect(tally.rate(500)).toBeCloseTo(300, 9); // 3 units × 50 rounds in 0.5 s, not counting the 150 before the checkpoint
+  });
+
   it('counted unit by unit, the same reports would give three times the truth (what a lock-step plan avoids)', () => {
     const tally = new Tally();
     tally.plan(plan(false));

@@ -63,6 +63,17 @@ describe('round rates from run events', () => {
     expect(changes).toHaveLength(2);
   });
 
+  it('a unit continued from its checkpoint: its wall time over the rounds it played, not over T', () => {
+    const rates = new RoundRates();
+    const events = measuringRates(rates, undefined);
+    events.onPlan?.(plan(false));
+    clock(0, 400);
+    events.onUnitStart?.(unit('A', 0));
+    events.onUnitResumed?.(unit('A', 0), 60);
+    events.onUnitDone?.(unit('A', 0), summary(1));
+    expect(rates.rate('e', 'A')).toBeCloseTo(0.01, 12); // 0.4 s for rounds 61..100
+  });
+
   it('passes every event on', () => {
     const seen: string[] = [];
     const events = measuringRates(new RoundRates(), {
