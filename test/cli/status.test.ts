@@ -193,6 +193,9 @@ describe('eofd status: progress records, --watch', () => {
     }
     const gone = collectStatus([out]);
     expect([gone.running, gone.stale, gone.active]).toEqual([0, 1, false]);
+    expect(formatStatus(gone)).toMatch(/\n {2}cut short: EOFD-MLogB trial 0 at 3\/20 rounds, written \d+s ago; --resume redoes it\n/);
+    fs.writeFileSync(files.checkpoint, 'EOFDCKPT'); // a checkpoint (its content not read)
+    expect(formatStatus(collectStatus([out]))).toMatch(/\n {2}cut short: EOFD-MLogB trial 0 at 3\/20 rounds, written \d+s ago; --resume continues it from its checkpoint\n/);
   });
 
   it('of two processes running side by side (shards, two hosts), the ETA is the one that needs longest', async () => {

@@ -57,6 +57,8 @@ export interface UnitStatus {
   writtenAge: number | null;
   /** The lock of its folder while it runs. */
   lock: LockStatus | null;
+  /** Whether it has a checkpoint (`trial-<i>.checkpoint`): --resume continues it there rather than redoing it. */
+  checkpointed: boolean;
 }
 
 export interface ExperimentStatus {
@@ -384,7 +386,7 @@ function experimentStatus(name: string, folder: string, members: readonly Member
       }
       const rounds = Math.max(partial?.rounds ?? 0, played?.rounds ?? 0);
       const writtenAge = Math.min(partial?.age ?? Infinity, played === undefined ? Infinity : (record as { age: number }).age);
-      const unit: UnitStatus = { policy, trial, dir: owner.dir, rounds, writtenAge, lock: lock?.live === true ? lock : null };
+      const unit: UnitStatus = { policy, trial, dir: owner.dir, rounds, writtenAge, lock: lock?.live === true ? lock : null, checkpointed: fs.existsSync(files.checkpoint) };
       if (lock?.live === true) status.running.push(unit);
       else {
         status.stale.push(unit);
@@ -437,7 +439,8 @@ export function formatStatus(report: StatusReport): string {
       lines.push(`  running: ${u.policy} trial ${u.trial}, ${u.rounds}/${e.horizon} rounds (${formatShort((100 * u.rounds) / e.horizon, 3)}%)${written}, on ${u.lock === null ? '?' : lockText(u.lock)}`);
     }
     for (const u of e.stale) {
-      lines.push(`  cut short: ${u.policy} trial ${u.trial} at ${u.rounds}/${e.horizon} rounds, written ${age(u.writtenAge ?? 0)}; --resume redoes it`);
+      const resume = u.checkpointed ? '--resume continues it from its checkpoint' : '--resume redoes it';
+      lines.push(`  cut short: ${u.policy} trial ${u.trial} at ${u.rounds}/${e.horizon} rounds, written ${age(u.writtenAge ?? 0)}; ${resume}`);
     }
     if (e.shards !== null && e.shards.absent.length > 0) {
       lines.push(`  not started: shard${e.shards.absent.length === 1 ? '' : 's'} ${e.shards.absent.join(', ')} of ${e.shards.count} (no folder)`);
