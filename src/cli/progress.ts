@@ -18,9 +18,8 @@ import type { RunEvents, RunPlan, UnitRef } from '../experiment/runner.js';
 import type { ResolvedExperiment } from '../experiment/setup.js';
 import { formatShort } from '../report/format.js';
 import type { PolicyHyperparameters } from '../results/manifest.js';
-import { progressRecordFile, PROGRESS_RECORD_EVERY_MS, removeProgressRecord, PROGRESS_RECORD_FORMAT, type ProgressRecord } from '../results/progress-record.js';
+import { PROGRESS_RECORD_EVERY_MS, PROGRESS_RECORD_FORMAT, removeProgressRecord, writeProgressRecord, type ProgressRecord } from '../results/progress-record.js';
 import type { TrialSummary } from '../results/records.js';
-import { writeJsonAtomic } from '../results/write.js';
 
 export type ProgressMode = 'live' | 'lines' | 'quiet';
 
@@ -612,8 +611,8 @@ function linesReporter(mode: 'lines' | 'quiet', stream: ProgressStream, linesEve
 
 /**
  * `reporter` with each planned experiment's progress record (results/progress-record.ts) written from
- * `tally`: when a unit starts or ends, and while units play at most every PROGRESS_RECORD_EVERY_MS;
- * removed at stop (the command's runs are over). Only into an experiment folder that exists (the runner makes it before its
+ * `tally` as its units start, play and end, at most every PROGRESS_RECORD_EVERY_MS (a grid of many
+ * short units writes no more often); removed at stop (the command's runs are over). Only into an experiment folder that exists (the runner makes it before its
  * units start); a record that cannot be written is skipped: it only informs `eofd status`.
  */
 function recording(tally: Tally, reporter: ProgressReporter): ProgressReporter {
@@ -639,15 +638,15 @@ function recording(tally: Tally, reporter: ProgressReporter): ProgressReporter {
     };
     try {
       written.add(dir);
-      writeJsonAtomic(progressRecordFile(dir), record);
+      writeProgressRecord(dir, record);
     } catch {
       // Read-only or full: status reads the CSVs alone.
     }
   };
-  const touch = (experiment: string, force: boolean): void => {
+  const touch = (experiment: string): void => {
     dirty.add(experiment);
     const now = performance.now();
-    if (!force && now - last < PROGRESS_RECORD_EVERY_MS) return;
+    if (now - last < PROGRESS_RECORD_EVERY_MS) return;
     last = now;
     for (const name of dirty) write(name, now);
     dirty.clear();
@@ -660,19 +659,19 @@ function recording(tally: Tally, reporter: ProgressReporter): ProgressReporter {
     },
     onUnitStart: (unit) => {
       inner.onUnitStart?.(unit);
-      touch(unit.experiment, true);
+      touch(unit.experiment);
     },
     onProgress: (unit, rounds) => {
       inner.onProgress?.(unit, rounds);
-      touch(unit.experiment, false);
+      touch(unit.experiment);
     },
     onUnitDone: (unit, summary) => {
       inner.onUnitDone?.(unit, summary);
-      touch(unit.experiment, true);
+      touch(unit.experiment);
     },
     onUnitFailed: (unit, message, stack) => {
       inner.onUnitFailed?.(unit, message, stack);
-      touch(unit.experiment, true);
+      touch(unit.experiment);
     },
   };
   return {

@@ -47,6 +47,23 @@ export function readProgressRecord(experimentDir: string): ProgressRecord | null
   }
 }
 
+/**
+ * Writes `experimentDir`'s record: whole for a reader at every moment (a temporary file renamed over
+ * it), not flushed to the disk (it informs status while the run lives; a crash loses nothing that
+ * matters), so that writing it costs the run nothing it would notice.
+ */
+export function writeProgressRecord(experimentDir: string, record: ProgressRecord): void {
+  const file = progressRecordFile(experimentDir);
+  const tmp = `${file}.tmp-${process.pid}`;
+  try {
+    fs.writeFileSync(tmp, JSON.stringify(record) + '\n');
+    fs.renameSync(tmp, file);
+  } catch (error) {
+    fs.rmSync(tmp, { force: true });
+    throw error;
+  }
+}
+
 /** Removes `experimentDir`'s record, if any (its run ended, or its folder is cleared). */
 export function removeProgressRecord(experimentDir: string): void {
   try {
