@@ -14,7 +14,7 @@ import { RunError } from '../base/errors.js';
 import { reconfigure, setField } from '../config/load.js';
 import { configKeyProblem } from '../config/overrides.js';
 import { policyLabels, type ExperimentConfig, type PolicyEntry } from '../config/schema.js';
-import { readsParam } from '../policies/registry.js';
+import { entryReadsParam } from '../policies/external/entries.js';
 import { renderSweepFigure } from '../report/sweep-figure.js';
 import { BEST_FILE, GRID_FILE, lockFile, splitTopLevel, SWEEP_FILE, SWEEP_SHARD_FILE, sweepDir, sweepFigureFile, unitFiles } from '../results/layout.js';
 import type { DerivedValues } from '../results/manifest.js';
@@ -143,7 +143,7 @@ function paramOf(axis: SweepAxis): string | null {
 export function axisReaders(config: ExperimentConfig, axes: readonly SweepAxis[]): Record<string, string[]> {
   for (const axis of axes) {
     const key = paramOf(axis);
-    if (key !== null && !config.policies.some((entry) => readsParam(entry.policy, key))) {
+    if (key !== null && !config.policies.some((entry) => entryReadsParam(entry, key))) {
       throw new RunError(`--over ${axis.key}: no policy of ${config.name} reads ${key} (${config.policies.map((e) => e.policy).join(', ')})`, 2);
     }
   }
@@ -152,7 +152,7 @@ export function axisReaders(config: ExperimentConfig, axes: readonly SweepAxis[]
       entry.label,
       axes.filter((axis) => {
         const key = paramOf(axis);
-        return key === null || readsParam(entry.policy, key);
+        return key === null || entryReadsParam(entry, key);
       }).map((axis) => axis.key),
     ]),
   );
@@ -211,7 +211,7 @@ export function sweepVariant(config: ExperimentConfig, axes: readonly SweepAxis[
         else setParam(document, key, point.values[i]);
       });
       const params = document.params as Record<string, unknown>;
-      for (const key of Object.keys(params)) if (!kept.some((entry) => readsParam(entry.policy, key))) delete params[key];
+      for (const key of Object.keys(params)) if (!kept.some((entry) => entryReadsParam(entry, key))) delete params[key];
     },
     origin,
     // Swept values come from the command line: a relative input file resolves as a --set one does.

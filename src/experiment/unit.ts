@@ -8,7 +8,6 @@
 import fs from 'node:fs';
 import type { Environment } from '../environments/environment.js';
 import type { Policy } from '../policies/policy.js';
-import { createPolicy } from '../policies/registry.js';
 import { restorePolicy, snapshotPolicy } from '../policies/snapshot.js';
 import { readPartialTrial } from '../results/read-csv.js';
 import { unitFiles, type UnitFiles } from '../results/layout.js';
@@ -16,7 +15,7 @@ import type { TrialSummary } from '../results/records.js';
 import { completeUnit, TrialCsvWriter } from '../results/write.js';
 import { entryOf } from '../config/schema.js';
 import { readCheckpoint, writeCheckpoint, type CheckpointEvery } from './checkpoint.js';
-import { createTrialEnvironment, policySpecFor, type ResolvedExperiment } from './setup.js';
+import { createTrialEnvironment, createUnitPolicy, type ResolvedExperiment } from './setup.js';
 import { runTrialsInStep, type ResumePoint, type TrialSide } from './trial.js';
 
 export interface UnitTask {
@@ -163,7 +162,7 @@ export async function executeTrial(task: TrialTask & CheckpointOptions, handlers
         }
       }
       const environment = resumed?.environment ?? createTrialEnvironment(experiment, trial);
-      const policy = resumed?.policy ?? createPolicy(entryOf(experiment.config, unit.policy).policy, policySpecFor(experiment, unit.policy, trial));
+      const policy = resumed?.policy ?? createUnitPolicy(experiment, unit.policy, trial);
       const writer = resumed?.writer ?? new TrialCsvWriter(files.partial, unit.policy, trial);
       const rounds = resumed?.resume.rounds ?? 0;
       const p: Playing = {
@@ -214,6 +213,7 @@ export async function executeTrial(task: TrialTask & CheckpointOptions, handlers
       onTurn,
     );
   } catch (error) {
+    for (const p of playing) p.side.policy.close?.();
     // Stopped by the signal: a unit that checkpoints keeps its partial CSV and checkpoints where it is.
     for (const p of playing) {
       if (error instanceof UnitStopped && p.checkpoints && p.rounds > 0) {
@@ -228,6 +228,7 @@ export async function executeTrial(task: TrialTask & CheckpointOptions, handlers
     }
     throw error;
   }
+  for (const p of playing) p.side.policy.close?.();
   for (const [i, p] of playing.entries()) {
     const outcome = outcomes[i]!;
     if (outcome.error !== null) {
@@ -239,7 +240,8 @@ export async function executeTrial(task: TrialTask & CheckpointOptions, handlers
     try {
       p.writer.close();
       const files = unitFiles(task.dir, p.unit.policy, trial);
-      completeUnit(files, { policy: p.unit.policy, trial, horizon, bytes: p.writer.bytes, sha256: p.writer.sha256(), summary: outcome.summary });
+      const own = p.side.policy.processTime?.();
+      completeUnit(files, { policy: p.unit.policy, trial, horizon, bytes: p.writer.bytes, sha256: p.writer.sha256(), summary: outcome.summary, ...(own === undefined ? {} : { process: own }) });
     } catch (error) {
       p.writer.discard();
       handlers.failed(p.unit, asError(error));
