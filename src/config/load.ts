@@ -312,7 +312,9 @@ function externalEntry(document: ExternalDocument, base: string, fail: (field: F
     if (program.includes('/') ? !isFile(path.resolve(base, program)) : findOnPath(program) === null) {
       throw fail(['command', 0], program.includes('/') ? `no such file: ${path.resolve(base, program)}` : `no program ${JSON.stringify(program)} on PATH`);
     }
-    const scriptAt = command.findIndex((arg, i) => (i > 0 || arg.includes('/')) && isFile(path.resolve(base, arg)));
+    // The script: the first argument naming a file (python3 my_policy.py), else the program when it is a path (./my_policy).
+    const found = command.findIndex((arg, i) => i > 0 && isFile(path.resolve(base, arg)));
+    const scriptAt = found > 0 ? found : program.includes('/') ? 0 : -1;
     const script = scriptAt < 0 ? undefined : { file: command[scriptAt] as string, sha256: fileDigest(path.resolve(base, command[scriptAt] as string)).sha256 };
     const external: ExternalPolicy = { kind: 'command', command: [...command], cwd: base, timeout: document.timeout ?? DEFAULT_MESSAGE_TIMEOUT_S, ...(script === undefined ? {} : { script }) };
     return { label, policy: label, params: given as EntryParams, external };
