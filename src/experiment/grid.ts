@@ -467,6 +467,8 @@ export function withPolicyParams(config: ExperimentConfig, policies: TunedValues
         const own = (label: string | undefined) => (label !== undefined && Object.hasOwn(policies, label) ? policies[label] : undefined);
         const chosen = own(entry.label) ?? own(twin);
         if (chosen === undefined) return raw;
+        // An external entry keeps its form ({module, …}, {command, …}), with the chosen values among its params.
+        if (entry.external !== undefined) return { ...(raw as Record<string, unknown>), params: { ...(raw as { params?: Record<string, unknown> }).params, ...chosen } };
         const params: Record<string, unknown> = { ...entry.params };
         if ('l' in chosen) delete params.lambda;
         if ('e' in chosen) delete params.eta;

@@ -18,6 +18,7 @@ import { createEnvironment, environmentDescriptor } from '../environments/regist
 import { deriveHyperparameters } from '../model/hyperparameters.js';
 import { PARAM_KEYS, type ParamKey } from '../policies/policy.js';
 import { entryNeedsRandomStream, entrySupports, loadPolicyModule } from '../policies/external/entries.js';
+import { ModulePolicy } from '../policies/external/module-policy.js';
 import { ProcessPolicy } from '../policies/external/process-policy.js';
 import { seedInteger } from '../policies/external/protocol.js';
 import type { Policy } from '../policies/policy.js';
@@ -336,7 +337,7 @@ export function createUnitPolicy(experiment: ResolvedExperiment, label: string, 
   if (external === undefined) return createPolicy(entry.policy, policySpecFor(experiment, label, trial));
   if (external.kind === 'module') {
     const descriptor = loadPolicyModule(external.module);
-    return descriptor.create(policySpecFor(experiment, label, trial), entry.params);
+    return new ModulePolicy(descriptor.create(policySpecFor(experiment, label, trial), { ...entry.params }), label, external.module);
   }
   const { environment: env, config } = experiment;
   const seed = unitSeeds(config, trial, experiment.split).policy(label);

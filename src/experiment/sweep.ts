@@ -15,6 +15,7 @@ import { reconfigure, setField } from '../config/load.js';
 import { configKeyProblem } from '../config/overrides.js';
 import { policyLabels, type ExperimentConfig, type PolicyEntry } from '../config/schema.js';
 import { entryReadsParam } from '../policies/external/entries.js';
+import { PARAM_KEYS } from '../policies/policy.js';
 import { renderSweepFigure } from '../report/sweep-figure.js';
 import { BEST_FILE, GRID_FILE, lockFile, splitTopLevel, SWEEP_FILE, SWEEP_SHARD_FILE, sweepDir, sweepFigureFile, unitFiles } from '../results/layout.js';
 import type { DerivedValues } from '../results/manifest.js';
@@ -181,10 +182,19 @@ export interface SweepVariantOptions {
   split: SeedSplit;
 }
 
-/** Sets `params.<key>` in a config document, for the experiment and every entry that gives it; l drops λ, e drops η. */
-function setParam(document: Record<string, unknown>, key: string, value: unknown): void {
-  const entries = (document.policies as unknown[]).filter((e): e is { params?: Record<string, unknown> } => typeof e === 'object' && e !== null);
-  const layers = [document.params as Record<string, unknown> | undefined, ...entries.map((e) => e.params)].filter((p): p is Record<string, unknown> => p !== undefined);
+/**
+ * Sets `params.<key>` in a config document, for the experiment and every entry that gives it; l drops
+ * λ, e drops η. A key the shared `params` do not take (one a module policy declares) goes into the
+ * entries that read it (`reads[i]`: whether entry i does) instead.
+ */
+function setParam(document: Record<string, unknown>, key: string, value: unknown, reads: readonly boolean[]): void {
+  const shared = (PARAM_KEYS as readonly string[]).includes(key);
+  const entries = (document.policies as unknown[]).map((e, i) => (typeof e === 'object' && e !== null && (shared || reads[i] === true) ? (e as { params?: Record<string, unknown> }) : null));
+  if (!shared) {
+    for (const entry of entries) if (entry !== null) entry.params = { ...entry.params, [key]: value };
+    return;
+  }
+  const layers = [document.params as Record<string, unknown> | undefined, ...entries.map((e) => e?.params)].filter((p): p is Record<string, unknown> => p !== undefined);
   for (const [i, layer] of layers.entries()) {
     if (key === 'l') delete layer.lambda;
     if (key === 'e') delete layer.eta;
@@ -208,7 +218,7 @@ export function sweepVariant(config: ExperimentConfig, axes: readonly SweepAxis[
       axes.forEach((axis, i) => {
         const key = paramOf(axis);
         if (key === null) setField(document, axis.key.split('.'), point.values[i]);
-        else setParam(document, key, point.values[i]);
+        else setParam(document, key, point.values[i], kept.map((entry) => entryReadsParam(entry, key)));
       });
       const params = document.params as Record<string, unknown>;
       for (const key of Object.keys(params)) if (!kept.some((entry) => entryReadsParam(entry, key))) delete params[key];
