@@ -9,13 +9,15 @@
  * lines of its stderr, no answer within the limit, a line that is not JSON, an invalid action); the
  * trial loop turns it into a TrialError naming the label, trial and round, which fails this unit only.
  */
-import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { ActionSet } from '../../environments/environment.js';
 import type { Policy, PolicyStats } from '../policy.js';
 import { answeredAction, answeredMs, encodeVector, parseAnswer, PROTOCOL_VERSION, readyEncoding, type Encoding, type HelloMessage } from './protocol.js';
 
 /** How long the process has to answer `end` and exit before it is killed. */
 const END_GRACE_MS = 5000;
+/** The longest answer line (bytes of its JSON) the helper can pass on. */
+const ANSWER_BYTES = 1 << 20;
 /** Beyond the process's limit, how long this thread waits for the helper itself before giving up on it. */
 const HELPER_GRACE_MS = 10_000;
 
@@ -23,13 +25,15 @@ const HELPER_GRACE_MS = 10_000;
  * The helper thread (CommonJS, run with `eval`: no file of its own to find in dist/ and the bundles).
  * Messages from this thread: {line, timeoutMs} (write the line, answer with the process's next line)
  * and {close, graceMs} (end its stdin, kill it if it has not exited after graceMs, then stop). Each
- * answer, {line} or {error}, is posted and then signalled on the shared flag.
+ * answer, {line} or {error} as JSON, is written to the shared buffer (its length in word 1, from byte
+ * 8 on) and then signalled in word 0 (shared memory, ordered by the Atomics).
  */
 const BRIDGE = String.raw`
 const { workerData } = require('node:worker_threads');
 const { spawn } = require('node:child_process');
 const { port, shared, command, cwd } = workerData;
-const flag = new Int32Array(shared);
+const flag = new Int32Array(shared, 0, 2);
+const bytes = new Uint8Array(shared, 8);
 const lines = [];
 let partial = '';
 let stderr = '';
@@ -41,7 +45,10 @@ const tail = () => {
   return last === '' ? '' : '; its stderr ends: ' + (last.length > 400 ? '…' + last.slice(-400) : last);
 };
 const reply = (message) => {
-  port.postMessage(message);
+  let data = Buffer.from(JSON.stringify(message), 'utf8');
+  if (data.length > bytes.length) data = Buffer.from(JSON.stringify({ error: 'answered with a line of ' + data.length + ' bytes, more than the ' + bytes.length + ' an answer may take' }), 'utf8');
+  bytes.set(data);
+  Atomics.store(flag, 1, data.length);
   Atomics.store(flag, 0, 1);
   Atomics.notify(flag, 0);
 };
@@ -130,6 +137,7 @@ export class ProcessPolicy implements Policy {
   readonly time: ProcessTime = { selectMs: 0, updateMs: 0, selects: 0, updates: 0 };
   private readonly port: MessagePort;
   private readonly flag: Int32Array;
+  private readonly answer: Uint8Array;
   private readonly worker: Worker;
   private readonly encoding: Encoding;
   private readonly what: string;
@@ -140,8 +148,9 @@ export class ProcessPolicy implements Policy {
   constructor(private readonly options: ProcessPolicyOptions) {
     this.name = options.label;
     this.what = `the process \`${options.command.join(' ')}\``;
-    const shared = new SharedArrayBuffer(4);
-    this.flag = new Int32Array(shared);
+    const shared = new SharedArrayBuffer(8 + ANSWER_BYTES);
+    this.flag = new Int32Array(shared, 0, 2);
+    this.answer = new Uint8Array(shared, 8);
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     this.worker = new Worker(BRIDGE, { eval: true, workerData: { port: port2, shared, command: [...options.command], cwd: options.cwd }, transferList: [port2] });
@@ -204,12 +213,19 @@ export class ProcessPolicy implements Policy {
     if (this.closed && message.type !== 'end') throw new Error(`${this.what} was already ended`);
     Atomics.store(this.flag, 0, 0);
     this.port.postMessage({ line: JSON.stringify(message), timeoutMs });
-    const woke = Atomics.wait(this.flag, 0, 0, timeoutMs + HELPER_GRACE_MS);
-    const received = receiveMessageOnPort(this.port)?.message as { line?: string; error?: string } | undefined;
-    if (received === undefined) {
-      void this.worker.terminate();
-      throw new Error(`${this.what}: its helper thread did not answer ${what} (${woke})`);
+    // A wake-up can be the previous answer's notify, which the helper sends after setting the flag that
+    // this thread may already have seen: wait again until the flag is set, or the time is up.
+    const deadline = performance.now() + timeoutMs + HELPER_GRACE_MS;
+    while (Atomics.load(this.flag, 0) === 0) {
+      const left = deadline - performance.now();
+      if (left <= 0) {
+        void this.worker.terminate();
+        throw new Error(`${this.what}: its helper thread did not answer ${what}`);
+      }
+      Atomics.wait(this.flag, 0, 0, left);
     }
+    const length = Atomics.load(this.flag, 1);
+    const received = JSON.parse(Buffer.from(this.answer.subarray(0, length)).toString('utf8')) as { line?: string; error?: string };
     if (received.error !== undefined) throw new Error(`${this.what} ${received.error} (during ${what})`);
     return this.check(() => parseAnswer(received.line as string), what);
   }
