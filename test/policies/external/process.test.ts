@@ -16,13 +16,13 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const MISBEHAVE = path.join(HERE, 'misbehave.mjs');
 const serve = (name: string, ...args: string[]): string => JSON.stringify([process.execPath, BIN, 'serve-policy', name, ...args]);
 
-function config(K: 1 | 3, policies: string[], horizon = 30): string {
+function config(K: 1 | 3, policies: string[], horizon = 30, trials = 2): string {
   const reward = K === 1 ? '[0, 1]' : '[0, 0.3, 0.6, 1]';
   return [
     'name: served',
     `environment: {type: synthetic, d: 4, K: ${K}, reward: ${reward}, actions: [3, 6]}`,
     `horizon: ${horizon}`,
-    'trials: 2',
+    `trials: ${trials}`,
     'policies:',
     ...policies.map((p) => `  - ${p}`),
     '',
@@ -36,16 +36,16 @@ describe('eofd serve-policy', () => {
   ] as const) {
     it(`decides as the built-in in every round (K = ${K}: ${entries.map(([name]) => name).join(', ')})`, async () => {
       const dir = tempDir('eofd-serve-');
-      const builtIn = writeFile(dir, 'built-in.yaml', config(K, entries.map(([name, params]) => `{policy: ${name}, params: ${params}}`)));
+      const builtIn = writeFile(dir, 'built-in.yaml', config(K, entries.map(([name, params]) => `{policy: ${name}, params: ${params}}`), 40, 1));
       // Labelled as the built-ins, in an experiment of the same name: the same seeds, the same files. One speaks JSON vectors.
-      const served = writeFile(dir, 'served.yaml', config(K, entries.map(([name, params], i) => `{command: ${serve(name, ...(i === 1 ? ['--encoding', 'json'] : []))}, label: ${name}, params: ${params}}`)));
+      const served = writeFile(dir, 'served.yaml', config(K, entries.map(([name, params], i) => `{command: ${serve(name, ...(i === 1 ? ['--encoding', 'json'] : []))}, label: ${name}, params: ${params}}`), 40, 1));
       expect((await runCli(['run', builtIn, '--out', path.join(dir, 'a'), '--jobs', '1'])).code).toBe(0);
       const run = await runCli(['run', served, '--out', path.join(dir, 'b'), '--jobs', '1']);
       expect(run.code).toBe(0);
       const a = trialCsvs(path.join(dir, 'a', 'served'));
       const b = trialCsvs(path.join(dir, 'b', 'served'));
       expect([...b.keys()]).toEqual([...a.keys()]);
-      expect(a.size).toBe(6);
+      expect(a.size).toBe(3);
       for (const [file, csv] of a) expect(withoutTimings(b.get(file) as string), file).toBe(withoutTimings(csv));
       // The process's own time, apart from eofd's (transport included).
       const unit = JSON.parse(fs.readFileSync(path.join(dir, 'b', 'served', entries[0][0], 'trial-0.summary.json'), 'utf8'));
@@ -60,17 +60,19 @@ describe('eofd serve-policy', () => {
 describe('process policy failures', () => {
   it('a process that exits, hangs or answers an invalid index fails its unit only, named by label, trial and round; --resume redoes that unit alone', async () => {
     const dir = tempDir('eofd-misbehave-');
-    const entry = (label: string, params: string, timeout = ''): string => `{command: [node, ${MISBEHAVE}], label: ${label}, params: ${params}${timeout}}`;
+    // Each misbehaves once (in trial 0): trial 1 and the rerun play through.
+    const entry = (label: string, params: string, timeout = ''): string =>
+      `{command: [node, ${MISBEHAVE}], label: ${label}, params: {${params}, once: ${path.join(dir, label)}}${timeout}}`;
     const file = writeFile(
       dir,
       'bad.yaml',
       config(3, [
         'EOFD-MLogB',
-        entry('Exits', `{mode: exit, at: 7, once: ${path.join(dir, 'exited')}}`),
-        entry('Hangs', '{mode: hang, at: 5}', ', timeout: 0.5'),
-        entry('Invalid', '{mode: invalid, at: 3}'),
-        entry('Fraction', '{mode: fraction, at: 4}'),
-        entry('Garbage', '{mode: garbage, at: 2}'),
+        entry('Exits', 'mode: exit, at: 7'),
+        entry('Hangs', 'mode: hang, at: 5', ', timeout: 0.5'),
+        entry('Invalid', 'mode: invalid, at: 3'),
+        entry('Fraction', 'mode: fraction, at: 4'),
+        entry('Garbage', 'mode: garbage, at: 2'),
       ], 12),
     );
     const out = path.join(dir, 'out');
@@ -83,17 +85,17 @@ describe('process policy failures', () => {
     expect(line('Invalid')).toMatch(/Invalid, trial 0, round 3: .* answered the invalid action 99 \(expected an integer index in 0\.\.\d\) \(to select\)/);
     expect(line('Fraction')).toMatch(/Fraction, trial 0, round 4: .* answered the invalid action 0\.5/);
     expect(line('Garbage')).toMatch(/Garbage, trial 0, round 2: .* answered with a line that is not JSON: "this is not JSON"/);
+    expect(lines.filter((l) => /^eofd run: served: .*, trial 1,/.test(l))).toEqual([]);
     // A process policy cannot be snapshotted: its units note it and play on without checkpoints.
     expect(run.stderr).toMatch(/no checkpoints for this unit .*runs in another process, whose state eofd cannot save/);
-    const done = [...trialCsvs(path.join(out, 'served')).keys()].sort();
-    expect(done).toEqual(['EOFD-MLogB/trial-0.csv', 'EOFD-MLogB/trial-1.csv', 'Exits/trial-1.csv']);
-    // Trial 1 of Exits played through (its `once` file was made by trial 0): resume redoes only trial 0 of Exits (and the others that fail again).
-    const before = fs.statSync(path.join(out, 'served', 'EOFD-MLogB', 'trial-0.csv')).mtimeMs;
+    const labels = ['EOFD-MLogB', 'Exits', 'Hangs', 'Invalid', 'Fraction', 'Garbage'];
+    expect([...trialCsvs(path.join(out, 'served')).keys()].sort()).toEqual(['EOFD-MLogB/trial-0.csv', ...labels.map((l) => `${l}/trial-1.csv`)].sort());
+    const mtimes = () => [...trialCsvs(path.join(out, 'served')).keys()].map((f) => [f, fs.statSync(path.join(out, 'served', f)).mtimeMs]);
+    const before = mtimes();
     const again = await runCli(['run', file, '--out', out, '--jobs', '1', '--resume']);
-    expect(again.stderr).not.toMatch(/Exits, trial/);
-    expect(again.stderr).toMatch(/Invalid, trial 0, round 3/);
-    expect(fs.existsSync(path.join(out, 'served', 'Exits', 'trial-0.csv'))).toBe(true);
-    expect(fs.statSync(path.join(out, 'served', 'EOFD-MLogB', 'trial-0.csv')).mtimeMs).toBe(before);
+    expect(again.code, again.stderr).toBe(0);
+    expect([...trialCsvs(path.join(out, 'served')).keys()]).toHaveLength(12);
+    expect(mtimes().filter(([f]) => before.some(([g]) => g === f))).toEqual(before);
   });
 
   it('a program that is not there is a config error naming the entry', async () => {
