@@ -329,7 +329,7 @@ function externalEntry(document: ExternalDocument, base: string, fail: (field: F
     const key = error.message.slice(0, error.message.indexOf(':'));
     throw fail(['params', key], `${label}: ${error.message.slice(key.length + 2)}`);
   }
-  return { label, policy: label, params: params as EntryParams, external: { kind: 'module', module: file, sha256: fileDigest(file).sha256 } };
+  return { label, policy: label, params: params as EntryParams, external: { kind: 'module', module: file, given: document.module, sha256: fileDigest(file).sha256 } };
 }
 
 function isFile(file: string): boolean {

@@ -278,8 +278,9 @@ export type ExternalPolicy =
     }
   | {
       readonly kind: 'module';
-      /** Absolute path of the module, and the SHA-256 of its bytes. */
+      /** Absolute path of the module, the path as the config gives it, and the SHA-256 of its bytes. */
       readonly module: string;
+      readonly given: string;
       readonly sha256: string;
     };
 

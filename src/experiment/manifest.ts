@@ -38,7 +38,7 @@ export function manifestConfig(experiment: ResolvedExperiment): ManifestConfig {
 function externalRecord(entry: PolicyEntry): Pick<ManifestVariant, 'command' | 'script' | 'module'> {
   const external = entry.external;
   if (external === undefined) return {};
-  if (external.kind === 'module') return { module: { file: external.module, sha256: external.sha256 } };
+  if (external.kind === 'module') return { module: { file: external.given, sha256: external.sha256 } };
   return { command: [...external.command], ...(external.script === undefined ? {} : { script: { ...external.script } }) };
 }
 

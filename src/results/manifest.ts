@@ -101,7 +101,7 @@ export interface ManifestVariant {
   /** A process policy: its command, and the file it runs (the command's first element naming a file) with its SHA-256. */
   command?: string[];
   script?: { file: string; sha256: string };
-  /** A module policy: the module's absolute path and SHA-256. */
+  /** A module policy: the module's path as the config gives it, and its SHA-256. */
   module?: { file: string; sha256: string };
 }
 

@@ -83,7 +83,7 @@ export function parseAnswer(line: string): Record<string, unknown> {
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`answered with ${quote(line)}, not a JSON object`);
   const answer = value as Record<string, unknown>;
-  if (answer.error !== undefined) throw new Error(`the process reports an error: ${typeof answer.error === 'string' ? answer.error : JSON.stringify(answer.error)}`);
+  if (answer.error !== undefined) throw new Error(`reported an error: ${typeof answer.error === 'string' ? answer.error : JSON.stringify(answer.error)}`);
   return answer;
 }
 
