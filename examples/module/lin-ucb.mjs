@@ -15,8 +15,8 @@ class LinUcb {
     this.d = d;
     this.alpha = params.alpha;
     this.reward = Float64Array.of(0, ...spec.reward); // r_0..r_K
-    this.inverse = new Float64Array(d * d); // A⁻¹, A = λI + Σ xxᵀ
-    for (let i = 0; i < d; i++) this.inverse[i * d + i] = 1 / params.lambda;
+    this.inverse = new Float64Array(d * d); // A⁻¹, A = ridge·I + Σ xxᵀ
+    for (let i = 0; i < d; i++) this.inverse[i * d + i] = 1 / params.ridge;
     this.b = new Float64Array(d);
     this.ax = new Float64Array(d);
   }
@@ -66,7 +66,7 @@ export default {
   summary: 'LinUCB on the expected reward rᵀσ(Wx) ≈ θᵀx (a worked example)',
   params: {
     alpha: { default: 1, min: 0, description: 'the width of the confidence bonus' },
-    lambda: { default: 1, min: 1e-12, description: 'ridge regularisation of A' },
+    ridge: { default: 1, min: 1e-12, description: 'the ridge regularisation of A' },
   },
   create: (spec, params) => new LinUcb(spec, params),
 };

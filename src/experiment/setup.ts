@@ -230,8 +230,12 @@ export function resolvePolicyParams(
   entry: PolicyEntry,
   problem: { d: number; K: number; D: number },
 ): PolicyHyperparameters {
-  // An external policy reads none of these keys (its own params are in the entry, and the manifest's variants).
-  if (entry.external !== undefined) return { policy: entry.policy };
+  // An external policy reads none of the shared keys: its own params are recorded instead (a process's
+  // scalar ones; all are in the manifest's variants), which the run's header, the report and export show.
+  if (entry.external !== undefined) {
+    const scalars = Object.entries(entry.params).filter(([, value]) => ['number', 'string', 'boolean'].includes(typeof value));
+    return { ...Object.fromEntries(scalars), policy: entry.policy };
+  }
   const descriptor = policyDescriptor(entry.policy);
   const values: Record<string, unknown> = { ...PARAM_DEFAULTS };
   overlay(values, descriptor.defaults ?? {});
@@ -283,8 +287,10 @@ export function resolvePolicyParams(
 /** The PolicySpec of `policy` in trial `trial`; a policy that draws gets its own seeded stream. */
 export function policySpecFor(experiment: ResolvedExperiment, label: string, trial: number): PolicySpec {
   const entry = entryOf(experiment.config, label);
-  const own = experiment.derived.policies[label];
-  if (own === undefined) throw new RangeError(`no resolved hyperparameters for ${JSON.stringify(label)}`);
+  const recorded = experiment.derived.policies[label];
+  if (recorded === undefined) throw new RangeError(`no resolved hyperparameters for ${JSON.stringify(label)}`);
+  // A module's spec is the experiment's: its own params (recorded, whatever their names) are not the shared keys.
+  const own = entry.external === undefined ? recorded : { policy: entry.policy };
   // Variants of one policy draw from the policy's stream: they are paired draw for draw (DESIGN §4).
   const seed = entryNeedsRandomStream(entry) ? unitSeeds(experiment.config, trial, experiment.split).policy(entry.policy) : undefined;
   return specFrom(experiment.derived, own, { d: experiment.environment.d, K: experiment.environment.K, reward: experiment.environment.reward }, experiment.config.horizon, seed);

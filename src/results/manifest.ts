@@ -64,6 +64,8 @@ export interface PolicyHyperparameters {
   /** OFUL-MLogB: 'incremental' or 'textbook' (policies/spec.ts OFUL_SOLVERS); recorded only when the config gives it. */
   oful_solver?: string;
   delta?: number;
+  /** An external entry (policies/external): its params instead, a module's as declared and defaulted, a process's scalar ones. */
+  [key: string]: unknown;
 }
 
 /** The environment as the manifest states it: the config's fields plus d, K and r_0..r_K. */

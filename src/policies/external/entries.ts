@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import type { PolicyEntry } from '../../config/schema.js';
-import type { Policy, PolicyCost, ProblemShape } from '../policy.js';
+import { PARAM_KEYS, type Policy, type PolicyCost, type ProblemShape } from '../policy.js';
 import { policyDescriptor } from '../registry.js';
 import type { PolicySpec } from '../spec.js';
 
@@ -73,6 +73,8 @@ function descriptorProblem(descriptor: unknown): string | null {
   for (const [key, param] of Object.entries((d.params ?? {}) as Record<string, unknown>)) {
     const p = param as Partial<ModuleParam> | null;
     if (typeof p !== 'object' || p === null || !['number', 'string', 'boolean'].includes(typeof p.default)) return `declares params.${key} without a default number, string or boolean`;
+    // A shared key reaches the policy through its spec (λ: spec.regularization, …); a key of its own needs a name of its own.
+    if ((PARAM_KEYS as readonly string[]).includes(key)) return `declares params.${key}, a key of the experiment's shared params (its value reaches create through the spec): give the module's own param another name`;
   }
   return null;
 }

@@ -43,15 +43,23 @@ describe('module policies', () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'a', 'mod', 'manifest.json'), 'utf8'));
     expect(manifest.config.variants['LinUCB-js']).toEqual({
       policy: 'LinUCB-js',
-      params: { alpha: 0.5, lambda: 1 },
+      params: { alpha: 0.5, ridge: 1 },
       module: { file: 'lin-ucb.mjs', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
     });
+    // Its params as it ran them, beside the built-ins' resolved ones: the run's header, the report and export show them.
+    expect(manifest.derived.policies['LinUCB-js']).toEqual({ alpha: 0.5, ridge: 1, policy: 'LinUCB-js' });
+    expect(run.stderr).toMatch(/; LinUCB-js \(LinUCB-js\): alpha = 0\.5, ridge = 1/);
+    const exported = await runCli(['export', path.join(dir, 'a', 'mod'), '--out', path.join(dir, 'rounds.csv')]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const [header, row] = fs.readFileSync(path.join(dir, 'rounds.csv'), 'utf8').split('\n').filter((line) => line.includes('LinUCB-js') || line.startsWith('run,'));
+    const columns = (header as string).split(',');
+    expect((row as string).split(',')[columns.indexOf('param_alpha')]).toBe('0.5');
   });
 
   it('refuse params the module does not declare or that lie outside its declaration, naming the field', async () => {
     const dir = tempDir('eofd-module-params-');
     const cases: [string, RegExp][] = [
-      ['{beta: 1}', /policies\.0\.params\.beta: L: the module does not declare beta; it declares alpha, lambda/],
+      ['{beta: 1}', /policies\.0\.params\.beta: L: the module does not declare beta; it declares alpha, ridge/],
       ['{alpha: -1}', /policies\.0\.params\.alpha: L: expected a number ≥ 0, got -1/],
       ['{alpha: fast}', /policies\.0\.params\.alpha: L: expected a finite number, got "fast"/],
     ];
@@ -59,6 +67,8 @@ describe('module policies', () => {
       const file = writeFile(dir, 'bad.yaml', config([`{module: ${LIN_UCB}, label: L, params: ${params}}`]));
       expect(() => loadConfig(file), params).toThrow(message);
     }
+    writeFile(dir, 'shared.mjs', 'export default { params: { lambda: { default: 1 } }, create() {} };\n');
+    expect(() => loadConfig(writeFile(dir, 'bad.yaml', config(['{module: shared.mjs, label: L}'])))).toThrow(/policies\.0\.module: .*shared\.mjs: its default export declares params\.lambda, a key of the experiment's shared params/);
     writeFile(dir, 'no-create.mjs', 'export default { params: {} };\n');
     expect(() => loadConfig(writeFile(dir, 'bad.yaml', config(['{module: no-create.mjs, label: L}'])))).toThrow(/policies\.0\.module: .*no-create\.mjs: its default export has no create\(spec, params\) function/);
     expect(() => loadConfig(writeFile(dir, 'bad.yaml', config(['{module: missing.mjs, label: L}'])))).toThrow(/policies\.0\.module: no such file: .*missing\.mjs/);
