@@ -12,8 +12,8 @@
  *
  * Vectors (`features`: the count × d action features, row-major; `x`: the d features of the played
  * action) are sent as the process asked in its `ready`: a JSON array of numbers (JavaScript writes the
- * shortest text that reads back as the same double: exact), or the base64 of the doubles'
- * little-endian bytes (exact, and about twice as fast to read and write). Any answer may be
+ * shortest text that reads back as the same double: exact, −0 aside, which JSON writes as 0), or the
+ * base64 of the doubles' little-endian bytes (bit for bit, and faster to read and write). Any answer may be
  * {"error":"…"}: the process failed, and says why. Everything here is pure (no I/O): process-policy.ts
  * sends and checks, serve.ts answers.
  */
