@@ -157,8 +157,15 @@ export class ProcessPolicy implements Policy {
     // Neither the helper nor the process keeps this thread's event loop alive (close() ends them; a process whose stdin closes should exit).
     this.worker.unref();
     this.port.unref();
-    const ready = this.ask({ type: 'hello', protocol: PROTOCOL_VERSION, ...options.hello }, 'the hello (before round 1)');
-    this.encoding = this.check(() => readyEncoding(ready), 'the hello (before round 1)');
+    try {
+      const ready = this.ask({ type: 'hello', protocol: PROTOCOL_VERSION, ...options.hello }, 'the hello (before round 1)');
+      this.encoding = this.check(() => readyEncoding(ready), 'the hello (before round 1)');
+    } catch (error) {
+      // No policy to close later: the process goes now.
+      this.closed = true;
+      this.port.postMessage({ close: true, graceMs: 0 });
+      throw error;
+    }
   }
 
   select(actions: ActionSet, t: number): number {

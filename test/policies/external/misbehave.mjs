@@ -1,6 +1,7 @@
 // A process policy that plays action 0 until params.at, then misbehaves as params.mode says: 'exit'
 // (exits with code 3, a line on stderr), 'hang' (never answers), 'invalid' (answers action 99),
-// 'fraction' (answers 0.5), 'garbage' (a line that is not JSON). With params.once (a file), it
+// 'fraction' (answers 0.5), 'garbage' (a line that is not JSON); or 'protocol': answers the hello with
+// protocol 2. With params.once (a file), it
 // misbehaves only while that file does not exist, and creates it: a rerun plays through.
 import fs from 'node:fs';
 import readline from 'node:readline';
@@ -11,7 +12,9 @@ for await (const line of readline.createInterface({ input: process.stdin })) {
   const message = JSON.parse(line);
   if (message.type === 'hello') {
     params = message.params;
-    send({ type: 'ready', protocol: 1 });
+    const due = params.mode === 'protocol' && !fs.existsSync(params.once);
+    if (due) fs.writeFileSync(params.once, '');
+    send({ type: 'ready', protocol: due ? 2 : 1 });
     continue;
   }
   if (message.type === 'end') {

@@ -73,28 +73,30 @@ describe('process policy failures', () => {
         entry('Invalid', 'mode: invalid, at: 3'),
         entry('Fraction', 'mode: fraction, at: 4'),
         entry('Garbage', 'mode: garbage, at: 2'),
+        entry('Old', 'mode: protocol'),
       ], 12),
     );
     const out = path.join(dir, 'out');
     const run = await runCli(['run', file, '--out', out, '--jobs', '1', '--checkpoint', '4']);
     expect(run.code).toBe(1);
     const lines = run.stderr.split('\n');
-    const line = (label: string): string => lines.find((l) => l.includes(`served: ${label}, trial 0,`)) ?? `(no line for ${label} in ${run.stderr})`;
+    const line = (label: string): string => lines.find((l) => l.startsWith(`eofd run: served: ${label}, trial 0,`) || l.startsWith(`eofd run: served: ${label}, trial 0:`)) ?? `(no line for ${label})`;
     expect(line('Exits')).toMatch(/Exits, trial 0, round 7: the process `node .*misbehave\.mjs` exited with code 3; its stderr ends: misbehave: exiting on purpose \(during select\)/);
     expect(line('Hangs')).toMatch(/Hangs, trial 0, round 5: .* gave no answer within 0\.5 s .*killed \(during select\)/);
     expect(line('Invalid')).toMatch(/Invalid, trial 0, round 3: .* answered the invalid action 99 \(expected an integer index in 0\.\.\d\) \(to select\)/);
     expect(line('Fraction')).toMatch(/Fraction, trial 0, round 4: .* answered the invalid action 0\.5/);
     expect(line('Garbage')).toMatch(/Garbage, trial 0, round 2: .* answered with a line that is not JSON: "this is not JSON"/);
+    expect(line('Old')).toMatch(/Old, trial 0: .* answered the hello with protocol 2; this eofd speaks protocol 1 .*\(to the hello \(before round 1\)\)/);
     expect(lines.filter((l) => /^eofd run: served: .*, trial 1,/.test(l))).toEqual([]);
     // A process policy cannot be snapshotted: its units note it and play on without checkpoints.
     expect(run.stderr).toMatch(/no checkpoints for this unit .*runs in another process, whose state eofd cannot save/);
-    const labels = ['EOFD-MLogB', 'Exits', 'Hangs', 'Invalid', 'Fraction', 'Garbage'];
+    const labels = ['EOFD-MLogB', 'Exits', 'Hangs', 'Invalid', 'Fraction', 'Garbage', 'Old'];
     expect([...trialCsvs(path.join(out, 'served')).keys()].sort()).toEqual(['EOFD-MLogB/trial-0.csv', ...labels.map((l) => `${l}/trial-1.csv`)].sort());
     const mtimes = () => [...trialCsvs(path.join(out, 'served')).keys()].map((f) => [f, fs.statSync(path.join(out, 'served', f)).mtimeMs]);
     const before = mtimes();
     const again = await runCli(['run', file, '--out', out, '--jobs', '1', '--resume']);
     expect(again.code, again.stderr).toBe(0);
-    expect([...trialCsvs(path.join(out, 'served')).keys()]).toHaveLength(12);
+    expect([...trialCsvs(path.join(out, 'served')).keys()]).toHaveLength(14);
     expect(mtimes().filter(([f]) => before.some(([g]) => g === f))).toEqual(before);
   });
 
