@@ -14,7 +14,7 @@ import { POLICY_NAMES } from '../policies/registry.js';
 import { RESERVED_ENTRY_NAMES } from '../results/layout.js';
 import { OFUL_SOLVERS, SKETCH_VARIANTS } from '../policies/spec.js';
 import { CONFIG_LIMITS, NAME_PATTERN } from '../base/limits.js';
-import { DEFAULT_MESSAGE_TIMEOUT_S } from '../policies/external/protocol.js';
+import { DEFAULT_MESSAGE_TIMEOUT_S, MAX_MESSAGE_TIMEOUT_S } from '../policies/external/protocol.js';
 
 export { listAllowed };
 export type { EnvironmentConfig };
@@ -181,6 +181,7 @@ const labelSchema = z.string({ error: labelError }).superRefine((label, ctx) => 
   const reason = labelReason(label);
   if (reason !== null) ctx.addIssue({ code: 'custom', message: reason });
 });
+const timeoutError = `expected a number of seconds in (0, ${MAX_MESSAGE_TIMEOUT_S}]`;
 const commandError = 'expected a non-empty list of strings: the program and its arguments, e.g. [python3, my_policy.py]';
 /** An external policy's own params: any JSON values, which it reads itself (a module's are checked against its declared schema). */
 const externalParamsSchema = z.record(z.string(), z.unknown(), { error: 'expected a params mapping' });
@@ -203,7 +204,10 @@ const policyEntrySchema = z.union(
           .describe("a policy in another process, spoken to over eofd's protocol (docs/policies.md): the program and its arguments, run in the config's folder"),
         label: labelSchema.describe('its name in folders, CSV rows, legends and best.json'),
         params: externalParamsSchema.optional().describe('sent to the process in its hello message, as given'),
-        timeout: positive().optional().describe(`seconds the process may take to answer one message (default ${DEFAULT_MESSAGE_TIMEOUT_S})`),
+        timeout: positive(timeoutError)
+          .max(MAX_MESSAGE_TIMEOUT_S, { error: timeoutError })
+          .optional()
+          .describe(`seconds the process may take to answer one message (default ${DEFAULT_MESSAGE_TIMEOUT_S})`),
       },
       'a mapping {command, label, params, timeout}',
     ),

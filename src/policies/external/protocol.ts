@@ -23,6 +23,8 @@ export const PROTOCOL_VERSION = 1;
 
 /** The per-message time limit when an entry gives none (its `timeout`, seconds). */
 export const DEFAULT_MESSAGE_TIMEOUT_S = 60;
+/** The longest time limit a timer holds (2³¹ − 1 ms, about 24.8 days), in whole seconds. */
+export const MAX_MESSAGE_TIMEOUT_S = 2_000_000;
 
 /** How vectors travel: JSON arrays (the default) or base64 of Float64 little-endian bytes. */
 export const ENCODINGS = ['json', 'base64'] as const;
