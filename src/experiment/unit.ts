@@ -137,6 +137,17 @@ function checkpoint(p: Playing, handlers: TrialHandlers): void {
   p.checkpointAt = performance.now();
 }
 
+/** Lets every policy go (Policy.close: a process policy's process); a failure there is noted, the unit's rounds being played. */
+function closePolicies(playing: readonly Playing[], handlers: TrialHandlers): void {
+  for (const p of playing) {
+    try {
+      p.side.policy.close?.();
+    } catch (error) {
+      handlers.note?.(p.unit, `its policy could not be closed: ${asError(error).message}`);
+    }
+  }
+}
+
 /**
  * Runs the units of `task` in lock-step and writes their files. With a `signal` (units in the thread
  * that receives SIGINT) the trial yields to the event loop every PROGRESS_INTERVAL_MS, between rounds,
@@ -213,7 +224,6 @@ export async function executeTrial(task: TrialTask & CheckpointOptions, handlers
       onTurn,
     );
   } catch (error) {
-    for (const p of playing) p.side.policy.close?.();
     // Stopped by the signal: a unit that checkpoints keeps its partial CSV and checkpoints where it is.
     for (const p of playing) {
       if (error instanceof UnitStopped && p.checkpoints && p.rounds > 0) {
@@ -226,9 +236,10 @@ export async function executeTrial(task: TrialTask & CheckpointOptions, handlers
       p.writer.discard();
       fs.rmSync(p.files.checkpoint, { force: true });
     }
+    closePolicies(playing, handlers);
     throw error;
   }
-  for (const p of playing) p.side.policy.close?.();
+  closePolicies(playing, handlers);
   for (const [i, p] of playing.entries()) {
     const outcome = outcomes[i]!;
     if (outcome.error !== null) {
