@@ -44,6 +44,8 @@ const E2E = [
   'test/index.test.ts', // node importing the package (dist/)
   'test/linalg/simd.test.ts', // scripts/gen-simd.mjs --check
   'test/policies/snapshot-process.test.ts', // node restoring snapshots (dist/)
+  'test/policies/external/process.test.ts', // process policies: eofd serve-policy, python3 (numpy), misbehaving node scripts
+  'test/policies/external/mixed.test.ts', // python3 (numpy); the worker pool (dist/experiment/worker.js)
   'test/linalg/workspace-memory.test.ts', // the CLI under ulimit -v (bash)
   'test/regression/baselines.test.ts', // the CLI on the baseline configs
   'test/report/browser.test.ts', // headless Chromium (skipped without it)

@@ -114,6 +114,7 @@ const NOT_RUN: Record<string, string> = {
   '--resume': 'finishes an earlier run',
   '--params': "reads an earlier grid's best.json",
   'environment.file=data/mine.csv': "the reader's own data file",
+  'examples/python/': 'needs python3 with numpy (test/policies/external/mixed.test.ts plays the same policies where they exist)',
 };
 
 describe("the run, grid, sweep and reproduce examples of the README and docs/ run (small)", () => {

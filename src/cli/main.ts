@@ -17,6 +17,7 @@ import { registerReport } from './commands/report.js';
 import { registerReproduce } from './commands/reproduce.js';
 import { registerRun } from './commands/run.js';
 import { registerSchema } from './commands/schema.js';
+import { registerServePolicy } from './commands/serve-policy.js';
 import { registerStatus } from './commands/status.js';
 import { registerSweep } from './commands/sweep.js';
 import { EXIT, outputFailed, processIo, type CliIo } from './io.js';
@@ -74,6 +75,7 @@ export function createProgram(io: CliIo = processIo()): Command {
   registerSchema(program, io);
   registerInit(program, io);
   registerCompletion(program, io);
+  registerServePolicy(program, io);
   for (const command of program.commands) {
     command.configureOutput({ ...program.configureOutput(), outputError: oneLineError(`eofd ${command.name()}`) });
   }

@@ -4,7 +4,7 @@
  * `file:line:column` (or the override) and the dotted field. A file may hold several experiments as
  * YAML documents separated by `---` (`loadConfigs`); `loadConfig` reads single-document files.
  */
-import { statSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument, type Document, type Node } from 'yaml';
 import type { z } from 'zod';
@@ -16,8 +16,20 @@ import { describeIssue, type FieldPath } from '../base/zod-issues.js';
 import { environmentDescriptor } from '../environments/registry.js';
 import { applyOverrides, overrideFor, parseOverrides, type ConfigOverride } from './overrides.js';
 import { configPath, shippedConfigs } from './shipped.js';
-import { policyDescriptor } from '../policies/registry.js';
-import { experimentConfigSchema, policyEntry, type EnvironmentConfig, type ExperimentConfig, type ExperimentConfigDocument, type PolicyEntry } from './schema.js';
+import { fileDigest } from '../base/hash.js';
+import { entryReads, loadPolicyModule, moduleParams } from '../policies/external/entries.js';
+import { DEFAULT_MESSAGE_TIMEOUT_S } from '../policies/external/protocol.js';
+import {
+  experimentConfigSchema,
+  policyEntry,
+  type EntryParams,
+  type EnvironmentConfig,
+  type ExperimentConfig,
+  type ExperimentConfigDocument,
+  type ExternalPolicy,
+  type PolicyEntry,
+  type PolicyEntryDocument,
+} from './schema.js';
 
 /** Reads, overrides, validates and resolves the single-document config at `file` (YAML or JSON). */
 export function loadConfig(file: string, overrides: readonly string[] = []): ExperimentConfig {
@@ -246,7 +258,12 @@ function resolveConfig(
       return resolved;
     },
   }) as EnvironmentConfig;
-  const policies = parsed.policies.map(policyEntry);
+  const policies = parsed.policies.map((entry, index) => {
+    if (typeof entry === 'string' || 'policy' in entry) return policyEntry(entry);
+    const field = ['policies', index] as const;
+    const base = overrideFor([...field], overrides) || overrideFor(['policies'], overrides) ? process.cwd() : path.dirname(source);
+    return externalEntry(entry, base, (key, detail) => fail([...field, ...key], detail));
+  });
   const setOnCommandLine = overrides.filter((o) => o.path.length === 2 && o.path[0] === 'params').map((o) => String(o.path[1]));
   checkParamsRead(policies, setOnCommandLine, fail);
   return { ...parsed, environment, policies, source, document };
@@ -259,23 +276,83 @@ function resolveConfig(
  * may hold keys some experiments do not use (one block for several policies, or `--set policies=…`).
  */
 function checkParamsRead(policies: readonly PolicyEntry[], given: readonly string[], fail: (field: FieldPath, detail: string) => ConfigError): void {
-  const reads = (policy: string): readonly string[] => policyDescriptor(policy).reads;
   policies.forEach((entry, index) => {
+    // An external entry's params are its own: a process reads them itself, a module's were checked against its declaration.
+    if (entry.external !== undefined) return;
     for (const key of Object.keys(entry.params)) {
-      if (!reads(entry.policy).includes(key)) {
+      if (!entryReads(entry).includes(key)) {
         const what = entry.label === entry.policy ? entry.policy : `${entry.label} (${entry.policy})`;
-        const known = reads(entry.policy);
+        const known = entryReads(entry);
         throw fail(['policies', index, 'params', key], `${what} does not read ${key}; it reads ${known.length === 0 ? 'no params' : known.join(', ')}`);
       }
     }
   });
   for (const key of given) {
     // S is also the environment's (synthetic W* has ‖W*‖_F = S unless S_star is given).
-    if (key !== 'S' && !policies.some((entry) => reads(entry.policy).includes(key))) {
+    if (key !== 'S' && !policies.some((entry) => entryReads(entry).includes(key))) {
       const policyList = [...new Set(policies.map((e) => e.policy))].join(', ');
       throw fail(['params', key], `no policy of this experiment reads ${key} (${policyList}); remove it, or list a policy that reads it (eofd list)`);
     }
   }
+}
+
+type ExternalDocument = Exclude<PolicyEntryDocument, string | { policy: string }>;
+
+/**
+ * An external entry (policies/external) resolved against `base` (the config's folder): a command's
+ * program found (on PATH unless it is a path) and its script (the first element naming a file) hashed;
+ * a module loaded, hashed, and the entry's params checked against its declared ones, defaults filled in.
+ */
+function externalEntry(document: ExternalDocument, base: string, fail: (field: FieldPath, detail: string) => ConfigError): PolicyEntry {
+  const { label } = document;
+  const given = document.params ?? {};
+  if ('command' in document) {
+    const { command } = document;
+    const program = command[0] as string;
+    if (program.includes('/') ? !isFile(path.resolve(base, program)) : findOnPath(program) === null) {
+      throw fail(['command', 0], program.includes('/') ? `no such file: ${path.resolve(base, program)}` : `no program ${JSON.stringify(program)} on PATH`);
+    }
+    // The script: the first argument naming a file (python3 my_policy.py), else the program when it is a path (./my_policy).
+    const found = command.findIndex((arg, i) => i > 0 && isFile(path.resolve(base, arg)));
+    const scriptAt = found > 0 ? found : program.includes('/') ? 0 : -1;
+    const script = scriptAt < 0 ? undefined : { file: command[scriptAt] as string, sha256: fileDigest(path.resolve(base, command[scriptAt] as string)).sha256 };
+    const external: ExternalPolicy = { kind: 'command', command: [...command], cwd: base, timeout: document.timeout ?? DEFAULT_MESSAGE_TIMEOUT_S, ...(script === undefined ? {} : { script }) };
+    return { label, policy: label, params: given as EntryParams, external };
+  }
+  const file = path.resolve(base, document.module);
+  if (!isFile(file)) throw fail(['module'], `no such file: ${file}`);
+  let params: Record<string, unknown>;
+  try {
+    params = moduleParams(loadPolicyModule(file), given);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw fail(['module'], (error as Error).message);
+    const key = error.message.slice(0, error.message.indexOf(':'));
+    throw fail(['params', key], `${label}: ${error.message.slice(key.length + 2)}`);
+  }
+  return { label, policy: label, params: params as EntryParams, external: { kind: 'module', module: file, given: document.module, sha256: fileDigest(file).sha256 } };
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The executable `program` on PATH, or null. */
+function findOnPath(program: string): string | null {
+  for (const folder of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (folder === '') continue;
+    const candidate = path.join(folder, program);
+    try {
+      accessSync(candidate, constants.X_OK);
+      if (statSync(candidate).isFile()) return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return null;
 }
 
 /** Sets `field` (a path of keys and indices) in plain data, creating mappings on the way. */

@@ -14,6 +14,7 @@ import { POLICY_NAMES } from '../policies/registry.js';
 import { RESERVED_ENTRY_NAMES } from '../results/layout.js';
 import { OFUL_SOLVERS, SKETCH_VARIANTS } from '../policies/spec.js';
 import { CONFIG_LIMITS, NAME_PATTERN } from '../base/limits.js';
+import { DEFAULT_MESSAGE_TIMEOUT_S, MAX_MESSAGE_TIMEOUT_S } from '../policies/external/protocol.js';
 
 export { listAllowed };
 export type { EnvironmentConfig };
@@ -175,33 +176,58 @@ const entryParamsSchema = strictObject(
 
 const policyNames = POLICY_NAMES as unknown as [string, ...string[]];
 const policyNameSchema = z.enum(policyNames, { error: `expected ${listAllowed(POLICY_NAMES)}` });
-const entryError = `expected a policy name (${listAllowed(POLICY_NAMES)}) or a mapping {policy, label, params}`;
+const entryError = `expected a policy name (${listAllowed(POLICY_NAMES)}), a mapping {policy, label, params}, {command, label, params, timeout} (a policy in another process) or {module, label, params} (a policy from a JavaScript module)`;
+const labelSchema = z.string({ error: labelError }).superRefine((label, ctx) => {
+  const reason = labelReason(label);
+  if (reason !== null) ctx.addIssue({ code: 'custom', message: reason });
+});
+const timeoutError = `expected a number of seconds in (0, ${MAX_MESSAGE_TIMEOUT_S}]`;
+const commandError = 'expected a non-empty list of strings: the program and its arguments, e.g. [python3, my_policy.py]';
+/** An external policy's own params: any JSON values, which it reads itself (a module's are checked against its declared schema). */
+const externalParamsSchema = z.record(z.string(), z.unknown(), { error: 'expected a params mapping' });
 const policyEntrySchema = z.union(
   [
     policyNameSchema,
     strictObject(
       {
         policy: policyNameSchema.describe('the policy (eofd list)'),
-        label: z
-          .string({ error: labelError })
-          .superRefine((label, ctx) => {
-            const reason = labelReason(label);
-            if (reason !== null) ctx.addIssue({ code: 'custom', message: reason });
-          })
-          .optional().describe('its name in folders, CSV rows, legends and best.json (default: the policy)'),
+        label: labelSchema.optional().describe('its name in folders, CSV rows, legends and best.json (default: the policy)'),
         params: entryParamsSchema.optional().describe("this entry's own params, overriding the experiment's (only keys the policy reads)"),
       },
       'a mapping {policy, label, params}',
     ),
+    strictObject(
+      {
+        command: z
+          .array(z.string({ error: commandError }).min(1, { error: commandError }), { error: commandError })
+          .min(1, { error: commandError })
+          .describe("a policy in another process, spoken to over eofd's protocol (docs/policies.md): the program and its arguments, run in the config's folder"),
+        label: labelSchema.describe('its name in folders, CSV rows, legends and best.json'),
+        params: externalParamsSchema.optional().describe('sent to the process in its hello message, as given'),
+        timeout: positive(timeoutError)
+          .max(MAX_MESSAGE_TIMEOUT_S, { error: timeoutError })
+          .optional()
+          .describe(`seconds the process may take to answer one message (default ${DEFAULT_MESSAGE_TIMEOUT_S})`),
+      },
+      'a mapping {command, label, params, timeout}',
+    ),
+    strictObject(
+      {
+        module: z.string({ error: 'expected the path of a JavaScript module' }).min(1, { error: 'expected the path of a JavaScript module' }).describe('a JavaScript module (path relative to the config) whose default export is a policy descriptor (docs/policies.md)'),
+        label: labelSchema.describe('its name in folders, CSV rows, legends and best.json'),
+        params: externalParamsSchema.optional().describe("its params, checked against the module's declared params"),
+      },
+      'a mapping {module, label, params}',
+    ),
   ],
   { error: entryError },
 );
-const policiesError = `expected a non-empty list of policies: names from ${listAllowed(POLICY_NAMES)} or mappings {policy, label, params}`;
+const policiesError = `expected a non-empty list of policies: names from ${listAllowed(POLICY_NAMES)} or mappings {policy, label, params}, {command, label, params} or {module, label, params}`;
 const policiesSchema = z
   .array(policyEntrySchema, { error: policiesError })
   .min(1, { error: policiesError })
   .superRefine((entries, ctx) => {
-    const labels = entries.map((entry) => (typeof entry === 'string' ? entry : (entry.label ?? entry.policy)));
+    const labels = entries.map((entry) => (typeof entry === 'string' ? entry : (entry.label ?? (entry as { policy: string }).policy)));
     labels.forEach((label, index) => {
       const first = labels.indexOf(label);
       if (first !== index) {
@@ -221,7 +247,7 @@ export const experimentConfigSchema = strictObject(
     trials: integer(1, CONFIG_LIMITS.maxTrials).describe('trials per policy (independent instances, the same for every policy)'),
     /** Folded into every trial seed. */
     seed: integer(0).default(0).describe('folded into every trial seed: another seed, other instances'),
-    policies: policiesSchema.describe('the policies to run, each on every trial: a name, or {policy, label, params} for a variant with its own params (eofd list)'),
+    policies: policiesSchema.describe('the policies to run, each on every trial: a name, {policy, label, params} for a variant with its own params (eofd list), or an external policy: {command, label, params} (another process) or {module, label, params} (a JavaScript module)'),
     params: paramsSchema.prefault({}).describe('hyperparameters shared by the policies (each reads those it uses: eofd list)'),
     tune_from: nameSchema
       .optional()
@@ -238,17 +264,55 @@ export type PolicyEntryDocument = z.output<typeof policyEntrySchema>;
 /** A policy entry's own params (only the keys it gives). */
 export type EntryParams = z.output<typeof entryParamsSchema>;
 
-/** One policy of an experiment: the registry's policy, the label that names its results, its own params. */
+/**
+ * A policy outside the registry (policies/external): a process spoken to over the protocol, or a
+ * JavaScript module's descriptor. Resolved by load.ts: paths absolute, files hashed.
+ */
+export type ExternalPolicy =
+  | {
+      readonly kind: 'command';
+      /** The program and its arguments, as the config gives them. */
+      readonly command: readonly string[];
+      /** The folder it runs in: the config's. */
+      readonly cwd: string;
+      /** Seconds per message. */
+      readonly timeout: number;
+      /** The first element of the command that names a file (the script), and its SHA-256; absent when none does. */
+      readonly script?: { readonly file: string; readonly sha256: string };
+    }
+  | {
+      readonly kind: 'module';
+      /** Absolute path of the module, the path as the config gives it, and the SHA-256 of its bytes. */
+      readonly module: string;
+      readonly given: string;
+      readonly sha256: string;
+    };
+
+/**
+ * One policy of an experiment: the registry's policy, the label that names its results, its own params.
+ * An external entry's `policy` is its label, and its params are its own keys (a module's with its
+ * declared defaults filled in).
+ */
 export interface PolicyEntry {
   readonly label: string;
   readonly policy: string;
   readonly params: Readonly<EntryParams>;
+  readonly external?: ExternalPolicy;
 }
 
-/** The entry as resolved: label defaulting to the policy's name, params to none. */
+/** The entry as resolved: label defaulting to the policy's name, params to none (load.ts resolves external entries). */
 export function policyEntry(document: PolicyEntryDocument): PolicyEntry {
   if (typeof document === 'string') return { label: document, policy: document, params: {} };
-  return { label: document.label ?? document.policy, policy: document.policy, params: document.params ?? {} };
+  if ('policy' in document) return { label: document.label ?? document.policy, policy: document.policy, params: document.params ?? {} };
+  throw new RangeError(`${document.label}: an external policy entry is resolved by config/load.ts`);
+}
+
+/** `params` checked as a policy entry's own params (eofd serve-policy); throws a RangeError naming the first bad key. */
+export function entryParams(params: unknown): EntryParams {
+  const result = entryParamsSchema.safeParse(params);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0] as z.core.$ZodIssue;
+  throw new RangeError(`params${issue.path.length === 0 ? '' : `.${issue.path.join('.')}`}: ${issue.message}`);
 }
 
 /** The experiment's labels, in config order (folders, CSV rows, legends). */

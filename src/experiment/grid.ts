@@ -14,7 +14,7 @@ import path from 'node:path';
 import { RunError } from '../base/errors.js';
 import { reconfigure } from '../config/load.js';
 import { entryOf, type ExperimentConfig } from '../config/schema.js';
-import { policyDescriptor } from '../policies/registry.js';
+import { entryCostOnly } from '../policies/external/entries.js';
 import { gridHeatmapSvg } from '../report/heatmap.js';
 import { BEST_FILE, GRID_FILE, gridDir, heatmapFile, SUMMARY_FILE } from '../results/layout.js';
 import { readBestFile, ResultsError } from '../results/read.js';
@@ -427,7 +427,7 @@ export function costTwins(config: Pick<ExperimentConfig, 'policies'>): Map<strin
   const twins = new Map<string, string>();
   const seen: { policy: string; label: string; key: string }[] = [];
   for (const entry of config.policies) {
-    const costOnly = policyDescriptor(entry.policy).costOnly ?? [];
+    const costOnly = entryCostOnly(entry);
     const decisive = Object.fromEntries(Object.entries(entry.params).filter(([key]) => !(costOnly as readonly string[]).includes(key)));
     const key = canonical(decisive);
     const earlier = costOnly.length === 0 ? undefined : seen.find((s) => s.policy === entry.policy && s.key === key);
@@ -476,6 +476,8 @@ export function withPolicyParams(config: ExperimentConfig, policies: TunedValues
         const own = (label: string | undefined) => (label !== undefined && Object.hasOwn(policies, label) ? policies[label] : undefined);
         const chosen = own(entry.label) ?? own(twin);
         if (chosen === undefined) return raw;
+        // An external entry keeps its form ({module, …}, {command, …}), with the chosen values among its params.
+        if (entry.external !== undefined) return { ...(raw as Record<string, unknown>), params: { ...(raw as { params?: Record<string, unknown> }).params, ...chosen } };
         const params: Record<string, unknown> = { ...entry.params };
         if ('l' in chosen) delete params.lambda;
         if ('e' in chosen) delete params.eta;

@@ -6,10 +6,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gitCommit, PACKAGE_ROOT, packageInfo } from '../base/package-root.js';
-import { policyLabels } from '../config/schema.js';
-import { policyDescriptor } from '../policies/registry.js';
+import { policyLabels, type PolicyEntry } from '../config/schema.js';
+import { entryNeedsRandomStream } from '../policies/external/entries.js';
 import { MANIFEST_FILE } from '../results/layout.js';
-import type { Manifest, ManifestConfig, ManifestShard, TimingRun } from '../results/manifest.js';
+import type { Manifest, ManifestConfig, ManifestShard, ManifestVariant, TimingRun } from '../results/manifest.js';
 import { writeJsonAtomic } from '../results/write.js';
 import { unitSeeds, type ResolvedExperiment } from './setup.js';
 
@@ -17,7 +17,7 @@ export { gitCommit, PACKAGE_ROOT, packageInfo };
 
 export function manifestConfig(experiment: ResolvedExperiment): ManifestConfig {
   const { config } = experiment;
-  const variants = config.policies.filter((entry) => entry.label !== entry.policy || Object.keys(entry.params).length > 0);
+  const variants = config.policies.filter((entry) => entry.label !== entry.policy || Object.keys(entry.params).length > 0 || entry.external !== undefined);
   return {
     name: config.name,
     environment: experiment.environment,
@@ -25,10 +25,21 @@ export function manifestConfig(experiment: ResolvedExperiment): ManifestConfig {
     trials: config.trials,
     seed: config.seed,
     policies: policyLabels(config),
-    ...(variants.length === 0 ? {} : { variants: Object.fromEntries(variants.map((v) => [v.label, { policy: v.policy, params: { ...v.params } }])) }),
+    ...(variants.length === 0 ? {} : { variants: Object.fromEntries(variants.map((v) => [v.label, { policy: v.policy, params: { ...v.params }, ...externalRecord(v) }])) }),
     params: { ...config.params },
     ...(config.seedName === undefined ? {} : { seed_name: config.seedName }),
   };
+}
+
+/**
+ * What the manifest records of an external entry besides its params: a process's command and its
+ * script's SHA-256, a module's file and SHA-256 (a rerun with other code is then refused by --resume).
+ */
+function externalRecord(entry: PolicyEntry): Pick<ManifestVariant, 'command' | 'script' | 'module'> {
+  const external = entry.external;
+  if (external === undefined) return {};
+  if (external.kind === 'module') return { module: { file: external.given, sha256: external.sha256 } };
+  return { command: [...external.command], ...(external.script === undefined ? {} : { script: { ...external.script } }) };
 }
 
 export function buildManifest(experiment: ResolvedExperiment, shard?: ManifestShard): Manifest {
@@ -37,7 +48,8 @@ export function buildManifest(experiment: ResolvedExperiment, shard?: ManifestSh
   for (let trial = 0; trial < config.trials; trial++) {
     const seeds = unitSeeds(config, trial, experiment.split);
     const entry: Record<string, string> = { environment: seeds.environment };
-    for (const { policy } of config.policies) if (policyDescriptor(policy).needsRandomStream) entry[`policy:${policy}`] = seeds.policy(policy);
+    // A process gets its label's seed in its hello; a policy that draws, its policy's stream.
+    for (const e of config.policies) if (e.external?.kind === 'command' || entryNeedsRandomStream(e)) entry[`policy:${e.policy}`] = seeds.policy(e.policy);
     trials[String(trial)] = entry;
   }
   return {

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { RunError } from '../base/errors.js';
 import { entryOf, type ExperimentConfig } from '../config/schema.js';
-import { policyDescriptor } from '../policies/registry.js';
+import { entryCostRank } from '../policies/external/entries.js';
 import { lockFile, SUMMARY_FILE, unitFiles } from '../results/layout.js';
 import { readFinishedUnit } from '../results/read.js';
 import type { TrialSummary } from '../results/records.js';
@@ -207,7 +207,7 @@ export async function runExperiments(configs: readonly ExperimentConfig[], optio
         unit,
         order,
         cost: unit.horizon * planned.resolved.environment.K * planned.resolved.environment.d,
-        rank: policyDescriptor(entryOf(planned.resolved.config, unit.policy).policy).costRank,
+        rank: entryCostRank(entryOf(planned.resolved.config, unit.policy)),
         experiment: planned.resolved,
         dir: planned.dir,
         policy: unit.policy,

@@ -10,14 +10,19 @@
  */
 import path from 'node:path';
 import { ConfigError, describeFsError } from '../base/errors.js';
-import { entryOf, type ExperimentConfig, type PolicyEntry } from '../config/schema.js';
+import { entryOf, type EntryParams, type ExperimentConfig, type PolicyEntry } from '../config/schema.js';
 import { PARAM_DEFAULTS } from '../config/schema.js';
 import type { Environment, LoadedInput } from '../environments/environment.js';
 import { fileIdentity, type InputFileIdentity } from '../environments/input-files.js';
 import { createEnvironment, environmentDescriptor } from '../environments/registry.js';
 import { deriveHyperparameters } from '../model/hyperparameters.js';
 import { PARAM_KEYS, type ParamKey } from '../policies/policy.js';
-import { policyDescriptor } from '../policies/registry.js';
+import { entryNeedsRandomStream, entrySupports, loadPolicyModule } from '../policies/external/entries.js';
+import { ModulePolicy } from '../policies/external/module-policy.js';
+import { ProcessPolicy } from '../policies/external/process-policy.js';
+import { seedInteger } from '../policies/external/protocol.js';
+import type { Policy } from '../policies/policy.js';
+import { createPolicy, policyDescriptor } from '../policies/registry.js';
 import { ADAPTIVE_INITIAL_SKETCH_SIZE, DEFAULT_DELTA_MAX, nonNullRewards, validatePolicySpec, type OfulSolver, type PolicySpec, type SketchVariant } from '../policies/spec.js';
 import { cappedSketchSize } from '../sketch/frequent-directions.js';
 import { RandomStream, uniformOf } from '../random/stream.js';
@@ -99,26 +104,12 @@ export function resolveExperiment(config: ExperimentConfig, options: ResolveOpti
     throw error;
   }
   for (const entry of config.policies) {
-    const { supports } = policyDescriptor(entry.policy);
+    const supports = entrySupports(entry);
     if (!(environment.K === 1 ? supports.binary : supports.multinomial)) {
       throw new ConfigError({ file, field: 'policies', detail: `${entry.label}: ${entry.policy} does not play K = ${environment.K} problems` });
     }
   }
-  const { params } = config;
   const D = environment.maxActionNorm;
-  const hp = deriveHyperparameters({
-    d: environment.d,
-    K: environment.K,
-    normBound: params.S,
-    maxActionNorm: D,
-    horizon: config.horizon,
-    l: params.l,
-    e: params.e,
-    regularization: params.lambda,
-    stepSize: params.eta,
-    sketchSize: params.m === 'adaptive' ? ADAPTIVE_INITIAL_SKETCH_SIZE : params.m,
-    delta: params.delta,
-  });
   const inputs = loaded === undefined ? inputIdentities(config, file) : [...loaded.inputs];
   const { type, ...rest } = config.environment;
   // Keyed by validated labels (config/schema.ts labelReason): every label an own key.
@@ -136,29 +127,47 @@ export function resolveExperiment(config: ExperimentConfig, options: ResolveOpti
       ...environment.facts,
       ...(inputs === undefined ? {} : { inputs }),
     },
-    derived: {
-      lambda: hp.regularization,
-      eta: hp.stepSize,
-      m: params.m === 'adaptive' ? 'adaptive' : hp.sketchSize,
-      delta: hp.delta,
-      beta: params.beta,
-      beta_scale: params.beta_scale,
-      beta_rank: params.beta_rank,
-      alpha: hp.alpha,
-      lambda0: hp.baseRegularization,
-      eta0: hp.baseStepSize,
-      l: hp.l,
-      e: hp.e,
-      D,
-      S: params.S,
-      policies,
-    },
+    derived: { ...sharedDerived(config, { d: environment.d, K: environment.K, D }), policies },
     split,
     mnistDataRoot: options.mnistDataRoot,
     ...(loaded === undefined ? {} : { loaded: loaded.data }),
   };
   checkPolicySpecs(experiment, file);
   return experiment;
+}
+
+/** The experiment's own derived values (its `params`, Section 4's derivations), before any entry's. */
+function sharedDerived(config: Pick<ExperimentConfig, 'params' | 'horizon'>, problem: { d: number; K: number; D: number }): Omit<DerivedValues, 'policies'> {
+  const { params } = config;
+  const hp = deriveHyperparameters({
+    d: problem.d,
+    K: problem.K,
+    normBound: params.S,
+    maxActionNorm: problem.D,
+    horizon: config.horizon,
+    l: params.l,
+    e: params.e,
+    regularization: params.lambda,
+    stepSize: params.eta,
+    sketchSize: params.m === 'adaptive' ? ADAPTIVE_INITIAL_SKETCH_SIZE : params.m,
+    delta: params.delta,
+  });
+  return {
+    lambda: hp.regularization,
+    eta: hp.stepSize,
+    m: params.m === 'adaptive' ? 'adaptive' : hp.sketchSize,
+    delta: hp.delta,
+    beta: params.beta,
+    beta_scale: params.beta_scale,
+    beta_rank: params.beta_rank,
+    alpha: hp.alpha,
+    lambda0: hp.baseRegularization,
+    eta0: hp.baseStepSize,
+    l: hp.l,
+    e: hp.e,
+    D: problem.D,
+    S: params.S,
+  };
 }
 
 /** Refuses an environment whose one copy (resolution builds trial 0's) the machine cannot hold, before it is allocated. */
@@ -180,7 +189,9 @@ function checkEnvironmentSize(config: ExperimentConfig, file: string, machine: M
  */
 function checkPolicySpecs(experiment: ResolvedExperiment, file: string): void {
   const { config, derived } = experiment;
-  for (const { label: policy, policy: name } of config.policies) {
+  for (const { label: policy, policy: name, external } of config.policies) {
+    // A process gets no spec (its hello carries the problem); a module's is the experiment's, checked as any.
+    if (external?.kind === 'command') continue;
     const spec = policySpecFor(experiment, policy, 0);
     try {
       validatePolicySpec(spec);
@@ -193,7 +204,7 @@ function checkPolicySpecs(experiment: ResolvedExperiment, file: string): void {
       throw new ConfigError({ file, field: 'params', detail: `${policy}: ${error.message}${hint}` });
     }
     // The policy's own range (PolicyDescriptor.rangeProblem), from the values it will be built with.
-    const problem = policyDescriptor(name).rangeProblem?.(spec) ?? null;
+    const problem = external === undefined ? (policyDescriptor(name).rangeProblem?.(spec) ?? null) : null;
     if (problem !== null) throw new ConfigError({ file, field: `params.${problem.field}`, detail: `${policy}: ${problem.detail}` });
   }
 }
@@ -219,6 +230,12 @@ export function resolvePolicyParams(
   entry: PolicyEntry,
   problem: { d: number; K: number; D: number },
 ): PolicyHyperparameters {
+  // An external policy reads none of the shared keys: its own params are recorded instead (a process's
+  // scalar ones; all are in the manifest's variants), which the run's header, the report and export show.
+  if (entry.external !== undefined) {
+    const scalars = Object.entries(entry.params).filter(([, value]) => ['number', 'string', 'boolean'].includes(typeof value));
+    return { ...Object.fromEntries(scalars), policy: entry.policy };
+  }
   const descriptor = policyDescriptor(entry.policy);
   const values: Record<string, unknown> = { ...PARAM_DEFAULTS };
   overlay(values, descriptor.defaults ?? {});
@@ -269,18 +286,21 @@ export function resolvePolicyParams(
 
 /** The PolicySpec of `policy` in trial `trial`; a policy that draws gets its own seeded stream. */
 export function policySpecFor(experiment: ResolvedExperiment, label: string, trial: number): PolicySpec {
-  const { environment: env, derived } = experiment;
-  const { policy } = entryOf(experiment.config, label);
-  const own = derived.policies[label];
-  if (own === undefined) throw new RangeError(`no resolved hyperparameters for ${JSON.stringify(label)}`);
+  const entry = entryOf(experiment.config, label);
+  const recorded = experiment.derived.policies[label];
+  if (recorded === undefined) throw new RangeError(`no resolved hyperparameters for ${JSON.stringify(label)}`);
+  // A module's spec is the experiment's: its own params (recorded, whatever their names) are not the shared keys.
+  const own = entry.external === undefined ? recorded : { policy: entry.policy };
+  // Variants of one policy draw from the policy's stream: they are paired draw for draw (DESIGN §4).
+  const seed = entryNeedsRandomStream(entry) ? unitSeeds(experiment.config, trial, experiment.split).policy(entry.policy) : undefined;
+  return specFrom(experiment.derived, own, { d: experiment.environment.d, K: experiment.environment.K, reward: experiment.environment.reward }, experiment.config.horizon, seed);
+}
+
+/** A spec from the experiment's derived values and an entry's own (`own` first); `seed`: the policy's uniform stream's. */
+function specFrom(derived: Omit<DerivedValues, 'policies'>, own: PolicyHyperparameters, env: { d: number; K: number; reward: readonly number[] }, horizon: number, seed: string | undefined): PolicySpec {
   // A policy that reads no m (OFUL-MLogB, …) is given the experiment's, which it ignores.
   const m = own.m ?? derived.m;
-  let uniform: (() => number) | undefined;
-  if (policyDescriptor(policy).needsRandomStream) {
-    // Variants of one policy draw from the policy's stream: they are paired draw for draw (DESIGN §4).
-    const stream = new RandomStream(unitSeeds(experiment.config, trial, experiment.split).policy(policy));
-    uniform = uniformOf(stream);
-  }
+  const uniform = seed === undefined ? undefined : uniformOf(new RandomStream(seed));
   return {
     d: env.d,
     K: env.K,
@@ -295,9 +315,43 @@ export function policySpecFor(experiment: ResolvedExperiment, label: string, tri
     betaRank: own.beta_rank ?? derived.beta_rank,
     delta: own.delta ?? derived.delta,
     maxActionNorm: derived.D,
-    horizon: experiment.config.horizon,
+    horizon,
     sketchVariant: (own.sketch ?? 'fd') as SketchVariant,
     ...(own.oful_solver === undefined ? {} : { ofulSolver: own.oful_solver as OfulSolver }),
     ...(uniform === undefined ? {} : { uniform }),
   };
+}
+
+/**
+ * The spec the built-in `name` gets, with the entry params `params`, in an experiment whose shared
+ * `params` are the defaults and whose problem is `problem` (eofd serve-policy: the same spec, hence the
+ * same decisions, as the built-in entry `{policy: name, params}` of such an experiment).
+ */
+export function builtInSpec(name: string, params: Readonly<EntryParams>, problem: { d: number; K: number; reward: readonly number[]; D: number; horizon: number }, seed: string | undefined): PolicySpec {
+  const config = { horizon: problem.horizon, params: PARAM_DEFAULTS, document: { params: {} } } as unknown as ExperimentConfig;
+  const own = resolvePolicyParams(config, { label: name, policy: name, params }, problem);
+  return specFrom(sharedDerived(config, problem), own, problem, problem.horizon, policyDescriptor(name).needsRandomStream ? seed : undefined);
+}
+
+/**
+ * A fresh policy for unit (label, trial): a registry policy or a module's from the entry's spec, or a
+ * process started and greeted (its hello: the problem, the unit's seed and the entry's params).
+ */
+export function createUnitPolicy(experiment: ResolvedExperiment, label: string, trial: number): Policy {
+  const entry = entryOf(experiment.config, label);
+  const external = entry.external;
+  if (external === undefined) return createPolicy(entry.policy, policySpecFor(experiment, label, trial));
+  if (external.kind === 'module') {
+    const descriptor = loadPolicyModule(external.module);
+    return new ModulePolicy(descriptor.create(policySpecFor(experiment, label, trial), { ...entry.params }), label, external.module);
+  }
+  const { environment: env, config } = experiment;
+  const seed = unitSeeds(config, trial, experiment.split).policy(label);
+  return new ProcessPolicy({
+    label,
+    command: external.command,
+    cwd: external.cwd,
+    timeoutMs: external.timeout * 1000,
+    hello: { label, d: env.d, K: env.K, reward: [...env.reward], horizon: config.horizon, trial, seed, seed_int: seedInteger(seed), max_action_norm: experiment.derived.D, params: { ...entry.params } },
+  });
 }

@@ -11,7 +11,7 @@
 import { RunError } from '../base/errors.js';
 import { entryOf, policyLabels } from '../config/schema.js';
 import type { PolicyCost, ProblemShape } from '../policies/policy.js';
-import { policyDescriptor } from '../policies/registry.js';
+import { entryCost, entryReads } from '../policies/external/entries.js';
 import { environmentDescriptor } from '../environments/registry.js';
 import { gb, machineMemory, UNIT_OVERHEAD_BYTES, type MachineMemory } from '../base/machine.js';
 import { policySpecFor, type ResolvedExperiment } from './setup.js';
@@ -99,11 +99,13 @@ export function unitNeeds(experiment: ResolvedExperiment): UnitNeed[] {
 /** The cost model of `label`'s units and their problem at the horizon. */
 function unitCost(experiment: ResolvedExperiment, label: string): { cost: PolicyCost; shape: ProblemShape } {
   const { d, K } = experiment.environment;
-  const descriptor = policyDescriptor(entryOf(experiment.config, label).policy);
+  const entry = entryOf(experiment.config, label);
+  const shape = { d, K, m: K * d, actions: maxActions(experiment.environment), t: experiment.config.horizon };
+  // An external policy has no spec of its own (a process) and no cost model (entries.ts EXTERNAL_COST).
+  if (entry.external !== undefined) return { cost: entryCost(entry), shape };
   const spec = policySpecFor(experiment, label, 0);
-  const m = descriptor.reads.includes('m') ? Math.min(spec.sketchSize, K * d) : K * d;
-  const shape = { d, K, m, actions: maxActions(experiment.environment), t: experiment.config.horizon, ...(spec.ofulSolver === undefined ? {} : { ofulSolver: spec.ofulSolver }) };
-  return { cost: descriptor.cost, shape };
+  const m = entryReads(entry).includes('m') ? Math.min(spec.sketchSize, K * d) : K * d;
+  return { cost: entryCost(entry), shape: { ...shape, m, ...(spec.ofulSolver === undefined ? {} : { ofulSolver: spec.ofulSolver }) } };
 }
 
 /** Estimated operations of round t of `label`'s units. */

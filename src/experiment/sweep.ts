@@ -14,7 +14,8 @@ import { RunError } from '../base/errors.js';
 import { reconfigure, setField } from '../config/load.js';
 import { configKeyProblem } from '../config/overrides.js';
 import { policyLabels, type ExperimentConfig, type PolicyEntry } from '../config/schema.js';
-import { readsParam } from '../policies/registry.js';
+import { entryReadsParam } from '../policies/external/entries.js';
+import { PARAM_KEYS } from '../policies/policy.js';
 import { renderSweepFigure } from '../report/sweep-figure.js';
 import { BEST_FILE, GRID_FILE, lockFile, splitTopLevel, SWEEP_FILE, SWEEP_SHARD_FILE, sweepDir, sweepFigureFile, unitFiles } from '../results/layout.js';
 import type { DerivedValues } from '../results/manifest.js';
@@ -143,7 +144,7 @@ function paramOf(axis: SweepAxis): string | null {
 export function axisReaders(config: ExperimentConfig, axes: readonly SweepAxis[]): Record<string, string[]> {
   for (const axis of axes) {
     const key = paramOf(axis);
-    if (key !== null && !config.policies.some((entry) => readsParam(entry.policy, key))) {
+    if (key !== null && !config.policies.some((entry) => entryReadsParam(entry, key))) {
       throw new RunError(`--over ${axis.key}: no policy of ${config.name} reads ${key} (${config.policies.map((e) => e.policy).join(', ')})`, 2);
     }
   }
@@ -152,7 +153,7 @@ export function axisReaders(config: ExperimentConfig, axes: readonly SweepAxis[]
       entry.label,
       axes.filter((axis) => {
         const key = paramOf(axis);
-        return key === null || readsParam(entry.policy, key);
+        return key === null || entryReadsParam(entry, key);
       }).map((axis) => axis.key),
     ]),
   );
@@ -181,10 +182,19 @@ export interface SweepVariantOptions {
   split: SeedSplit;
 }
 
-/** Sets `params.<key>` in a config document, for the experiment and every entry that gives it; l drops λ, e drops η. */
-function setParam(document: Record<string, unknown>, key: string, value: unknown): void {
-  const entries = (document.policies as unknown[]).filter((e): e is { params?: Record<string, unknown> } => typeof e === 'object' && e !== null);
-  const layers = [document.params as Record<string, unknown> | undefined, ...entries.map((e) => e.params)].filter((p): p is Record<string, unknown> => p !== undefined);
+/**
+ * Sets `params.<key>` in a config document, for the experiment and every entry that gives it; l drops
+ * λ, e drops η. A key the shared `params` do not take (one a module policy declares) goes into the
+ * entries that read it (`reads[i]`: whether entry i does) instead.
+ */
+function setParam(document: Record<string, unknown>, key: string, value: unknown, reads: readonly boolean[]): void {
+  const shared = (PARAM_KEYS as readonly string[]).includes(key);
+  const entries = (document.policies as unknown[]).map((e, i) => (typeof e === 'object' && e !== null && (shared || reads[i] === true) ? (e as { params?: Record<string, unknown> }) : null));
+  if (!shared) {
+    for (const entry of entries) if (entry !== null) entry.params = { ...entry.params, [key]: value };
+    return;
+  }
+  const layers = [document.params as Record<string, unknown> | undefined, ...entries.map((e) => e?.params)].filter((p): p is Record<string, unknown> => p !== undefined);
   for (const [i, layer] of layers.entries()) {
     if (key === 'l') delete layer.lambda;
     if (key === 'e') delete layer.eta;
@@ -208,10 +218,10 @@ export function sweepVariant(config: ExperimentConfig, axes: readonly SweepAxis[
       axes.forEach((axis, i) => {
         const key = paramOf(axis);
         if (key === null) setField(document, axis.key.split('.'), point.values[i]);
-        else setParam(document, key, point.values[i]);
+        else setParam(document, key, point.values[i], kept.map((entry) => entryReadsParam(entry, key)));
       });
       const params = document.params as Record<string, unknown>;
-      for (const key of Object.keys(params)) if (!kept.some((entry) => readsParam(entry.policy, key))) delete params[key];
+      for (const key of Object.keys(params)) if (!kept.some((entry) => entryReadsParam(entry, key))) delete params[key];
     },
     origin,
     // Swept values come from the command line: a relative input file resolves as a --set one does.

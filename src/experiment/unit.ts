@@ -8,7 +8,6 @@
 import fs from 'node:fs';
 import type { Environment } from '../environments/environment.js';
 import type { Policy } from '../policies/policy.js';
-import { createPolicy } from '../policies/registry.js';
 import { restorePolicy, snapshotPolicy } from '../policies/snapshot.js';
 import { readPartialTrial } from '../results/read-csv.js';
 import { unitFiles, type UnitFiles } from '../results/layout.js';
@@ -16,7 +15,7 @@ import type { TrialSummary } from '../results/records.js';
 import { completeUnit, TrialCsvWriter } from '../results/write.js';
 import { entryOf } from '../config/schema.js';
 import { readCheckpoint, writeCheckpoint, type CheckpointEvery } from './checkpoint.js';
-import { createTrialEnvironment, policySpecFor, type ResolvedExperiment } from './setup.js';
+import { createTrialEnvironment, createUnitPolicy, type ResolvedExperiment } from './setup.js';
 import { runTrialsInStep, type ResumePoint, type TrialSide } from './trial.js';
 
 export interface UnitTask {
@@ -138,6 +137,17 @@ function checkpoint(p: Playing, handlers: TrialHandlers): void {
   p.checkpointAt = performance.now();
 }
 
+/** Lets every policy go (Policy.close: a process policy's process); a failure there is noted, the unit's rounds being played. */
+function closePolicies(playing: readonly Playing[], handlers: TrialHandlers): void {
+  for (const p of playing) {
+    try {
+      p.side.policy.close?.();
+    } catch (error) {
+      handlers.note?.(p.unit, `its policy could not be closed: ${asError(error).message}`);
+    }
+  }
+}
+
 /**
  * Runs the units of `task` in lock-step and writes their files. With a `signal` (units in the thread
  * that receives SIGINT) the trial yields to the event loop every PROGRESS_INTERVAL_MS, between rounds,
@@ -163,7 +173,7 @@ export async function executeTrial(task: TrialTask & CheckpointOptions, handlers
         }
       }
       const environment = resumed?.environment ?? createTrialEnvironment(experiment, trial);
-      const policy = resumed?.policy ?? createPolicy(entryOf(experiment.config, unit.policy).policy, policySpecFor(experiment, unit.policy, trial));
+      const policy = resumed?.policy ?? createUnitPolicy(experiment, unit.policy, trial);
       const writer = resumed?.writer ?? new TrialCsvWriter(files.partial, unit.policy, trial);
       const rounds = resumed?.resume.rounds ?? 0;
       const p: Playing = {
@@ -226,8 +236,10 @@ export async function executeTrial(task: TrialTask & CheckpointOptions, handlers
       p.writer.discard();
       fs.rmSync(p.files.checkpoint, { force: true });
     }
+    closePolicies(playing, handlers);
     throw error;
   }
+  closePolicies(playing, handlers);
   for (const [i, p] of playing.entries()) {
     const outcome = outcomes[i]!;
     if (outcome.error !== null) {
@@ -239,7 +251,8 @@ export async function executeTrial(task: TrialTask & CheckpointOptions, handlers
     try {
       p.writer.close();
       const files = unitFiles(task.dir, p.unit.policy, trial);
-      completeUnit(files, { policy: p.unit.policy, trial, horizon, bytes: p.writer.bytes, sha256: p.writer.sha256(), summary: outcome.summary });
+      const own = p.side.policy.processTime?.();
+      completeUnit(files, { policy: p.unit.policy, trial, horizon, bytes: p.writer.bytes, sha256: p.writer.sha256(), summary: outcome.summary, ...(own === undefined ? {} : { process: own }) });
     } catch (error) {
       p.writer.discard();
       handlers.failed(p.unit, asError(error));

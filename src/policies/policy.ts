@@ -28,6 +28,10 @@ export interface Policy {
   estimate(): Float64Array;
   /** m_t: a sketched policy's sketch size in this round (grows under params.m: adaptive); absent for the others. */
   sketchSize?(): number;
+  /** A process policy: the mean ms per select and per update its process reports for itself (null: it reports none), apart from the transport. */
+  processTime?(): { meanSelectMs: number | null; meanUpdateMs: number | null };
+  /** Lets go of what it holds outside this thread (a process policy's process); the runner calls it once, when the unit's rounds end. */
+  close?(): void;
 }
 
 /**

@@ -20,6 +20,8 @@ import { createHash } from 'node:crypto';
 import { gitCommit, packageInfo } from '../base/package-root.js';
 import { Home, homeOf, Workspace } from '../linalg/simd.js';
 import { FunctionUniformStream, RandomStream, streamBehind, uniformOf, UniformStream } from '../random/stream.js';
+import { ModulePolicy } from './external/module-policy.js';
+import { isProcessPolicy } from './external/process-policy.js';
 import type { Policy } from './policy.js';
 import { createPolicy, policyDescriptor, policyOrigin } from './registry.js';
 import type { PolicySpec } from './spec.js';
@@ -77,6 +79,8 @@ interface Header extends SnapshotInfo {
 
 /** The policy's full state as bytes; the policy must have come from createPolicy (or restorePolicy). */
 export function snapshotPolicy(policy: Policy): Uint8Array {
+  if (isProcessPolicy(policy)) throw new SnapshotError(`${policy.name} runs in another process, whose state eofd cannot save: it has no checkpoints (a stopped unit of it starts again from round 1)`);
+  if (policy instanceof ModulePolicy) throw new SnapshotError(`${policy.name} comes from ${policy.module}, whose state eofd does not know how to rebuild: it has no checkpoints (a stopped unit of it starts again from round 1)`);
   const origin = policyOrigin(policy);
   if (origin === undefined) throw new SnapshotError(`${policy.name}: only a policy made by createPolicy or restorePolicy can be snapshotted (its spec is needed to rebuild it)`);
   const encoder = new Encoder();

@@ -64,6 +64,8 @@ export interface PolicyHyperparameters {
   /** OFUL-MLogB: 'incremental' or 'textbook' (policies/spec.ts OFUL_SOLVERS); recorded only when the config gives it. */
   oful_solver?: string;
   delta?: number;
+  /** An external entry (policies/external): its params instead, a module's as declared and defaulted, a process's scalar ones. */
+  [key: string]: unknown;
 }
 
 /** The environment as the manifest states it: the config's fields plus d, K and r_0..r_K. */
@@ -88,10 +90,21 @@ export interface ManifestConfig {
   /** The labels, in config order. */
   policies: string[];
   /** Entries that are not a bare policy name: label → its policy and own params. */
-  variants?: Record<string, { policy: string; params: Record<string, unknown> }>;
+  variants?: Record<string, ManifestVariant>;
   params: Record<string, unknown>;
   /** The name the seeds come from, when not `name` (grid variants). */
   seed_name?: string;
+}
+
+/** An entry that is not a bare policy name (an external one's `policy` is its label). */
+export interface ManifestVariant {
+  policy: string;
+  params: Record<string, unknown>;
+  /** A process policy: its command, and the file it runs (the command's first element naming a file) with its SHA-256. */
+  command?: string[];
+  script?: { file: string; sha256: string };
+  /** A module policy: the module's path as the config gives it, and its SHA-256. */
+  module?: { file: string; sha256: string };
 }
 
 /** The manifest's record of a shard (`--shard i/n`); `eofd merge` drops it. */

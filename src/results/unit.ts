@@ -19,6 +19,12 @@ export interface UnitSummaryFile {
   /** SHA-256 of the finished trial CSV, hex. */
   sha256: string;
   summary: TrialSummary;
+  /**
+   * A process policy (policies/external): the mean ms per select and per update its process reports
+   * spending on its own (its answers' `ms`; null when it reports none), apart from the summary's
+   * meanSelectMs and meanUpdateMs, which eofd measures around each message (transport included).
+   */
+  process?: { meanSelectMs: number | null; meanUpdateMs: number | null };
 }
 
 const finite = z.number().refine(Number.isFinite);
@@ -48,4 +54,5 @@ export const unitSummarySchema = z.object({
   bytes: count,
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   summary: trialSummarySchema,
+  process: z.object({ meanSelectMs: finite.nullable(), meanUpdateMs: finite.nullable() }).optional(),
 }) satisfies z.ZodType<UnitSummaryFile>;

@@ -110,7 +110,7 @@ const CASES: Case[] = [
   { name: 'reward entry is a string', config: synthetic({ environment: env('d: 6, K: 2, reward: [0, high, 1], actions: [3, 6]') }), field: 'environment.reward', problem: /expected a finite number ≥ 0, got "high"/ },
   { name: 'unknown environment type', config: synthetic({ environment: 'environment: {type: quantum, d: 6}' }), field: 'environment.type', problem: /expected 'synthetic', 'mnist', 'classification' or 'trace', got "quantum"/ },
   { name: 'mnist target out of range', config: synthetic({ environment: 'environment: {type: mnist, target: 10}' }), field: 'environment.target', problem: /expected an integer in \[0, 9\], got 10/ },
-  { name: 'unknown policy name', config: synthetic({ policies: 'policies: [EOFD-MLogB, UCB]' }), field: 'policies.1', problem: /expected a policy name \('EOFD-MLogB', 'OFUL-MLogB', .*'Random'.*\) or a mapping \{policy, label, params\}, got "UCB"/ },
+  { name: 'unknown policy name', config: synthetic({ policies: 'policies: [EOFD-MLogB, UCB]' }), field: 'policies.1', problem: /expected a policy name \('EOFD-MLogB', 'OFUL-MLogB', .*'Random'.*\), a mapping \{policy, label, params\}, \{command, label, params, timeout\} .* or \{module, label, params\} .*, got "UCB"/ },
   {
     name: 'a binary-only policy (OL2M) on a K = 4 problem',
     config: synthetic({ environment: env('d: 6, K: 4, reward: [0, 0.25, 0.5, 0.75, 1], actions: [3, 6]'), policies: 'policies: [EOFD-MLogB, OL2M]' }),

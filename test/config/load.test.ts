@@ -128,7 +128,7 @@ describe('loadConfig: bad arguments and malformed configs', () => {
 
   it('rejects an unknown policy, listing the allowed ones', () => {
     const error = failure(VALID.replace('OFUL-MLogB]', 'UCB]'));
-    expectAt(error, 6, 24, 'policies.1', /^expected a policy name \('EOFD-MLogB', 'OFUL-MLogB', 'Random', .* or '[^']+'\) or a mapping \{policy, label, params\}, got "UCB"$/);
+    expectAt(error, 6, 24, 'policies.1', /^expected a policy name \('EOFD-MLogB', 'OFUL-MLogB', 'Random', .* or '[^']+'\), a mapping \{policy, label, params\}, \{command, label, params, timeout\} \(a policy in another process\) or \{module, label, params\} \(a policy from a JavaScript module\), got "UCB"$/);
   });
 
   it('rejects a repeated policy and an empty list', () => {
