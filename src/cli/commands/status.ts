@@ -128,10 +128,13 @@ export interface StatusReport {
 
 const SHARD_FOLDER = /^shard-(\d+)-of-(\d+)$/;
 
-/** Experiment folders (holding manifest.json) at or below `dir`, at most `depth` levels down, in name order. */
-function experimentFolders(dir: string, depth: number): string[] {
-  if (fs.existsSync(path.join(dir, MANIFEST_FILE))) return [dir];
-  if (depth === 0) return [];
+/**
+ * Folders at or below `dir` holding `marker`, at most `depth` levels down, in name order; a folder
+ * holding `stop` (and not `marker`) is not looked into.
+ */
+function foldersHolding(marker: string, dir: string, depth: number, stop?: string): string[] {
+  if (fs.existsSync(path.join(dir, marker))) return [dir];
+  if (depth === 0 || (stop !== undefined && fs.existsSync(path.join(dir, stop)))) return [];
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true });
@@ -142,25 +145,14 @@ function experimentFolders(dir: string, depth: number): string[] {
     .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
     .map((e) => e.name)
     .sort()
-    .flatMap((name) => experimentFolders(path.join(dir, name), depth - 1));
+    .flatMap((name) => foldersHolding(marker, path.join(dir, name), depth - 1, stop));
 }
 
+/** Experiment folders (holding manifest.json) at or below `dir`, at most `depth` levels down, in name order. */
+const experimentFolders = (dir: string, depth: number): string[] => foldersHolding(MANIFEST_FILE, dir, depth);
+
 /** Reproduction folders (holding reproduce.json) at or below `dir`, at most `depth` levels down, in name order. */
-function reproductionFolders(dir: string, depth: number): string[] {
-  if (fs.existsSync(path.join(dir, REPRODUCE_FILE))) return [dir];
-  if (depth === 0 || fs.existsSync(path.join(dir, MANIFEST_FILE))) return [];
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries
-    .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
-    .map((e) => e.name)
-    .sort()
-    .flatMap((name) => reproductionFolders(path.join(dir, name), depth - 1));
-}
+const reproductionFolders = (dir: string, depth: number): string[] => foldersHolding(REPRODUCE_FILE, dir, depth, MANIFEST_FILE);
 
 /** The shard folder `dir` lies in (itself or an ancestor), if any. */
 function shardFolderOf(dir: string): string | null {
