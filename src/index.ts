@@ -22,7 +22,7 @@ export { backend, BACKENDS, setBackend, wasmAvailable, withBackend, type Backend
 export { BETA_MODES, ConfidenceRadius, type BetaMode } from './model/beta.js';
 export { deriveHyperparameters, HYPERPARAMETER_DEFAULTS, type HyperparameterInput, type Hyperparameters } from './model/hyperparameters.js';
 export { EofdMLogB } from './policies/eofd-mlogb.js';
-export type { ModuleParam, ModulePolicyDescriptor } from './policies/external/entries.js';
+export type { ModuleParam, ModulePolicyDescriptor } from './config/policy-entries.js';
 export { PROTOCOL_VERSION, type HelloMessage } from './policies/external/protocol.js';
 export { OfulMLogB } from './policies/oful-mlogb.js';
 export type { Policy, PolicyDescriptor, PolicyStats, ParamKey } from './policies/policy.js';

@@ -17,7 +17,7 @@ import { environmentDescriptor } from '../environments/registry.js';
 import { applyOverrides, overrideFor, parseOverrides, type ConfigOverride } from './overrides.js';
 import { configPath, shippedConfigs } from './shipped.js';
 import { fileDigest } from '../base/hash.js';
-import { entryReads, loadPolicyModule, moduleParams } from '../policies/external/entries.js';
+import { entryReads, loadPolicyModule, moduleParams } from './policy-entries.js';
 import { DEFAULT_MESSAGE_TIMEOUT_S } from '../policies/external/protocol.js';
 import {
   experimentConfigSchema,

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { RunError } from '../base/errors.js';
 import { reconfigure } from '../config/load.js';
 import { entryOf, type ExperimentConfig } from '../config/schema.js';
-import { entryCostOnly } from '../policies/external/entries.js';
+import { entryCostOnly } from '../config/policy-entries.js';
 import { gridHeatmapSvg } from '../report/heatmap.js';
 import { BEST_FILE, GRID_FILE, gridDir, heatmapFile, SUMMARY_FILE } from '../results/layout.js';
 import { readBestFile, ResultsError } from '../results/read.js';

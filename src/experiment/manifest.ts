@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gitCommit, PACKAGE_ROOT, packageInfo } from '../base/package-root.js';
 import { policyLabels, type PolicyEntry } from '../config/schema.js';
-import { entryNeedsRandomStream } from '../policies/external/entries.js';
+import { entryNeedsRandomStream } from '../config/policy-entries.js';
 import { MANIFEST_FILE } from '../results/layout.js';
 import type { Manifest, ManifestConfig, ManifestShard, ManifestVariant, TimingRun } from '../results/manifest.js';
 import { writeJsonAtomic } from '../results/write.js';

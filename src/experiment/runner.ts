@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { RunError } from '../base/errors.js';
 import { entryOf, type ExperimentConfig } from '../config/schema.js';
-import { entryCostRank } from '../policies/external/entries.js';
+import { entryCostRank } from '../config/policy-entries.js';
 import { lockFile, SUMMARY_FILE, unitFiles } from '../results/layout.js';
 import { readFinishedUnit } from '../results/read.js';
 import type { TrialSummary } from '../results/records.js';

@@ -17,7 +17,7 @@ import { fileIdentity, type InputFileIdentity } from '../environments/input-file
 import { createEnvironment, environmentDescriptor } from '../environments/registry.js';
 import { deriveHyperparameters } from '../model/hyperparameters.js';
 import { PARAM_KEYS, type ParamKey } from '../policies/policy.js';
-import { entryNeedsRandomStream, entrySupports, loadPolicyModule } from '../policies/external/entries.js';
+import { entryNeedsRandomStream, entrySupports, loadPolicyModule } from '../config/policy-entries.js';
 import { ModulePolicy } from '../policies/external/module-policy.js';
 import { ProcessPolicy } from '../policies/external/process-policy.js';
 import { seedInteger } from '../policies/external/protocol.js';

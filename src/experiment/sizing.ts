@@ -11,7 +11,7 @@
 import { RunError } from '../base/errors.js';
 import { entryOf, policyLabels } from '../config/schema.js';
 import type { PolicyCost, ProblemShape } from '../policies/policy.js';
-import { entryCost, entryReads } from '../policies/external/entries.js';
+import { entryCost, entryReads } from '../config/policy-entries.js';
 import { environmentDescriptor } from '../environments/registry.js';
 import { gb, machineMemory, UNIT_OVERHEAD_BYTES, type MachineMemory } from '../base/machine.js';
 import { policySpecFor, type ResolvedExperiment } from './setup.js';

@@ -14,7 +14,7 @@ import { RunError } from '../base/errors.js';
 import { reconfigure, setField } from '../config/load.js';
 import { configKeyProblem } from '../config/overrides.js';
 import { policyLabels, type ExperimentConfig, type PolicyEntry } from '../config/schema.js';
-import { entryReadsParam } from '../policies/external/entries.js';
+import { entryReadsParam } from '../config/policy-entries.js';
 import { PARAM_KEYS } from '../policies/policy.js';
 import { renderSweepFigure } from '../report/sweep-figure.js';
 import { BEST_FILE, GRID_FILE, lockFile, splitTopLevel, SWEEP_FILE, SWEEP_SHARD_FILE, sweepDir, sweepFigureFile, unitFiles } from '../results/layout.js';

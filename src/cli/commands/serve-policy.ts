@@ -1,13 +1,13 @@
 /**
  * `eofd serve-policy <name> [--params JSON] [--encoding json|base64]`: a registry policy answering
- * eofd's process-policy protocol on stdin/stdout (policies/external/serve.ts), for a config entry
+ * eofd's process-policy protocol on stdin/stdout (experiment/serve-policy.ts), for a config entry
  * `{command: [eofd, serve-policy, <name>], label}`: the protocol tested end to end, and a reference
  * for anyone writing the other side in another language (docs/policies.md).
  */
 import type { Command } from 'commander';
 import { RunError } from '../../base/errors.js';
 import { ENCODINGS, type Encoding } from '../../policies/external/protocol.js';
-import { servePolicy } from '../../policies/external/serve.js';
+import { servePolicy } from '../../experiment/serve-policy.js';
 import { isPolicyName, POLICY_NAMES } from '../../policies/registry.js';
 import { processIo, type CliIo } from '../io.js';
 

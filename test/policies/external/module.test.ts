@@ -1,5 +1,5 @@
 /**
- * Module policies (src/policies/external/entries.ts, module-policy.ts): a config entry {module, label,
+ * Module policies (src/config/policy-entries.ts, src/policies/external/module-policy.ts): a config entry {module, label,
  * params} plays the module's policy beside built-ins; its params are checked against what it declares
  * (config errors naming the field), defaulted, recorded with its SHA-256 in the manifest; `sweep --over`
  * a key it declares runs it per value; a policy it makes that answers an invalid index fails its unit

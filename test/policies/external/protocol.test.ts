@@ -6,7 +6,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { answeredAction, decodeVector, encodeVector, parseAnswer, readyEncoding, seedInteger } from '../../../src/policies/external/protocol.js';
-import { servePolicy } from '../../../src/policies/external/serve.js';
+import { servePolicy } from '../../../src/experiment/serve-policy.js';
 
 describe('vectors', () => {
   it('cross exactly as JSON and as base64 (bit for bit: JSON has no −0), awkward doubles included', () => {

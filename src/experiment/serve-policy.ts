@@ -5,11 +5,11 @@
  */
 import readline from 'node:readline';
 import type { Readable } from 'node:stream';
-import { entryParams, type EntryParams } from '../../config/schema.js';
-import { builtInSpec } from '../../experiment/setup.js';
-import type { Policy } from '../policy.js';
-import { createPolicy, policyDescriptor } from '../registry.js';
-import { decodeVector, PROTOCOL_VERSION, type Encoding, type HelloMessage } from './protocol.js';
+import { entryParams, type EntryParams } from '../config/schema.js';
+import { builtInSpec } from './setup.js';
+import type { Policy } from '../policies/policy.js';
+import { createPolicy, policyDescriptor } from '../policies/registry.js';
+import { decodeVector, PROTOCOL_VERSION, type Encoding, type HelloMessage } from '../policies/external/protocol.js';
 
 export interface ServeOptions {
   /** Entry params under the hello's own (which override them). */

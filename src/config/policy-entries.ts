@@ -5,10 +5,10 @@
  * it declares, which configs, `grid --over` and `sweep --over` then take as they take a built-in's.
  */
 import { createRequire } from 'node:module';
-import type { PolicyEntry } from '../../config/schema.js';
-import { PARAM_KEYS, type Policy, type PolicyCost, type ProblemShape } from '../policy.js';
-import { policyDescriptor } from '../registry.js';
-import type { PolicySpec } from '../spec.js';
+import type { PolicyEntry } from './schema.js';
+import { PARAM_KEYS, type Policy, type PolicyCost, type ProblemShape } from '../policies/policy.js';
+import { policyDescriptor } from '../policies/registry.js';
+import type { PolicySpec } from '../policies/spec.js';
 
 /** One param a module declares: its default (whose type is the param's), and optionally its range or values. */
 export interface ModuleParam {
