@@ -1,83 +1,16 @@
 /**
  * What the rest of eofd asks of a policy entry, for every kind of entry: a registry policy, a process
- * (`{command}`, process-policy.ts) or a module (`{module}`, below). A module's default export is a
+ * (`{command}`, process-policy.ts) or a module (`{module}`, module-policy.ts). A module's default export is a
  * descriptor (ModulePolicyDescriptor, exported by the package): `create(spec, params)` and the params
  * it declares, which configs, `grid --over` and `sweep --over` then take as they take a built-in's.
  */
-import { createRequire } from 'node:module';
 import type { PolicyEntry } from './schema.js';
-import { PARAM_KEYS, type Policy, type PolicyCost, type ProblemShape } from '../policies/policy.js';
+
+export { loadPolicyModule, type ModuleParam, type ModulePolicyDescriptor };
+import { loadPolicyModule, type ModuleParam, type ModulePolicyDescriptor } from '../policies/external/module-policy.js';
+import type { PolicyCost, ProblemShape } from '../policies/policy.js';
 import { policyDescriptor } from '../policies/registry.js';
-import type { PolicySpec } from '../policies/spec.js';
 
-/** One param a module declares: its default (whose type is the param's), and optionally its range or values. */
-export interface ModuleParam {
-  readonly default: number | string | boolean;
-  /** Numbers: the smallest and largest values allowed, and whether only integers are. */
-  readonly min?: number;
-  readonly max?: number;
-  readonly integer?: boolean;
-  /** Strings (or numbers): the values allowed. */
-  readonly values?: readonly (string | number)[];
-  /** One line for the docs and errors. */
-  readonly description?: string;
-}
-
-/**
- * A module policy's default export. eofd calls `create` once per unit, in the thread that plays it
- * (a worker thread or the main one), with the unit's PolicySpec (its `uniform` set, seeded per trial
- * and label, when `needsRandomStream`) and the entry's params with the declared defaults filled in.
- */
-export interface ModulePolicyDescriptor {
-  /** Its name in errors (default: the entry's label). */
-  readonly name?: string;
-  readonly summary?: string;
-  /** Which problems it plays (default: both). */
-  readonly supports?: { readonly binary: boolean; readonly multinomial: boolean };
-  /** Its params: the keys an entry (and `--over params.<key>`) may give it. */
-  readonly params?: Readonly<Record<string, ModuleParam>>;
-  /** Gets its own seeded uniform stream (spec.uniform). */
-  readonly needsRandomStream?: boolean;
-  create(spec: PolicySpec, params: Readonly<Record<string, unknown>>): Policy;
-}
-
-const require = createRequire(import.meta.url);
-const loaded = new Map<string, ModulePolicyDescriptor>();
-
-/**
- * The descriptor a module exports by default, loaded once per thread (synchronously: Node ≥ 20.19
- * requires ES modules without top-level await); throws an Error saying what is wrong with it.
- */
-export function loadPolicyModule(file: string): ModulePolicyDescriptor {
-  const cached = loaded.get(file);
-  if (cached !== undefined) return cached;
-  let exported: unknown;
-  try {
-    exported = require(file);
-  } catch (error) {
-    throw new Error(`cannot load ${file}: ${(error as Error).message.split('\n')[0]}`);
-  }
-  const namespace = exported as { default?: unknown; __esModule?: boolean };
-  const descriptor = (typeof namespace === 'object' && namespace !== null && 'default' in namespace ? namespace.default : exported) as ModulePolicyDescriptor;
-  const problem = descriptorProblem(descriptor);
-  if (problem !== null) throw new Error(`${file}: its default export ${problem} (docs/policies.md "Policies from a module")`);
-  loaded.set(file, descriptor);
-  return descriptor;
-}
-
-function descriptorProblem(descriptor: unknown): string | null {
-  if (typeof descriptor !== 'object' || descriptor === null) return 'is not an object {create, params}';
-  const d = descriptor as Record<string, unknown>;
-  if (typeof d.create !== 'function') return 'has no create(spec, params) function';
-  if (d.params !== undefined && (typeof d.params !== 'object' || d.params === null)) return 'has params that are not a mapping of declarations';
-  for (const [key, param] of Object.entries((d.params ?? {}) as Record<string, unknown>)) {
-    const p = param as Partial<ModuleParam> | null;
-    if (typeof p !== 'object' || p === null || !['number', 'string', 'boolean'].includes(typeof p.default)) return `declares params.${key} without a default number, string or boolean`;
-    // A shared key reaches the policy through its spec (λ: spec.regularization, …); a key of its own needs a name of its own.
-    if ((PARAM_KEYS as readonly string[]).includes(key)) return `declares params.${key}, a key of the experiment's shared params (its value reaches create through the spec): give the module's own param another name`;
-  }
-  return null;
-}
 
 /**
  * The entry's params with the module's declared defaults filled in; throws a RangeError `key: detail`

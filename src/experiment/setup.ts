@@ -17,8 +17,8 @@ import { fileIdentity, type InputFileIdentity } from '../environments/input-file
 import { createEnvironment, environmentDescriptor } from '../environments/registry.js';
 import { deriveHyperparameters } from '../model/hyperparameters.js';
 import { PARAM_KEYS, type ParamKey } from '../policies/policy.js';
-import { entryNeedsRandomStream, entrySupports, loadPolicyModule } from '../config/policy-entries.js';
-import { ModulePolicy } from '../policies/external/module-policy.js';
+import { entryNeedsRandomStream, entrySupports } from '../config/policy-entries.js';
+import { createModulePolicy } from '../policies/external/module-policy.js';
 import { ProcessPolicy } from '../policies/external/process-policy.js';
 import { seedInteger } from '../policies/external/protocol.js';
 import type { Policy } from '../policies/policy.js';
@@ -342,8 +342,7 @@ export function createUnitPolicy(experiment: ResolvedExperiment, label: string, 
   const external = entry.external;
   if (external === undefined) return createPolicy(entry.policy, policySpecFor(experiment, label, trial));
   if (external.kind === 'module') {
-    const descriptor = loadPolicyModule(external.module);
-    return new ModulePolicy(descriptor.create(policySpecFor(experiment, label, trial), { ...entry.params }), label, external.module);
+    return createModulePolicy(external.module, policySpecFor(experiment, label, trial), { ...entry.params }, label);
   }
   const { environment: env, config } = experiment;
   const seed = unitSeeds(config, trial, experiment.split).policy(label);

@@ -10,6 +10,10 @@
  * typed arrays by index into the array table, so that fields sharing an array share it again. Which
  * memory an array lived in is not saved (kernels give the same bits in any).
  *
+ * A module policy (policies/external) is saved as the object its module's `create` returned, with the
+ * module's path and SHA-256 and the params it was given; restoring loads the same module (its bytes
+ * checked) and creates it afresh. A process policy cannot be saved: its state is another process's.
+ *
  * Restoring builds the policy afresh from its spec (createPolicy) and writes the saved state into it,
  * field by field, in place: closures its constructor made and its WebAssembly memories stay the new
  * policy's own, and arrays are copied into the new policy's arrays at the same place (an array that
@@ -20,7 +24,7 @@ import { createHash } from 'node:crypto';
 import { gitCommit, packageInfo } from '../base/package-root.js';
 import { Home, homeOf, Workspace } from '../linalg/simd.js';
 import { FunctionUniformStream, RandomStream, streamBehind, uniformOf, UniformStream } from '../random/stream.js';
-import { ModulePolicy } from './external/module-policy.js';
+import { createModulePolicy, loadPolicyModule, ModulePolicy, moduleSha256 } from './external/module-policy.js';
 import { isProcessPolicy } from './external/process-policy.js';
 import type { Policy } from './policy.js';
 import { createPolicy, policyDescriptor, policyOrigin } from './registry.js';
@@ -42,6 +46,8 @@ export interface SnapshotInfo {
   spec: Record<string, unknown>;
   /** The eofd version and git commit (null outside a checkout) that wrote it. */
   eofd: { version: string; commit: string | null };
+  /** A module policy's module (absolute path, SHA-256 of its bytes) and the params `create` was given; `policy` is then its label. */
+  module?: { file: string; sha256: string; params: Record<string, unknown> };
 }
 
 /** A snapshot that cannot be read or restored here: names what is wrong. */
@@ -80,15 +86,25 @@ interface Header extends SnapshotInfo {
 /** The policy's full state as bytes; the policy must have come from createPolicy (or restorePolicy). */
 export function snapshotPolicy(policy: Policy): Uint8Array {
   if (isProcessPolicy(policy)) throw new SnapshotError(`${policy.name} runs in another process, whose state eofd cannot save: it has no checkpoints (a stopped unit of it starts again from round 1)`);
-  if (policy instanceof ModulePolicy) throw new SnapshotError(`${policy.name} comes from ${policy.module}, whose state eofd does not know how to rebuild: it has no checkpoints (a stopped unit of it starts again from round 1)`);
-  const origin = policyOrigin(policy);
+  const module = policy instanceof ModulePolicy ? policy.origin : undefined;
+  const origin = module === undefined ? policyOrigin(policy) : { name: policy.name, spec: module.spec };
   if (origin === undefined) throw new SnapshotError(`${policy.name}: only a policy made by createPolicy or restorePolicy can be snapshotted (its spec is needed to rebuild it)`);
   const encoder = new Encoder();
-  const root = encoder.encode(policy, policy.name);
-  if (policyDescriptor(origin.name).needsRandomStream && encoder.streams === 0) {
+  // A module policy: the object its module's create returned (the wrapper is rebuilt around it).
+  const root = encoder.encode(module === undefined ? policy : (policy as ModulePolicy).inner, policy.name);
+  const draws = module === undefined ? policyDescriptor(origin.name).needsRandomStream : loadPolicyModule(module.module).needsRandomStream === true;
+  if (draws && encoder.streams === 0) {
     throw new SnapshotError(`${origin.name} draws from spec.uniform, whose position a bare function cannot save: build its spec with uniform: uniformOf(new RandomStream(seed))`);
   }
-  const header: Header = { format: SNAPSHOT_FORMAT, policy: origin.name, spec: specJson(origin.spec), eofd: codeVersion(), root, arrays: encoder.arrays };
+  const header: Header = {
+    format: SNAPSHOT_FORMAT,
+    policy: origin.name,
+    spec: specJson(origin.spec),
+    eofd: codeVersion(),
+    ...(module === undefined ? {} : { module: { file: module.module, sha256: module.sha256, params: { ...module.params } } }),
+    root,
+    arrays: encoder.arrays,
+  };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const start = align8(PREFIX_BYTES + json.length);
   const total = start + encoder.dataBytes + DIGEST_BYTES;
@@ -105,8 +121,8 @@ export function snapshotPolicy(policy: Policy): Uint8Array {
 
 /** The header of a snapshot, checked (magic, format, checksum); throws a SnapshotError. */
 export function snapshotInfo(bytes: Uint8Array): SnapshotInfo {
-  const { format, policy, spec, eofd } = readHeader(bytes).header;
-  return { format, policy, spec, eofd };
+  const { format, policy, spec, eofd, module } = readHeader(bytes).header;
+  return { format, policy, spec, eofd, ...(module === undefined ? {} : { module }) };
 }
 
 /**
@@ -119,6 +135,20 @@ export function restorePolicy(bytes: Uint8Array): Policy {
   if (header.eofd.version !== here.version || (header.eofd.commit !== null && here.commit !== null && header.eofd.commit !== here.commit)) {
     const of = (v: SnapshotInfo['eofd']): string => `eofd ${v.version}${v.commit === null ? '' : ` (commit ${v.commit.slice(0, 12)})`}`;
     throw new SnapshotError(`the snapshot was written by ${of(header.eofd)} and this is ${of(here)}: restore it with the code that wrote it`);
+  }
+  const { module } = header;
+  if (module !== undefined) {
+    let sha256: string;
+    try {
+      sha256 = moduleSha256(module.file);
+    } catch (error) {
+      throw new SnapshotError(`the snapshot's module ${module.file} cannot be read: ${(error as Error).message}`);
+    }
+    if (sha256 !== module.sha256) throw new SnapshotError(`the snapshot's module ${module.file} has changed since (its SHA-256 differs): restore it with the module that wrote it`);
+    const spec = specFromJson(header.spec, loadPolicyModule(module.file).needsRandomStream === true);
+    const policy = createModulePolicy(module.file, spec, module.params, header.policy);
+    new Decoder(header.arrays, data, policy.inner).decode(header.root, policy.inner, header.policy);
+    return policy;
   }
   const spec = specFromJson(header.spec, policyDescriptor(header.policy).needsRandomStream);
   const policy = createPolicy(header.policy, spec);

@@ -4,8 +4,12 @@
  * the same estimate and the same snapshot bytes at the end. Table-driven over the registry. The
  * restore in a fresh process is test/e2e/snapshot-process.test.ts.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createTrialEnvironment, policySpecFor } from '../../src/experiment/setup.js';
+import { parseConfigs } from '../../src/config/load.js';
+import { createTrialEnvironment, createUnitPolicy, policySpecFor, resolveExperiment } from '../../src/experiment/setup.js';
 import { createPolicy, POLICIES } from '../../src/policies/registry.js';
 import { restorePolicy, SnapshotError, snapshotInfo, snapshotPolicy } from '../../src/policies/snapshot.js';
 import { policySpec } from '../../src/policies/spec.js';
@@ -95,5 +99,61 @@ describe('policy snapshots', () => {
     const restored = restorePolicy(snapshotPolicy(random));
     const next = Array.from({ length: 5 }, (_, t) => random.select(actions, t + 2));
     expect(Array.from({ length: 5 }, (_, t) => restored.select(actions, t + 2))).toEqual(next);
+  });
+
+  it('module policies: a seeded ε-greedy module and the LinUCB example continue after a restore as they would have; a changed module is refused', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eofd-snapshot-module-'));
+    try {
+      // A module policy with state of its own and its own seeded stream (spec.uniform).
+      const greedy = path.join(dir, 'greedy.mjs');
+      fs.writeFileSync(
+        greedy,
+        [
+          'class Greedy {',
+          '  constructor(spec, params) { this.d = spec.d; this.uniform = spec.uniform; this.epsilon = params.epsilon; this.sums = new Float64Array(spec.d); this.counts = [0]; }',
+          '  select(actions) {',
+          '    if (this.uniform() < this.epsilon) return Math.floor(this.uniform() * actions.count);',
+          '    let best = 0, score = -Infinity;',
+          '    for (let i = 0; i < actions.count; i++) { let s = 0; for (let j = 0; j < this.d; j++) s += this.sums[j] * actions.features[i * this.d + j]; if (s > score) [best, score] = [i, s]; }',
+          '    return best;',
+          '  }',
+          '  update(x, outcome) { for (let j = 0; j < this.d; j++) this.sums[j] += outcome * x[j]; this.counts[0]++; }',
+          '}',
+          'export default { params: { epsilon: { default: 0.3, min: 0, max: 1 } }, needsRandomStream: true, create: (spec, params) => new Greedy(spec, params) };',
+          '',
+        ].join('\n'),
+      );
+      const linUcb = path.resolve('examples/module/lin-ucb.mjs');
+      const config = [
+        'name: modules',
+        'environment: {type: synthetic, d: 5, K: 2, reward: [0, 0.5, 1], actions: [3, 6]}',
+        `horizon: ${T}`,
+        'trials: 1',
+        'seed: 3',
+        `policies: [{module: ${JSON.stringify(greedy)}, label: greedy}, {module: ${JSON.stringify(linUcb)}, label: linucb, params: {alpha: 0.5}}]`,
+        '',
+      ].join('\n');
+      const configFile = path.join(dir, 'modules.yaml');
+      const experiment = resolveExperiment(parseConfigs(config, configFile)[0]!, { configFile });
+      for (const label of ['greedy', 'linucb']) {
+        const straight = createUnitPolicy(experiment, label, 0);
+        const all = play(straight, createTrialEnvironment(experiment, 0), 1, T);
+        const environment = createTrialEnvironment(experiment, 0);
+        const first = createUnitPolicy(experiment, label, 0);
+        play(first, environment, 1, T / 2);
+        const bytes = snapshotPolicy(first);
+        expect(snapshotInfo(bytes).module).toMatchObject({ file: label === 'greedy' ? greedy : linUcb });
+        const restored = restorePolicy(bytes);
+        expect(restored.name).toBe(label);
+        expect(play(restored, environment, T / 2 + 1, T), label).toEqual(all.slice(T / 2));
+        expect(Buffer.from(snapshotPolicy(restored)).equals(Buffer.from(snapshotPolicy(straight))), label).toBe(true);
+      }
+      const first = createUnitPolicy(experiment, 'greedy', 0);
+      const bytes = snapshotPolicy(first);
+      fs.appendFileSync(greedy, '// changed\n');
+      expect(() => restorePolicy(bytes)).toThrow(/greedy\.mjs has changed since \(its SHA-256 differs\)/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -86,7 +86,7 @@ describe('module policies', () => {
     expect(withoutTimings(at('alpha=2').get('LinUCB-js/trial-0.csv') as string)).not.toBe(withoutTimings(at('alpha=0').get('LinUCB-js/trial-0.csv') as string));
   });
 
-  it('an invalid action fails that unit only, naming the label, trial and round; snapshots refuse a module policy', async () => {
+  it('an invalid action fails that unit only, naming the label, trial and round; a snapshot refuses a module policy whose state it cannot hold', async () => {
     const dir = tempDir('eofd-module-bad-');
     writeFile(dir, 'bad.mjs', "export default { create: () => ({ select: (actions, t) => (t === 3 ? actions.count : 0), update() {} }) };\n");
     const file = writeFile(dir, 'bad.yaml', config(['EOFD-MLogB', '{module: bad.mjs, label: Bad}']));
@@ -94,8 +94,10 @@ describe('module policies', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/mod: Bad, trial 0, round 3: select returned the invalid action \d \(expected an integer index in 0\.\.\d\)/);
     expect([...trialCsvs(path.join(dir, 'out', 'mod')).keys()].sort()).toEqual(['EOFD-MLogB/trial-0.csv', 'EOFD-MLogB/trial-1.csv']);
-    const experiment = resolveExperiment(loadConfig(file));
-    expect(() => snapshotPolicy(createUnitPolicy(experiment, 'Bad', 0))).toThrow(SnapshotError);
-    expect(() => snapshotPolicy(createUnitPolicy(experiment, 'Bad', 0))).toThrow(/Bad comes from .*bad\.mjs, whose state eofd does not know how to rebuild/);
+    // A module whose state a snapshot cannot hold (a Map) is refused, naming the field.
+    writeFile(dir, 'mapped.mjs', 'export default { create: () => ({ seen: new Map(), select: () => 0, update() {} }) };\n');
+    const mapped = resolveExperiment(loadConfig(writeFile(dir, 'mapped.yaml', config(['{module: mapped.mjs, label: Mapped}']))));
+    expect(() => snapshotPolicy(createUnitPolicy(mapped, 'Mapped', 0))).toThrow(SnapshotError);
+    expect(() => snapshotPolicy(createUnitPolicy(mapped, 'Mapped', 0))).toThrow(/^Mapped\.seen: a Map cannot be snapshotted$/);
   });
 });
