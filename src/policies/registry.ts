@@ -1,9 +1,9 @@
 /**
  * The policies a config can name, one descriptor each (policy.ts). To add one: a new file exporting
  * its class and its `PolicyDescriptor`, one line in DESCRIPTORS below, and its name in
- * base/policy-order.ts (the order reports, figures and `eofd list` show them in).
+ * base/policy-catalogue.ts (the order reports, figures and `eofd list` show them in, and their figure styles).
  */
-import { POLICY_ORDER } from '../base/policy-order.js';
+import { POLICY_ORDER } from '../base/policy-catalogue.js';
 import { adaOfuEcologPolicy } from './ada-ofu-ecolog.js';
 import { dbsLinUcbPolicy } from './dbslinucb.js';
 import { eofdMLogBPolicy } from './eofd-mlogb.js';
@@ -47,11 +47,11 @@ const DESCRIPTORS: readonly PolicyDescriptor[] = [
 /** Every policy, in POLICY_ORDER (the order reports and `eofd list` show them); each must be listed there, and only they. */
 export const POLICIES: readonly PolicyDescriptor[] = POLICY_ORDER.map((name) => {
   const descriptor = DESCRIPTORS.find((d) => d.name === name);
-  if (descriptor === undefined) throw new Error(`base/policy-order.ts lists ${JSON.stringify(name)}, which no descriptor registers`);
+  if (descriptor === undefined) throw new Error(`base/policy-catalogue.ts lists ${JSON.stringify(name)}, which no descriptor registers`);
   return descriptor;
 });
 const unordered = DESCRIPTORS.find((d) => !POLICY_ORDER.includes(d.name));
-if (unordered !== undefined) throw new Error(`policy ${JSON.stringify(unordered.name)} is missing from base/policy-order.ts`);
+if (unordered !== undefined) throw new Error(`policy ${JSON.stringify(unordered.name)} is missing from base/policy-catalogue.ts`);
 
 export const POLICY_NAMES: readonly string[] = POLICIES.map((p) => p.name);
 

@@ -39,7 +39,7 @@
  * Policy strings are labels (several variants of one policy may run under their own labels);
  * policies are listed in the experiment's configured order (the manifest's config.policies).
  */
-import { POLICY_ORDER } from '../base/policy-order.js';
+import { POLICY_ORDER } from '../base/policy-catalogue.js';
 import { readManifest, type ExperimentData, type Progress, type Provenance, type Setting, type Timing } from '../results/read.js';
 import type { SummaryRow } from '../results/records.js';
 import { mean, sampleStd } from '../stats/descriptive.js';

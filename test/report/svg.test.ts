@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { buildReport } from '../../src/report/index.js';
-import { POLICY_ORDER } from '../../src/base/policy-order.js';
+import { POLICY_ORDER } from '../../src/base/policy-catalogue.js';
 import { charsWithin, textWidth } from '../../src/plot/svg.js';
 import { POLICY_NAMES } from '../../src/policies/registry.js';
 import { bandHalfWidths, panelTimeAxis, renderRegretFigure, renderTimeFigure, timeNote, WIDE_TIMES } from '../../src/report/svg.js';
