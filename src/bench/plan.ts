@@ -11,7 +11,7 @@ import { syntheticCopyBytes } from '../environments/synthetic.js';
 import { gb, machineMemory, UNIT_OVERHEAD_BYTES, type MachineMemory } from '../base/machine.js';
 import { BACKENDS, wasmAvailable, type Backend } from '../linalg/simd.js';
 import type { ProblemShape } from '../policies/policy.js';
-import { isPolicyName, policyDescriptor, POLICY_NAMES } from '../policies/registry.js';
+import { isPolicyName, policyDescriptor, POLICY_NAMES, sketchSizeOf } from '../policies/registry.js';
 import { DEFAULT_DELTA_MAX, OFUL_SOLVERS, type OfulSolver } from '../policies/spec.js';
 import { isSketched, type BenchPoint } from './measure.js';
 import { TIMED_SECONDS } from './numpy.js';
@@ -238,12 +238,12 @@ export interface PlannedPoint {
 }
 
 /**
- * m of a choice at (d, K), capped at Kd like the sketch caps it. 'adaptive' is planned (cost caps, the
- * automatic warm-up) as 'auto'; the m it reaches is measured.
+ * m of `policy`'s choice at (d, K), capped at its sketch's dimension as the sketch caps it. 'adaptive'
+ * is planned (cost caps, the automatic warm-up) as 'auto'; the m it reaches is measured.
  */
-export function resolveSketchSize(choice: SketchChoice, d: number, K: number): number {
+export function resolveSketchSize(policy: string, choice: SketchChoice, d: number, K: number): number {
   const m = choice === 'auto' || choice === 'adaptive' ? Math.max(1, Math.floor((K * d) / 10)) : choice;
-  return Math.min(m, K * d);
+  return sketchSizeOf(policy, m, d, K);
 }
 
 /**
@@ -270,7 +270,7 @@ export function planPoints(options: BenchOptions): PlannedPoint[] {
         const solvers = policyDescriptor(policy).reads.includes('oful_solver') ? options.ofulSolvers : ['incremental' as const];
         const choices: { m: number; request: SketchChoice | 'exact' }[] = [];
         if (!sketched) choices.push({ m: K * d, request: 'exact' });
-        else for (const choice of options.m) choices.push({ m: resolveSketchSize(choice, d, K), request: choice });
+        else for (const choice of options.m) choices.push({ m: resolveSketchSize(policy, choice, d, K), request: choice });
         for (const { m, request } of choices) {
           for (const choice of options.warmup) {
             const warmup = choice !== 'auto' ? choice : sketched ? m + SKETCH_WARMUP_EXTRA : EXACT_WARMUP;

@@ -22,9 +22,8 @@ import { createModulePolicy } from '../policies/external/module-policy.js';
 import { ProcessPolicy } from '../policies/external/process-policy.js';
 import { seedInteger } from '../policies/external/protocol.js';
 import type { Policy } from '../policies/policy.js';
-import { createPolicy, policyDescriptor } from '../policies/registry.js';
+import { createPolicy, policyDescriptor, sketchSizeOf } from '../policies/registry.js';
 import { ADAPTIVE_INITIAL_SKETCH_SIZE, DEFAULT_DELTA_MAX, nonNullRewards, validatePolicySpec, type OfulSolver, type PolicySpec, type SketchVariant } from '../policies/spec.js';
-import { cappedSketchSize } from '../sketch/frequent-directions.js';
 import { RandomStream, uniformOf } from '../random/stream.js';
 import type { DerivedValues, PolicyHyperparameters, ResolvedEnvironment } from '../results/manifest.js';
 import { gb, machineMemory, UNIT_OVERHEAD_BYTES, type MachineMemory } from '../base/machine.js';
@@ -266,7 +265,7 @@ export function resolvePolicyParams(
     e: hp.e,
     lambda: hp.regularization,
     eta: hp.stepSize,
-    m: adaptive ? 'adaptive' : cappedSketchSize(hp.sketchSize, descriptor.sketchDimension?.(d, K) ?? K * d),
+    m: adaptive ? 'adaptive' : sketchSizeOf(descriptor.name, hp.sketchSize, d, K),
     delta_max: adaptive ? ((values.delta_max as number | undefined) ?? DEFAULT_DELTA_MAX) : undefined,
     beta: values.beta,
     beta_scale: values.beta_scale,

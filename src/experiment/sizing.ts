@@ -104,7 +104,8 @@ function unitCost(experiment: ResolvedExperiment, label: string): { cost: Policy
   // An external policy has no spec of its own (a process) and no cost model (entries.ts EXTERNAL_COST).
   if (entry.external !== undefined) return { cost: entryCost(entry), shape };
   const spec = policySpecFor(experiment, label, 0);
-  const m = entryReads(entry).includes('m') ? Math.min(spec.sketchSize, K * d) : K * d;
+  // spec.sketchSize is capped at the sketch's dimension when the experiment is resolved (setup.ts).
+  const m = entryReads(entry).includes('m') ? spec.sketchSize : K * d;
   return { cost: entryCost(entry), shape: { ...shape, m, ...(spec.ofulSolver === undefined ? {} : { ofulSolver: spec.ofulSolver }) } };
 }
 

@@ -22,6 +22,7 @@ import { rsGlincbPolicy } from './rs-glincb.js';
 import { rsMnlPolicy } from './rs-mnl.js';
 import { sofulPolicy } from './soful.js';
 import type { PolicySpec } from './spec.js';
+import { cappedSketchSize } from '../sketch/frequent-directions.js';
 import { tsMLogBPolicy } from './ts-mlogb.js';
 
 const DESCRIPTORS: readonly PolicyDescriptor[] = [
@@ -81,6 +82,11 @@ export function createPolicy(name: string, spec: PolicySpec): Policy {
 /** The name and spec `createPolicy` built `policy` from, or undefined for a policy it did not make. */
 export function policyOrigin(policy: Policy): { name: string; spec: PolicySpec } | undefined {
   return origins.get(policy);
+}
+
+/** The m `name`'s sketch runs with when asked for m at (d, K): capped at the dimension it lives in (Kd for EOFD-MLogB, d for SOFUL). */
+export function sketchSizeOf(name: string, m: number, d: number, K: number): number {
+  return cappedSketchSize(m, policyDescriptor(name).sketchDimension?.(d, K) ?? K * d);
 }
 
 /** Whether `name`'s policy reads the `params` key `key` (a sweep, grid or entry over it means something). */
