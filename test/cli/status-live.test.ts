@@ -61,7 +61,8 @@ describe('eofd status on a running reproduction', () => {
   it("counts every stage's units (those of the stages not started too), the running rounds of the progress record, an ETA; --watch reports until the end", async () => {
     const config = writeFile(dir, 'tiny.yaml', tinyConfig('tiny', { horizon: 3000, trials: 2, d: 100 }));
     const out = path.join(dir, 'repro');
-    const child = spawnCli(['reproduce', config, '--out', out, '--jobs', '1', '--over', 'params.l=0,0.75', '--over', 'params.e=0.75'], dir);
+    // Stopped after the tuned stage's report (the paper-choice stage would only repeat it): its units stay missing.
+    const child = spawnCli(['reproduce', config, '--out', out, '--jobs', '1', '--over', 'params.l=0,0.75', '--over', 'params.e=0.75', '--stop-after', 'report-tuned'], dir);
     const record = (): ReproduceRecord | null => {
       try {
         return JSON.parse(fs.readFileSync(path.join(out, REPRODUCE_FILE), 'utf8')) as ReproduceRecord;
@@ -113,9 +114,9 @@ describe('eofd status on a running reproduction', () => {
     expect(report.eta?.run).toBeGreaterThanOrEqual(0);
     expect(report.eta?.run).toBeLessThan(600);
 
-    // Once it ended: nothing active, every unit done, no progress record left; --watch stopped by itself.
+    // Once it ended: nothing active, every unit of the stages run done, no progress record left; --watch stopped by itself.
     const after = JSON.parse((await runCli(['status', out, '--json'])).stdout) as StatusReport;
-    expect([after.units, after.done, after.active, after.eta]).toEqual([22, 22, false, null]);
+    expect([after.units, after.done, after.missing, after.active, after.eta]).toEqual([22, 16, 6, false, null]);
     expect(listFiles(out).filter((f) => f.endsWith('.progress.json'))).toEqual([]);
     // From a parent folder: the reproduction found below it.
     const parent = JSON.parse((await runCli(['status', dir, '--json'])).stdout) as StatusReport;
@@ -124,7 +125,7 @@ describe('eofd status on a running reproduction', () => {
     expect(watched.code, watched.stderr).toBe(0);
     const reports = watched.stdout.split('\n').filter((l) => l.startsWith('eofd status: '));
     expect(reports.length).toBeGreaterThanOrEqual(2);
-    expect(reports[reports.length - 1]).toBe('eofd status: 22 of 22 units done, 0 running, 0 missing');
+    expect(reports[reports.length - 1]).toBe('eofd status: 16 of 22 units done, 0 running, 6 missing');
     expect(watched.stdout).toMatch(/^# \d{4}-\d\d-\d\dT/);
     expect(watched.stdout).toMatch(/; ETA \S+/);
     expect(fs.existsSync(unitFiles(tuned, 'Random', 1).csv)).toBe(true);
