@@ -285,7 +285,14 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
   /** Whether every unit's per-round CSV of a run stage is here (a report is rebuilt only from them). */
   const unitsHere = (dir: string, stageConfigs: readonly ExperimentConfig[]): boolean =>
     stageConfigs.every((config) => unitCsvsHere(path.join(dir, config.name), config.policies.map((e) => e.label), config.trials));
-  const tunedConfigs = (): ExperimentConfig[] => configs.flatMap((config, i) => applyBestFiles([config], [bestFiles[i] as string], (line) => log(line)));
+  // The stage asks for its configs more than once (is it kept? then to run it): each note is said once.
+  const noted = new Set<string>();
+  const noteOnce = (line: string): void => {
+    if (noted.has(line)) return;
+    noted.add(line);
+    log(line);
+  };
+  const tunedConfigs = (): ExperimentConfig[] => configs.flatMap((config, i) => applyBestFiles([config], [bestFiles[i] as string], noteOnce));
   const paperConfigs = (): ExperimentConfig[] => configs.map(withPaperChoice);
   const timed = { ...runOptions, jobs: 1 }; // in this process, each trial's policies in lock-step (trial.ts)
 

@@ -286,12 +286,19 @@ describe('eofd reproduce with tune_from, in pieces (--stop-after)', () => {
     const { tuned_on, stages } = record(out);
     expect(tuned_on).toEqual({ own: 'own', borrower: 'own' });
     expect(stages[0]?.what).toMatch(/; borrower takes own's choice$/);
-    expect(result.stderr).toContain(`note: ${path.join(out, 'tune', 'own-grid', 'best.json')} was tuned on experiment own, applied to borrower`);
+    const note = `note: ${path.join(out, 'tune', 'own-grid', 'best.json')} was tuned on experiment own, applied to borrower`;
+    expect(result.stderr).toContain(note);
     const chosen = JSON.parse(fs.readFileSync(path.join(out, 'tune', 'own-grid', 'best.json'), 'utf8')).policies;
     const variants = JSON.parse(fs.readFileSync(path.join(out, 'tuned', 'borrower', 'manifest.json'), 'utf8')).config.variants;
     for (const label of ['EOFD-MLogB', 'OFUL-MLogB']) {
       expect(variants[label].params, label).toMatchObject({ l: chosen[label].values['params.l'], e: chosen[label].values['params.e'] });
     }
+    // Its run deleted (to time it again), the tuned stage is asked whether it is kept, then run: the note is said once.
+    fs.rmSync(path.join(out, 'tuned'), { recursive: true });
+    fs.rmSync(path.join(out, 'report-tuned'), { recursive: true });
+    const again = await runCli([...args, '--resume', '--stop-after', 'report-tuned']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr.split(note)).toHaveLength(2);
   });
 });
 
