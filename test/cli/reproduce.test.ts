@@ -350,9 +350,18 @@ describe('eofd reproduce: one writer per reproduction', () => {
     const lock = path.join(out, 'tune', '.shard-0-of-2.lock');
     // Long enough a shard (T = 3,000) that it still holds its lock when stopped on a loaded machine.
     const args = [...SMALL, '--set', 'horizon=3000', '--out', out];
-    const shard0 = await stopped([...args, '--shard', '0/2'], () => fs.existsSync(lock));
+    // Held means filled: a lock stopped between its exclusive create and its write stays empty, and an
+    // empty lock is taken over after FILL_GRACE_MS (its writer is taken to have stopped).
+    const filled = (): boolean => {
+      try {
+        return typeof JSON.parse(fs.readFileSync(lock, 'utf8')).pid === 'number';
+      } catch {
+        return false;
+      }
+    };
+    const shard0 = await stopped([...args, '--shard', '0/2'], filled);
     try {
-      expect(fs.existsSync(lock)).toBe(true);
+      expect(filled()).toBe(true);
       const shard1 = await runCli(['reproduce', config, ...args, '--shard', '1/2', '--quiet']);
       expect(shard1.code, shard1.stderr).toBe(0);
       const again = await runCli(['reproduce', config, ...args, '--shard', '0/2', '--quiet']);
