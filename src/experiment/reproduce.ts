@@ -87,7 +87,7 @@ export interface StageRecord {
   /** ISO times of its last run (null: not run yet). */
   started: string | null;
   ended: string | null;
-  /** Wall time in seconds summed over its attempts (null: not run yet). */
+  /** Wall time in seconds of the attempts that made its outputs (attemptSeconds; null: not run yet). */
   seconds: number | null;
   /** Every run of the stage, oldest first (the last one's `ended` null while it runs). */
   attempts: StageAttempt[];
@@ -112,9 +112,14 @@ export interface StageAttempt {
   status: StageStatus;
 }
 
-/** The wall time of a stage's attempts, summed (null: none ended). */
+/**
+ * The wall time of the attempts that made a stage's outputs, summed (null: none ended): those after the
+ * last attempt that finished it before the last one (a stage run again once done, e.g. to time it anew,
+ * costs its new attempts alone; an interrupted one and its resumption add up).
+ */
 export function attemptSeconds(attempts: readonly StageAttempt[]): number | null {
-  const ended = attempts.filter((a) => a.seconds !== null);
+  const finished = attempts.slice(0, -1).map((a) => a.status).lastIndexOf('done');
+  const ended = attempts.slice(finished + 1).filter((a) => a.seconds !== null);
   return ended.length === 0 ? null : ended.reduce((sum, a) => sum + (a.seconds as number), 0);
 }
 
@@ -317,9 +322,10 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
     }
     return shapes;
   };
-  /** Seconds of the timed stages after the running one: 0 when none, null while a rate is unknown. */
+  /** Seconds of the timed stages after the running one this command runs (to --stop-after): 0 when none, null while a rate is unknown. */
   const laterSeconds = (): number | null => {
-    const later = TIMED_STAGES.filter((name) => STAGE_NAMES.indexOf(name) > current);
+    const last = stopAfter === undefined ? STAGE_NAMES.length : STAGE_NAMES.indexOf(stopAfter);
+    const later = TIMED_STAGES.filter((name) => STAGE_NAMES.indexOf(name) > current && STAGE_NAMES.indexOf(name) <= last);
     if (later.length === 0) return 0;
     const experiments = estimateOf();
     const one = experiments === null ? null : timedRunSeconds(experiments, rates);
@@ -556,8 +562,8 @@ export async function reproduce(configs: readonly ExperimentConfig[], options: R
       record.ended = status === 'done' ? null : entry.ended;
       save();
       if (thrown !== null) throw thrown;
-      const attempts = entry.attempts.length > 1 ? ` (${(entry.seconds as number).toFixed(1)} s over ${entry.attempts.length} attempts)` : '';
-      log(`${prefix}: ${status} in ${(attempt.seconds as number).toFixed(1)} s${attempts}`);
+      const counted = entry.seconds !== attempt.seconds ? ` (${(entry.seconds as number).toFixed(1)} s with the attempts before it)` : '';
+      log(`${prefix}: ${status} in ${(attempt.seconds as number).toFixed(1)} s${counted}`);
       if (status !== 'done') {
         stopped = true;
         break;
@@ -688,7 +694,7 @@ async function runShard(stages: readonly Stage[], shard: Shard, out: string, res
   }
 }
 
-/** The stage table `eofd reproduce` prints at the end: name, status, wall time (summed over attempts). */
+/** The stage table `eofd reproduce` prints at the end: name, status, wall time (of the attempts that made its outputs: attemptSeconds). */
 export function stageTable(stages: readonly StageRecord[]): string {
   const width = Math.max(...stages.map((s) => s.name.length));
   const lines = stages.map((s) => {
