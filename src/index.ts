@@ -24,6 +24,7 @@ export { deriveHyperparameters, HYPERPARAMETER_DEFAULTS, type HyperparameterInpu
 export { EofdMLogB } from './policies/eofd-mlogb.js';
 export type { ModuleParam, ModulePolicyDescriptor } from './config/policy-entries.js';
 export { PROTOCOL_VERSION, type HelloMessage } from './policies/external/protocol.js';
+export { type LinearTerm, MLE_TOLERANCE, type MleStop, RegularizedMle } from './policies/kit/mle.js';
 export { OfulMLogB } from './policies/oful-mlogb.js';
 export type { Policy, PolicyDescriptor, PolicyStats, ParamKey } from './policies/policy.js';
 export { RandomPolicy } from './policies/random.js';

@@ -1,6 +1,6 @@
 """Shared by the adapters that replace an authors' inexact MLE solver (scipy BFGS, SGD) with an exact one:
 damped Newton steps with Armijo backtracking to ‖∇L‖ ≤ 1e-12·(1 + Σ‖x_s‖), the tolerance of eofd's
-src/policies/history-mle.ts."""
+src/policies/kit/mle.ts."""
 import numpy as np
 
 

@@ -23,7 +23,7 @@ from logbexp.algorithms.glm_ucb import GlmUCB  # noqa: E402
 from logbexp.utils.utils import sigmoid  # noqa: E402
 
 p = params['params']
-#: eofd's stopping rule for the MLE (src/policies/history-mle.ts MLE_TOLERANCE).
+#: eofd's stopping rule for the MLE (src/policies/kit/mle.ts MLE_TOLERANCE).
 TOLERANCE = 1e-12
 #: learn() calls a round at most (5 Newton steps each).
 MAX_CALLS = 40

@@ -9,8 +9,8 @@ import { ConfidenceRadius, parameterStep } from '../model/beta.js';
 import { LocalModel } from '../model/local-model.js';
 import { secularRoot } from '../model/projection.js';
 import { ActionCurvature, AugmentedGramEigen, FrequentDirections } from '../sketch/frequent-directions.js';
-import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
-import { OptimisticSelector } from './optimistic-selector.js';
+import { assertFiniteActions, assertFiniteState, assertOutcome } from './kit/checks.js';
+import { OptimisticSelector } from './kit/optimistic-selector.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, STEP_KEYS, RADIUS_KEYS, SKETCH_KEYS } from './policy.js';
 import { type PolicySpec, validatePolicySpec } from './spec.js';
 

@@ -10,7 +10,7 @@
  *   smallest slope of μ on the ball (lines 54, 118–126; 1/4 is the logistic link's largest slope). The
  *   paper's own text could not be read here, so these constants are the code's, not checked against it.
  * Three of glm_ucb.py's quirks are switched off: it runs 5 undamped Newton steps a round (line 82), here
- *   the estimate is solved (history-mle.ts: warm-started Newton steps, Armijo backtracking, Cholesky) to
+ *   the estimate is solved (kit/mle.ts: warm-started Newton steps, Armijo backtracking, Cholesky) to
  *   ‖∇‖ ≤ 1e-12·(1 + Σ_s‖x_s‖); it refits only every 5th round after round 200 (line 79, lazy_update_fr
  *   = 5), here every round; and it starts from θ̂ and θ̃ drawn from N(0, I) (lines 50–51), here θ̂_1 = 0,
  *   the minimiser of the regularised loss of no data. The paper's projection step (θ̃_t, a non-convex
@@ -19,20 +19,15 @@
  *   and O(|A_t|d²) for the decision; O(td + d²) memory.
  */
 import type { ActionSet } from '../environments/environment.js';
-import { assertFiniteActions, assertFiniteState, assertOutcome, newtonRegularizationProblem, requireInRange } from './checks.js';
-import { BonusSelector, DesignMatrix } from './design-matrix.js';
-import { HistoryMle } from './history-mle.js';
+import { assertFiniteActions, assertFiniteState, assertOutcome, newtonRegularizationProblem, requireInRange } from './kit/checks.js';
+import { BonusSelector, DesignMatrix } from './kit/design-matrix.js';
+import { RegularizedMle } from './kit/mle.js';
+import { logisticKappa } from './kit/radius.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, RADIUS_KEYS } from './policy.js';
 import { type PolicySpec, validatePolicySpec } from './spec.js';
 
 /** Default rounds between exact re-inversions of V_t. */
 const DEFAULT_REFRESH_INTERVAL = 500;
-
-/** κ = 1/μ̇(S·D): the inverse of the smallest slope of the logistic link on the ball (glm_ucb.py line 54). */
-export function glmUcbKappa(normBound: number, maxActionNorm: number): number {
-  const e = Math.exp(-normBound * maxActionNorm);
-  return ((1 + e) * (1 + e)) / e;
-}
 
 /**
  * ρ(t) as glm_ucb.py's update_ucb_bonus computes it (lines 122–125):
@@ -56,7 +51,7 @@ export class GlmUcb implements Policy {
   /** θ̂_t */
   readonly current: Float64Array;
   /** The history and its regularised MLE (refitted every round, warm-started at θ̂_{t−1}). */
-  private readonly mle: HistoryMle;
+  private readonly mle: RegularizedMle;
   private lastBeta = NaN;
   /** Newton iterations of the most recent refit. */
   lastIterations = 0;
@@ -69,7 +64,7 @@ export class GlmUcb implements Policy {
     this.d = d;
     this.spec = spec;
     this.regularization = spec.regularization;
-    this.kappa = glmUcbKappa(spec.normBound, spec.maxActionNorm);
+    this.kappa = logisticKappa(spec.normBound, spec.maxActionNorm); // glm_ucb.py line 54
     this.design = new DesignMatrix(d, spec.regularization, spec.refreshInterval ?? DEFAULT_REFRESH_INTERVAL);
     this.selector = new BonusSelector(1, d, spec.reward);
     // κ = 1/μ̇(S·D) grows as e^{SD}: for large S·D the radius is infinite and every decision a tie.
@@ -79,7 +74,7 @@ export class GlmUcb implements Policy {
       );
     }
     this.current = this.design.workspace.float64(d);
-    this.mle = new HistoryMle(1, d, spec.regularization);
+    this.mle = new RegularizedMle(1, d, this.design.workspace);
   }
 
   /** β_t = ρ(t)² (glm_ucb.py's radius, which has no hidden constants) in 'theory' and 'order', or the constant; times beta_scale. */
@@ -100,7 +95,7 @@ export class GlmUcb implements Policy {
     assertOutcome(outcome, 1);
     this.mle.add(x, outcome);
     this.design.addOuter(1, x);
-    this.mle.fit(this.current);
+    this.mle.fit(this.current, this.regularization, 'gradient', this.name);
     this.lastIterations = this.mle.lastIterations;
     assertFiniteState(this.name, this.current);
   }

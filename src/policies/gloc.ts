@@ -21,20 +21,14 @@
  */
 import type { ActionSet } from '../environments/environment.js';
 import { axpy, dot, gemv } from '../linalg/blas.js';
-import { sigmoid } from '../model/logistic.js';
-import { assertFiniteActions, assertFiniteState, assertOutcome, requireInRange, type RangeProblem } from './checks.js';
-import { BonusSelector, DesignMatrix } from './design-matrix.js';
+import { logisticSlope, sigmoid } from '../model/logistic.js';
+import { assertFiniteActions, assertFiniteState, assertOutcome, requireInRange, type RangeProblem } from './kit/checks.js';
+import { BonusSelector, DesignMatrix } from './kit/design-matrix.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, RADIUS_KEYS } from './policy.js';
 import { type PolicySpec, validatePolicySpec } from './spec.js';
 
 /** Default rounds between exact re-inversions of V_t. */
 const DEFAULT_REFRESH_INTERVAL = 500;
-
-/** κ = μ̇(S·D) = σ(SD)(1 − σ(SD)): the smallest slope of the logistic link on the ball (gloc.py line 36). */
-export function glocCurvature(normBound: number, maxActionNorm: number): number {
-  const e = Math.exp(-normBound * maxActionNorm);
-  return e / ((1 + e) * (1 + e));
-}
 
 /**
  * β_t as gloc.py's update_ucb_bonus computes it (lines 91–94):
@@ -51,7 +45,7 @@ export function glocRadiusSq(curvature: number, normBound: number, delta: number
  * it), β_1's (S/κ)⁴ overflows long before, and its 4(S/κ)⁴/δ² does too when δ² underflows.
  */
 export function glocRangeProblem(spec: PolicySpec): RangeProblem | null {
-  const curvature = glocCurvature(spec.normBound, spec.maxActionNorm);
+  const curvature = logisticSlope(spec.normBound * spec.maxActionNorm);
   const SD = spec.normBound * spec.maxActionNorm;
   if (!(curvature > 0)) return { field: 'S', detail: `GLOC needs κ = μ̇(S·D) > 0 in double precision; S·D = ${SD} gives κ = ${curvature}: lower params.S` };
   const regretBound = 2 * curvature * spec.normBound * spec.normBound * spec.regularization;
@@ -93,7 +87,8 @@ export class Gloc implements Policy {
     if (spec.K !== 1) throw new RangeError(`GLOC is a binary (K = 1) policy, got K = ${spec.K}`);
     this.d = spec.d;
     this.spec = spec;
-    this.curvature = glocCurvature(spec.normBound, spec.maxActionNorm);
+    // κ = μ̇(S·D): the smallest slope of the logistic link on the ball (gloc.py line 36).
+    this.curvature = logisticSlope(spec.normBound * spec.maxActionNorm);
     this.regretBound = 2 * this.curvature * spec.normBound * spec.normBound * spec.regularization;
     requireInRange(glocRangeProblem(spec));
     this.design = new DesignMatrix(spec.d, spec.regularization, spec.refreshInterval ?? DEFAULT_REFRESH_INTERVAL);

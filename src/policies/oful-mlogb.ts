@@ -20,8 +20,8 @@ import { cholesky, choleskySolve, spdInverse } from '../linalg/cholesky.js';
 import { ConfidenceRadius, parameterStep } from '../model/beta.js';
 import { LocalModel } from '../model/local-model.js';
 import { ExactBallProjection, TrustRegionProjection } from '../model/projection.js';
-import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
-import { OptimisticSelector } from './optimistic-selector.js';
+import { assertFiniteActions, assertFiniteState, assertOutcome } from './kit/checks.js';
+import { OptimisticSelector } from './kit/optimistic-selector.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, STEP_KEYS, RADIUS_KEYS } from './policy.js';
 import { type OfulSolver, type PolicySpec, validatePolicySpec } from './spec.js';
 

@@ -40,8 +40,8 @@ import type { ActionSet } from '../environments/environment.js';
 import { dot, gemv } from '../linalg/blas.js';
 import { cholesky, choleskySolve } from '../linalg/cholesky.js';
 import { logisticLoss } from '../model/logistic.js';
-import { assertFiniteActions, assertFiniteState, assertOutcome, requireInRange, type RangeProblem } from './checks.js';
-import { firstOfTies } from './optimistic-selector.js';
+import { assertFiniteActions, assertFiniteState, assertOutcome, requireInRange, type RangeProblem } from './kit/checks.js';
+import { firstOfTies } from './kit/optimistic-selector.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys } from './policy.js';
 import { type PolicySpec, validatePolicySpec } from './spec.js';
 

@@ -30,9 +30,10 @@
 import type { ActionSet } from '../environments/environment.js';
 import { dot } from '../linalg/blas.js';
 import { choleskySolve } from '../linalg/cholesky.js';
-import { assertFiniteActions, assertFiniteState, assertOutcome, newtonRegularizationProblem, requireInRange } from './checks.js';
-import { concentrationTerm, LogisticFit, regularizationAfter } from './logistic-ucb-1.js';
-import { firstOfTies } from './optimistic-selector.js';
+import { assertFiniteActions, assertFiniteState, assertOutcome, newtonRegularizationProblem, requireInRange } from './kit/checks.js';
+import { type LinearTerm, RegularizedMle } from './kit/mle.js';
+import { concentrationTerm, regularizationAfter } from './kit/radius.js';
+import { firstOfTies } from './kit/optimistic-selector.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, RADIUS_KEYS } from './policy.js';
 import { type PolicySpec, validatePolicySpec } from './spec.js';
 
@@ -64,7 +65,14 @@ export class OfuLogR implements Policy {
   readonly name = 'OFULog-r' as const;
   private readonly d: number;
   private readonly spec: PolicySpec;
-  readonly fitter: LogisticFit;
+  /** The history and its regularised MLE; its fits (to rounding) also solve the plan's inner problems. */
+  readonly mle: RegularizedMle;
+  /** θ̂_t */
+  readonly current: Float64Array;
+  /** ln det H_t, from the Hessian of the MLE's last Newton step (λ·I's before any data), as theirs. */
+  private logDetHessian: number;
+  /** The linear term −s·xᵀθ of the plan's fits (one object, reused). */
+  private readonly linear: LinearTerm;
   /** λ_t of the current round. */
   private lambdaT: number;
   /** L_t(θ̂_t) */
@@ -94,9 +102,12 @@ export class OfuLogR implements Policy {
     const { d } = spec;
     this.d = d;
     this.spec = spec;
-    this.fitter = new LogisticFit(d, spec.regularization);
+    this.mle = new RegularizedMle(1, d);
+    this.current = new Float64Array(d);
+    this.logDetHessian = d * Math.log(spec.regularization);
     this.lambdaT = spec.regularization;
     this.action = new Float64Array(d);
+    this.linear = { x: this.action, s: 0 };
     this.theta = new Float64Array(d);
     this.previous = new Float64Array(d);
     this.centre = new Float64Array(d);
@@ -109,7 +120,7 @@ export class OfuLogR implements Policy {
   betaAt(): number {
     const { beta, betaScale, normBound, delta } = this.spec;
     if (typeof beta === 'number') return beta * betaScale;
-    return ofulogRadius(this.d, this.lambdaT, normBound, delta, this.fitter.logDetHessian) * betaScale;
+    return ofulogRadius(this.d, this.lambdaT, normBound, delta, this.logDetHessian) * betaScale;
   }
 
   select(actions: ActionSet, _t: number): number {
@@ -117,8 +128,8 @@ export class OfuLogR implements Policy {
     const { d } = this;
     this.lastBeta = this.betaAt();
     this.level = this.lastBeta;
-    this.fitter.hessianFactorAt(this.fitter.estimate, this.lambdaT, this.name);
-    this.hatFactor.set(this.fitter.factor);
+    this.mle.factorAt(this.current, this.lambdaT, this.name);
+    this.hatFactor.set(this.mle.factor);
     this.feasible = this.level > 0 ? this.meetsBall() : true;
     if (!this.feasible) this.infeasibleRounds++;
     const count = actions.count;
@@ -135,11 +146,12 @@ export class OfuLogR implements Policy {
 
   update(x: Float64Array, outcome: number): void {
     assertOutcome(outcome, 1);
-    const { fitter } = this;
-    fitter.add(x, outcome);
-    this.lambdaT = regularizationAfter(this.spec.regularization, fitter.count);
-    this.lossHat = fitter.fit(this.lambdaT, this.name);
-    assertFiniteState(this.name, fitter.estimate);
+    const { mle, current } = this;
+    mle.add(x, outcome);
+    this.lambdaT = regularizationAfter(this.spec.regularization, mle.rounds);
+    this.lossHat = mle.fit(current, this.lambdaT, 'rounding', this.name);
+    this.logDetHessian = mle.logDetFactor();
+    assertFiniteState(this.name, current);
   }
 
   /**
@@ -149,7 +161,7 @@ export class OfuLogR implements Policy {
   optimisticValue(x: Float64Array): number {
     const { d, theta } = this;
     const S = this.spec.normBound;
-    const estimate = this.fitter.estimate;
+    const estimate = this.current;
     const norm = Math.sqrt(dot(d, x, 0, x, 0));
     if (this.level <= 0) {
       this.cases.greedy++;
@@ -160,14 +172,14 @@ export class OfuLogR implements Policy {
     if (this.feasible) {
       // (a)
       for (let j = 0; j < d; j++) theta[j] = (S * x[j]) / norm;
-      if (this.fitter.loss(theta, this.lambdaT) <= c) {
+      if (this.mle.loss(theta, this.lambdaT) <= c) {
         this.cases.ball++;
         return S * norm;
       }
     }
     // (b)
     this.centre.set(estimate);
-    this.fitter.factor.set(this.hatFactor);
+    this.mle.factor.set(this.hatFactor);
     let s = this.levelRoot(x, 0, this.level, this.lossHat);
     const normSq = dot(d, theta, 0, theta, 0);
     if (!this.feasible || normSq <= S * S) {
@@ -190,7 +202,7 @@ export class OfuLogR implements Policy {
       if (Math.abs(next - a) <= 4 * EPS * Math.max(a, next)) break;
       a = next;
       // argmin of L_t + (a/2)‖θ‖² (warm from the last), its value m0; then the level root for c + aS²/2.
-      const minimum = this.fitter.minimize(this.centre, this.lambdaT + a, null, 0, this.name);
+      const minimum = this.mle.fit(this.centre, this.lambdaT + a, 'rounding', this.name);
       const m0 = minimum;
       const levelA = c + 0.5 * a * S * S - m0;
       if (!(levelA > 0)) {
@@ -212,17 +224,17 @@ export class OfuLogR implements Policy {
 
   /**
    * θ (this.theta) ← the maximiser of xᵀθ over {L_a(θ) ≤ m0 + level}, L_a = L_t + (a/2)‖θ‖², from its
-   * minimiser (this.centre, whose Hessian factor `fitter.factor` holds) of value m0: θ(s) = argmin
+   * minimiser (this.centre, whose Hessian factor `mle.factor` holds) of value m0: θ(s) = argmin
    * L_a − s·xᵀθ with s the root of g(s) = √(2(L_a(θ(s)) − m0)) − √(2·level) (nearly linear in s:
    * L_a(θ(s)) − m0 ≈ s²·xᵀM⁻¹x/2), by Newton's method in s bracketed by bisection. Leaves the factor of
-   * M = ∇²L_a at θ in `fitter.factor`, M⁻¹x in `tangent`; returns s.
+   * M = ∇²L_a at θ in `mle.factor`, M⁻¹x in `tangent`; returns s.
    */
   private levelRoot(x: Float64Array, a: number, level: number, m0: number): number {
-    const { d, theta, previous, tangent, fitter } = this;
+    const { d, theta, previous, tangent, mle, linear } = this;
     const lambda = this.lambdaT + a;
     const target = Math.sqrt(2 * level);
     tangent.set(x);
-    choleskySolve(d, fitter.factor, 0, d, tangent, 0);
+    choleskySolve(d, mle.factor, 0, d, tangent, 0);
     let s = target / Math.sqrt(Math.max(dot(d, x, 0, tangent, 0), Number.MIN_VALUE));
     let sPrevious = 0;
     previous.set(this.centre);
@@ -231,9 +243,11 @@ export class OfuLogR implements Policy {
     for (let iteration = 0; iteration < ROOT_MAX_ITERATIONS; iteration++) {
       // Predictor along the tangent dθ/ds = M⁻¹x, then Newton's corrector.
       for (let j = 0; j < d; j++) theta[j] = previous[j] + (s - sPrevious) * tangent[j];
-      const value = fitter.minimize(theta, lambda, x, s, this.name);
+      linear.x = x;
+      linear.s = s;
+      const value = mle.fit(theta, lambda, 'rounding', this.name, linear);
       tangent.set(x);
-      choleskySolve(d, fitter.factor, 0, d, tangent, 0);
+      choleskySolve(d, mle.factor, 0, d, tangent, 0);
       const gap = Math.sqrt(2 * Math.max(0, value - m0));
       const g = gap - target;
       if (g < 0) lo = s;
@@ -257,7 +271,7 @@ export class OfuLogR implements Policy {
   private normSlope(x: Float64Array, s: number, h: number): number {
     const { d, theta, tangent, other } = this;
     other.set(theta);
-    choleskySolve(d, this.fitter.factor, 0, d, other, 0);
+    choleskySolve(d, this.mle.factor, 0, d, other, 0);
     const sPrime = (dot(d, x, 0, other, 0) - h / s) / dot(d, x, 0, tangent, 0);
     return sPrime * dot(d, theta, 0, tangent, 0) - dot(d, theta, 0, other, 0);
   }
@@ -267,30 +281,30 @@ export class OfuLogR implements Policy {
    * with ‖θ(ν)‖ = S (Newton in ν, d‖θ‖²/dν = −2θᵀM⁻¹θ, bracketed), whose L_t is compared with the level.
    */
   private meetsBall(): boolean {
-    const { d, centre, other, fitter } = this;
+    const { d, centre, other, mle } = this;
     const S = this.spec.normBound;
-    const estimate = fitter.estimate;
+    const estimate = this.current;
     if (dot(d, estimate, 0, estimate, 0) <= S * S) return true;
     const c = this.lossHat + this.level;
     centre.set(estimate);
     let nu = 0;
     let lo = 0;
     let hi = Infinity;
-    fitter.factor.set(this.hatFactor);
+    mle.factor.set(this.hatFactor);
     for (let iteration = 0; iteration < ROOT_MAX_ITERATIONS; iteration++) {
       const h = 0.5 * (dot(d, centre, 0, centre, 0) - S * S);
       if (h > 0) lo = nu;
       else hi = nu;
       other.set(centre);
-      choleskySolve(d, fitter.factor, 0, d, other, 0);
+      choleskySolve(d, mle.factor, 0, d, other, 0);
       let next = nu + h / dot(d, centre, 0, other, 0);
       if (!(next > lo && next < hi)) next = hi < Infinity ? 0.5 * (lo + hi) : Math.max(2 * nu, 1);
       if (h === 0 || Math.abs(next - nu) <= 4 * EPS * next) break;
       nu = next;
-      fitter.minimize(centre, this.lambdaT + nu, null, 0, this.name);
+      mle.fit(centre, this.lambdaT + nu, 'rounding', this.name);
     }
     // L_t at the constrained minimiser (λ_t, not λ_t + ν).
-    return fitter.loss(centre, this.lambdaT) <= c;
+    return mle.loss(centre, this.lambdaT) <= c;
   }
 
   /** max_{θ∈C_t} xᵀθ of each action of the last selection. */
@@ -299,12 +313,12 @@ export class OfuLogR implements Policy {
   }
 
   stats(): PolicyStats {
-    const bytes = this.fitter.byteLength + this.optimistic.byteLength + 7 * this.theta.byteLength + this.hatFactor.byteLength;
+    const bytes = this.mle.byteLength + this.optimistic.byteLength + 8 * this.theta.byteLength + this.hatFactor.byteLength;
     return { stateBytes: bytes, sketchError: 0, projections: 0, beta: this.lastBeta, delta: NaN };
   }
 
   estimate(): Float64Array {
-    return this.fitter.estimate;
+    return this.current;
   }
 }
 

@@ -9,8 +9,8 @@
 import type { ActionSet } from '../environments/environment.js';
 import { axpy, dot } from '../linalg/blas.js';
 import { sigmoid } from '../model/logistic.js';
-import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
-import { BonusSelector, DesignMatrix } from './design-matrix.js';
+import { assertFiniteActions, assertFiniteState, assertOutcome } from './kit/checks.js';
+import { BonusSelector, DesignMatrix } from './kit/design-matrix.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, RADIUS_KEYS } from './policy.js';
 import { type PolicySpec, validatePolicySpec } from './spec.js';
 

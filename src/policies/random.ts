@@ -1,5 +1,5 @@
 import type { ActionSet } from '../environments/environment.js';
-import { assertFiniteActions, assertOutcome } from './checks.js';
+import { assertFiniteActions, assertOutcome } from './kit/checks.js';
 import type { Policy, PolicyDescriptor, PolicyStats } from './policy.js';
 import { type PolicySpec, validatePolicySpec } from './spec.js';
 

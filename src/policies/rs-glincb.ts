@@ -15,7 +15,7 @@
  *   argmax ((θ̂_w + θ̂_τ)/2)ᵀx + β‖x‖_{H_τ⁻¹} (lines 94–101); then H_{t+1} = H_t + μ̇(xᵀθ̂_w) x xᵀ
  *   (lines 119–126), H_1 = λI.
  * - Both estimates minimise Σ_s ℓ(θᵀx_s, y_s) + (λ/2)‖θ‖² (their solver is handed λ/2 and adds
- *   lmbda‖θ‖², utils.py:82–84, lines 69–70, 112–113), here solved exactly (policies/history-mle.ts).
+ *   lmbda‖θ‖², utils.py:82–84, lines 69–70, 112–113), here solved exactly (policies/kit/mle.ts).
  * - λ = 0.5 (line 27; the paper's d ln(T/δ)/R² is commented out there), γ = R S √(d ln(T/δ)) (line 28),
  *   β = 4√(d ln(T/δ)) (line 29), δ = 0.05 (main.py:19).
  *
@@ -41,10 +41,11 @@ import type { ActionSet } from '../environments/environment.js';
 import { dot, gemmNT } from '../linalg/blas.js';
 import { sigmoid } from '../model/logistic.js';
 import { spdInverse } from '../linalg/cholesky.js';
-import { assertFiniteActions, assertFiniteState, assertOutcome, newtonRegularizationProblem, requireInRange } from './checks.js';
-import { DesignMatrix } from './design-matrix.js';
-import { HistoryMle } from './history-mle.js';
-import { firstOfTies } from './optimistic-selector.js';
+import { assertFiniteActions, assertFiniteState, assertOutcome, newtonRegularizationProblem, requireInRange } from './kit/checks.js';
+import { DesignMatrix } from './kit/design-matrix.js';
+import { RegularizedMle } from './kit/mle.js';
+import { logisticKappa } from './kit/radius.js';
+import { firstOfTies } from './kit/optimistic-selector.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, RADIUS_KEYS } from './policy.js';
 import { type PolicySpec, validatePolicySpec } from './spec.js';
 
@@ -64,12 +65,6 @@ export const RS_GLINCB_BETA_FACTOR = 4;
 export const RS_GLINCB_RATIO_TOLERANCE = 1e-9;
 /** Default rounds between exact re-inversions of V and H. */
 const DEFAULT_REFRESH_INTERVAL = 500;
-
-/** κ = max 1/μ̇(θᵀx) over ‖θ‖ ≤ S, ‖x‖ ≤ D: 1/μ̇(SD) = 2 + e^{SD} + e^{−SD}. */
-export function rsGlincbKappa(normBound: number, maxActionNorm: number): number {
-  const z = normBound * maxActionNorm;
-  return 2 + Math.exp(z) + Math.exp(-z);
-}
 
 /** The horizon T a limited-adaptivity policy's constants read; a RangeError without one. */
 export function requireHorizon(name: string, spec: PolicySpec): number {
@@ -100,8 +95,10 @@ export class RsGlincb implements Policy {
   readonly warmupEstimate: Float64Array;
   readonly switchedEstimate: Float64Array;
   private readonly average: Float64Array;
-  private readonly warmupFit: HistoryMle;
-  private readonly fullFit: HistoryMle;
+  private readonly warmupFit: RegularizedMle;
+  private readonly fullFit: RegularizedMle;
+  /** λ: the ridge of both fits. */
+  private readonly ridge: number;
   /** Per action: V⁻¹x rows (beside V⁻¹) and H_τ⁻¹x rows (beside H_τ⁻¹), then the scores. */
   private columns: Float64Array = new Float64Array(0);
   private switchedColumns: Float64Array = new Float64Array(0);
@@ -122,7 +119,7 @@ export class RsGlincb implements Policy {
     this.d = d;
     const lambda = spec.regularization;
     const S = spec.normBound;
-    this.kappa = rsGlincbKappa(S, spec.maxActionNorm);
+    this.kappa = logisticKappa(S, spec.maxActionNorm);
     this.warmupThreshold = 1 / (RS_GLINCB_WARMUP_CONSTANT * this.kappa * RS_GLINCB_R ** 4 * S * S * d);
     const logTerm = d * Math.log(T / spec.delta);
     const scale = Math.sqrt(spec.betaScale);
@@ -137,8 +134,9 @@ export class RsGlincb implements Policy {
     this.warmupEstimate = new Float64Array(d);
     this.switchedEstimate = new Float64Array(d);
     this.average = new Float64Array(d);
-    this.warmupFit = new HistoryMle(1, d, lambda);
-    this.fullFit = new HistoryMle(1, d, lambda);
+    this.ridge = lambda;
+    this.warmupFit = new RegularizedMle(1, d);
+    this.fullFit = new RegularizedMle(1, d);
   }
 
   select(actions: ActionSet, _t: number): number {
@@ -200,7 +198,7 @@ export class RsGlincb implements Policy {
       throw new Error(`${this.name}: H_t is not positive definite at a switch`);
     }
     this.switchedLogDet = this.design.logDeterminant;
-    this.fullFit.fit(this.switchedEstimate);
+    this.fullFit.fit(this.switchedEstimate, this.ridge, 'gradient', this.name);
     this.refreshAverage();
     this.switches++;
   }
@@ -217,7 +215,7 @@ export class RsGlincb implements Policy {
       this.warmupRounds++;
       this.warmupDesign.addOuter(1, x);
       this.warmupFit.add(x, outcome);
-      this.warmupFit.fit(this.warmupEstimate);
+      this.warmupFit.fit(this.warmupEstimate, this.ridge, 'gradient', this.name);
       this.refreshAverage();
       assertFiniteState(this.name, this.warmupEstimate);
     } else {

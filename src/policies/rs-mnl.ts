@@ -16,7 +16,7 @@
  * summed cross-entropy with weight decay λ/2, from the previous estimate; it stops far from the optimum,
  * and its `ignore_index = 0` drops every round whose outcome is the null one (0) from the loss. Here the
  * estimate is the optimum of their objective without those two defects: all rounds, the ridge of their
- * weight decay, Σ_s ℓ_s(θ) + (λ/4)‖θ‖², solved exactly (policies/history-mle.ts). det H is compared in
+ * weight decay, Σ_s ℓ_s(θ) + (λ/4)‖θ‖², solved exactly (policies/kit/mle.ts). det H is compared in
  * logarithms (theirs, np.linalg.det of the Kd×Kd H, overflows once Kd·ln λ passes ≈ 709).
  *
  * λ is theirs (it reads T), not a config key. β mode (params.beta): 'theory' and 'order' are the code's
@@ -30,9 +30,9 @@ import { cholesky, spdInverse } from '../linalg/cholesky.js';
 import { SymmetricEigen } from '../linalg/eigen.js';
 import { Workspace } from '../linalg/simd.js';
 import { expectedReward, softmaxJacobian, softmaxWithNull } from '../model/logistic.js';
-import { assertFiniteActions, assertFiniteState, assertOutcome } from './checks.js';
-import { HistoryMle } from './history-mle.js';
-import { firstOfTies } from './optimistic-selector.js';
+import { assertFiniteActions, assertFiniteState, assertOutcome } from './kit/checks.js';
+import { RegularizedMle } from './kit/mle.js';
+import { firstOfTies } from './kit/optimistic-selector.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, RADIUS_KEYS } from './policy.js';
 import { requireHorizon } from './rs-glincb.js';
 import { type PolicySpec, validatePolicySpec } from './spec.js';
@@ -70,7 +70,9 @@ export class RsMnl implements Policy {
   private switchedLogDet = -Infinity;
   /** θ̂ (Kd), row-wise vectorised. */
   readonly current: Float64Array;
-  private readonly fit: HistoryMle;
+  private readonly fit: RegularizedMle;
+  /** λ/2: the ridge of the fit's objective. */
+  private readonly ridge: number;
   private readonly work: Float64Array;
   /** Y = H⁻¹(I⊗x) as K rows of Kd; then the Woodbury factor. */
   private readonly columns: Float64Array;
@@ -125,7 +127,8 @@ export class RsMnl implements Policy {
     this.logDeterminant = n * Math.log(lambda);
     this.current = space.float64(n);
     // Their weight decay λ/2 is the gradient's ridge: the objective Σℓ + (λ/4)‖θ‖².
-    this.fit = new HistoryMle(K, d, lambda / 2);
+    this.ridge = lambda / 2;
+    this.fit = new RegularizedMle(K, d);
     this.work = space.float64(n * n + n);
     this.columns = space.float64(K * n);
     this.factor = new Float64Array(K * K);
@@ -197,7 +200,7 @@ export class RsMnl implements Policy {
 
   /** θ̂ refitted over every round so far; H_t rebuilt at it; H_τ = H_t. */
   private switch(): void {
-    this.fit.fit(this.current);
+    this.fit.fit(this.current, this.ridge, 'gradient', this.name);
     assertFiniteState(this.name, this.current);
     this.fit.curvature(this.current, this.regularization, this.hessian);
     this.refresh();

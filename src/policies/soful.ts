@@ -16,8 +16,8 @@
 import type { ActionSet } from '../environments/environment.js';
 import { axpy, gemv } from '../linalg/blas.js';
 import { ActionCurvature, FrequentDirections } from '../sketch/frequent-directions.js';
-import { assertFiniteActions, assertOutcome } from './checks.js';
-import { OptimisticSelector } from './optimistic-selector.js';
+import { assertFiniteActions, assertOutcome } from './kit/checks.js';
+import { OptimisticSelector } from './kit/optimistic-selector.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, RADIUS_KEYS, SKETCH_KEYS } from './policy.js';
 import { type PolicySpec, validatePolicySpec } from './spec.js';
 

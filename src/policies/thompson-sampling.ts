@@ -8,8 +8,8 @@
 import type { ActionSet } from '../environments/environment.js';
 import type { Workspace } from '../linalg/simd.js';
 import { FunctionUniformStream } from '../random/stream.js';
-import { assertFiniteActions } from './checks.js';
-import { OptimisticSelector } from './optimistic-selector.js';
+import { assertFiniteActions } from './kit/checks.js';
+import { OptimisticSelector } from './kit/optimistic-selector.js';
 import type { Policy, PolicyStats } from './policy.js';
 import type { PolicySpec } from './spec.js';
 

@@ -1,7 +1,7 @@
 /**
  * The regularised multinomial MLE written out densely for the limited-adaptivity references (RS-GLinCB,
  * RS-MNL): argmin Σ_s −ln σ_{y_s}(θx_s) + (ρ/2)‖θ‖² by plain Newton steps with ml-matrix solves and a
- * halving line search (full steps near the optimum), from θ = 0. Nothing is shared with src/policies/history-mle.ts.
+ * halving line search (full steps near the optimum), from θ = 0. Nothing is shared with src/policies/kit/mle.ts.
  */
 import { Matrix, solve } from 'ml-matrix';
 import { jacobianDense, kronHessian, softmaxDense, timesX } from './dense.js';

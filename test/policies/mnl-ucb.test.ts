@@ -2,7 +2,8 @@ import { Matrix, solve } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
 import { TraceEnvironment } from '../../src/environments/trace.js';
 import type { BetaMode } from '../../src/model/beta.js';
-import { MnlUcb, mnlUcbRangeProblem, NEWTON_TOLERANCE } from '../../src/policies/mnl-ucb.js';
+import { MLE_TOLERANCE } from '../../src/policies/kit/mle.js';
+import { MnlUcb, mnlUcbRangeProblem } from '../../src/policies/mnl-ucb.js';
 import type { PolicySpec } from '../../src/policies/spec.js';
 import { denseBonusDecision, playAgainstReference, type ReferencePolicy } from '../helpers/baselines.js';
 import { actionSet, makeSpec, syntheticTrace } from '../helpers/policies.js';
@@ -126,7 +127,7 @@ describe('MNL-UCB decides as its dense reference', () => {
         // −L is λ-strongly convex, so ‖θ̂ − θ_ref‖ ≤ ‖∇L(θ̂)‖/λ ≤ 1e-12·(1 + Σ‖x_s‖)/λ (+ the reference's own 1e-13); ‖x_s‖ = 1.
         let worstExcess = -Infinity;
         const { firstDifference, decisions } = playAgainstReference(policy, reference, new TraceEnvironment(trace), rounds, (t) => {
-          const bound = (NEWTON_TOLERANCE * 1.1 * (1 + t)) / spec.regularization;
+          const bound = (MLE_TOLERANCE * 1.1 * (1 + t)) / spec.regularization;
           worstExcess = Math.max(worstExcess, maxAbsDiff(policy.estimate(), reference.theta) - bound);
         });
         expect(firstDifference).toBe(-1);

@@ -2,7 +2,8 @@ import { Matrix } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
 import { TraceEnvironment, type Trace } from '../../src/environments/trace.js';
 import type { BetaMode } from '../../src/model/beta.js';
-import { RsGlincb, rsGlincbKappa } from '../../src/policies/rs-glincb.js';
+import { logisticKappa } from '../../src/policies/kit/radius.js';
+import { RsGlincb } from '../../src/policies/rs-glincb.js';
 import type { PolicySpec } from '../../src/policies/spec.js';
 import { argmaxLowestTie, playAgainstReference, type ReferencePolicy } from '../helpers/baselines.js';
 import { denseInverse, maxAbsDiff } from '../helpers/dense.js';
@@ -153,7 +154,7 @@ describe('RS-GLinCB decides as its dense reference', () => {
 
 describe('RS-GLinCB: its constants and matrices', () => {
   it('κ = 1/μ̇(SD); V and H_t by their rank-one updates; H_τ⁻¹ the inverse of a copy of H_t at the last switch', () => {
-    expect(rsGlincbKappa(2, 1.5)).toBeCloseTo(2 + Math.exp(3) + Math.exp(-3), 12);
+    expect(logisticKappa(2, 1.5)).toBeCloseTo(2 + Math.exp(3) + Math.exp(-3), 12);
     const d = 4;
     const spec = makeSpec(1, d, { normBound: 2, regularization: 0.5, delta: 0.05, horizon: 500 });
     const policy = new RsGlincb(spec);

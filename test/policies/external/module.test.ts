@@ -74,6 +74,17 @@ describe('module policies', () => {
     expect(() => loadConfig(writeFile(dir, 'bad.yaml', config(['{module: missing.mjs, label: L}'])))).toThrow(/policies\.0\.module: no such file: .*missing\.mjs/);
   });
 
+  it("the policy kit's worked example (glm-tsl.mjs, importing the package by its name) runs from its config beside built-ins, in worker threads", async () => {
+    const dir = tempDir('eofd-module-kit-');
+    const config = path.join(REPO, 'examples', 'module', 'glm-tsl.yaml');
+    const run = await runCli(['run', config, '--set', 'horizon=30', '--set', 'trials=2', '--out', dir, '--jobs', '2']);
+    expect(run.code, run.stderr).toBe(0);
+    const csvs = trialCsvs(path.join(dir, 'glm-tsl'));
+    expect([...csvs.keys()].filter((key) => key.startsWith('GLM-TSL/')).sort()).toEqual(['GLM-TSL/trial-0.csv', 'GLM-TSL/trial-1.csv']);
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'glm-tsl', 'manifest.json'), 'utf8'));
+    expect(manifest.derived.policies['GLM-TSL']).toMatchObject({ a: 0.5 });
+  });
+
   it('sweep --over a key the module declares runs the module per value and the others once', async () => {
     const dir = tempDir('eofd-module-sweep-');
     const file = writeFile(dir, 'mod.yaml', config(['EOFD-MLogB', `{module: ${LIN_UCB}, label: LinUCB-js}`]));

@@ -1,6 +1,6 @@
-import type { ActionSet } from '../environments/environment.js';
-import type { RangeProblem } from './policy.js';
-import type { PolicySpec } from './spec.js';
+import type { ActionSet } from '../../environments/environment.js';
+import type { RangeProblem } from '../policy.js';
+import type { PolicySpec } from '../spec.js';
 
 /** A hyperparameter a policy cannot compute with (PolicyDescriptor.rangeProblem): the params key to change, and why. */
 export type { RangeProblem };

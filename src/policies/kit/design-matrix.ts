@@ -5,12 +5,12 @@
  * M⁻¹ follows Sherman–Morrison rank-one updates and is re-inverted from a Cholesky factorisation every
  * `refreshInterval` updates; ln det M follows the matrix determinant lemma. O(d²) memory, O(d²) per update.
  */
-import type { ActionSet } from '../environments/environment.js';
-import { dot, gemmNT, gemv, ger } from '../linalg/blas.js';
-import { Workspace } from '../linalg/simd.js';
-import { spdInverse } from '../linalg/cholesky.js';
-import { expectedReward, softmaxWithNull } from '../model/logistic.js';
-import { ExactBallProjection } from '../model/projection.js';
+import type { ActionSet } from '../../environments/environment.js';
+import { dot, gemmNT, gemv, ger } from '../../linalg/blas.js';
+import { Workspace } from '../../linalg/simd.js';
+import { spdInverse } from '../../linalg/cholesky.js';
+import { expectedReward, softmaxWithNull } from '../../model/logistic.js';
+import { ExactBallProjection } from '../../model/projection.js';
 import { firstOfTies } from './optimistic-selector.js';
 
 export class DesignMatrix {

@@ -6,11 +6,11 @@
  * - K ≥ 2, eq. (19):  rᵀσ(Wx) + √β ‖(∇σ(Wx) r) ⊗ x‖_{Z⁻¹} + ½‖r‖₁ β ‖M(x)‖₂, where
  *   ‖g ⊗ x‖²_{Z⁻¹} = gᵀ M(x) g and ‖M(x)‖₂ is its largest eigenvalue (M is positive definite).
  */
-import type { ActionSet } from '../environments/environment.js';
-import { gemmNT } from '../linalg/blas.js';
-import { SymmetricEigen } from '../linalg/eigen.js';
-import type { Workspace } from '../linalg/simd.js';
-import { expectedReward, softmaxJacobian, softmaxWithNull } from '../model/logistic.js';
+import type { ActionSet } from '../../environments/environment.js';
+import { gemmNT } from '../../linalg/blas.js';
+import { SymmetricEigen } from '../../linalg/eigen.js';
+import type { Workspace } from '../../linalg/simd.js';
+import { expectedReward, softmaxJacobian, softmaxWithNull } from '../../model/logistic.js';
 
 /** Writes M(x) (K×K, row-major) for action `index` of the current round. */
 export type CurvatureOfAction = (index: number, out: Float64Array) => void;

@@ -3,12 +3,12 @@
  * reward, computed densely here (rᵀσ(Wx); K = 1 and SOFUL: the linear score), ties to the lowest index.
  */
 import { describe, expect, it } from 'vitest';
-import { OptimisticSelector } from '../../src/policies/optimistic-selector.js';
-import { createPolicy } from '../../src/policies/registry.js';
-import { Soful } from '../../src/policies/soful.js';
-import { Mulberry32Stream } from '../../src/random/stream.js';
-import { randomVector, seededNormal, seededUniform } from '../helpers/dense.js';
-import { actionSet, denseGreedyChoice, denseOutcome, makeSpec, roundWithDuplicate } from '../helpers/policies.js';
+import { OptimisticSelector } from '../../../src/policies/kit/optimistic-selector.js';
+import { createPolicy } from '../../../src/policies/registry.js';
+import { Soful } from '../../../src/policies/soful.js';
+import { Mulberry32Stream } from '../../../src/random/stream.js';
+import { randomVector, seededNormal, seededUniform } from '../../helpers/dense.js';
+import { actionSet, denseGreedyChoice, denseOutcome, makeSpec, roundWithDuplicate } from '../../helpers/policies.js';
 
 describe('OptimisticSelector: bad input', () => {
   it('greedy scores an empty estimate as zero and breaks the tie to index 0', () => {
