@@ -236,8 +236,11 @@ export function readRecord(file: string): ReproduceRecord | null {
     if (record.format !== REPRODUCE_FORMAT || !Array.isArray(record.stages)) return null;
     // A record written before attempts were kept: its last run is its one known attempt.
     for (const stage of record.stages) {
-      if (Array.isArray(stage.attempts)) continue;
-      stage.attempts = stage.started === null ? [] : [{ started: stage.started, ended: stage.ended, seconds: stage.seconds, status: stage.status }];
+      if (!Array.isArray(stage.attempts)) {
+        stage.attempts = stage.started === null ? [] : [{ started: stage.started, ended: stage.ended, seconds: stage.seconds, status: stage.status }];
+      }
+      // `seconds` follows from the attempts (a record written when every attempt was summed is read by today's rule).
+      if (stage.status !== 'running' && stage.attempts.length > 0) stage.seconds = attemptSeconds(stage.attempts);
     }
     return record;
   } catch {

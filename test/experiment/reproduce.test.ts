@@ -8,10 +8,21 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/base/errors.js';
 import { parseConfigs } from '../../src/config/load.js';
-import { REPRODUCE_FILE, tuneSources, type ReproduceRecord } from '../../src/experiment/reproduce.js';
+import { attemptSeconds, REPRODUCE_FILE, tuneSources, type ReproduceRecord, type StageAttempt } from '../../src/experiment/reproduce.js';
 import { listFiles, runCli, tempDir, tinyConfig, writeFile } from './fixtures.js';
 
 const configs = (...documents: string[]) => parseConfigs(documents.join('---\n'), 'paper.yaml');
+
+describe('attemptSeconds: the wall time of the attempts that made a stage\'s outputs', () => {
+  const attempt = (seconds: number | null, status: StageAttempt['status']): StageAttempt => ({ started: '2026-01-01T00:00:00.000Z', ended: seconds === null ? null : '2026-01-01T01:00:00.000Z', seconds, status });
+  it('sums an interrupted attempt and its resumption; counts a run again once done from that run on; none ended: null', () => {
+    expect(attemptSeconds([attempt(100, 'interrupted'), attempt(50, 'done')])).toBe(150);
+    expect(attemptSeconds([attempt(3213, 'done'), attempt(2923, 'done')])).toBe(2923);
+    expect(attemptSeconds([attempt(10, 'done'), attempt(20, 'interrupted'), attempt(null, 'interrupted'), attempt(5, 'done')])).toBe(25);
+    expect(attemptSeconds([attempt(10, 'done'), attempt(null, 'running')])).toBeNull();
+    expect(attemptSeconds([])).toBeNull();
+  });
+});
 
 describe('tuneSources', () => {
   it('an experiment takes its own grid, or the grid of the experiment its tune_from names', () => {
