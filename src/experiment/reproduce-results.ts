@@ -32,6 +32,8 @@ const RUNS = [
   { key: 'paperChoice', report: 'reportPaperChoice', title: `the paper's (l, e) = (${PAPER_CHOICE.l}, ${PAPER_CHOICE.e})` },
   { key: 'tuned', report: 'reportTuned', title: "the grid's choice" },
 ] as const;
+/** The stage (reproduce.json's name) each run is. */
+const STAGE_OF = { paperChoice: 'paper-choice', tuned: 'tuned' } as const;
 
 function readJson<T>(file: string): T {
   try {
@@ -152,10 +154,14 @@ export function reproductionSection(dir: string, link: string): string {
       `The folder holds the stage records, the grids' best.json, grid.csv and heatmaps, each run's manifest.json and summary.csv, and the two reports; the per-round CSVs stay out of the repository (the same command with \`--out <folder>\` makes them again).`,
     '',
   );
-  const timing = experiments.map((e) => e.timing.load).filter((l): l is number => l !== null);
+  // Both timed runs: their commits (stages run again at another commit name theirs) and their load.
+  const timedRuns = RUNS.map((run) => ({ stage: STAGE_OF[run.key], experiments: reports[run.key].experiments }));
+  const timing = timedRuns.flatMap((run) => run.experiments.map((e) => e.timing.load)).filter((l): l is number => l !== null);
   const provenance = experiments[0]?.provenance;
+  const commits = timedRuns.map((run) => ({ stage: run.stage, git: run.experiments[0]?.provenance?.git?.slice(0, 7) ?? '?' }));
+  const eofdAt = new Set(commits.map((c) => c.git)).size === 1 ? (commits[0]?.git ?? '?') : commits.map((c) => `${c.git} (${c.stage})`).join(', ');
   out.push(
-    `Wall time per stage on ${provenance?.cpu ?? 'an unrecorded CPU'} (${provenance?.cores ?? '?'} cores, Node ${provenance?.node ?? '?'}, eofd at ${provenance?.git?.slice(0, 7) ?? '?'}; ` +
+    `Wall time per stage on ${provenance?.cpu ?? 'an unrecorded CPU'} (${provenance?.cores ?? '?'} cores, Node ${provenance?.node ?? '?'}, eofd at ${eofdAt}; ` +
       `highest 1-minute load average recorded by the runs: ${timing.length === 0 ? 'not recorded' : formatShort(Math.max(...timing), 3)}):`,
     '',
     ...table(
