@@ -129,8 +129,31 @@ export function withBackend<T>(choice: Backend, body: () => T): T {
  */
 const homes = new WeakMap<Float64Array, Home>();
 
+/**
+ * Brands that tell a Home or Workspace of any copy of eofd (a module policy that imports the package
+ * gets its own copy when the CLI runs from its bundle): what a snapshot saves as "the restoring
+ * process's own", whichever copy made it.
+ */
+const HOME_BRAND = Symbol.for('eofd.linalg.Home');
+const WORKSPACE_BRAND = Symbol.for('eofd.linalg.Workspace');
+
+function branded(value: unknown, brand: symbol): boolean {
+  return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+}
+
+/** Whether `value` is a Home (of this or another copy of eofd). */
+export function isHome(value: unknown): value is Home {
+  return branded(value, HOME_BRAND);
+}
+
+/** Whether `value` is a Workspace (of this or another copy of eofd). */
+export function isWorkspace(value: unknown): value is Workspace {
+  return branded(value, WORKSPACE_BRAND);
+}
+
 /** One WebAssembly memory and the kernels instantiated over it. */
 export class Home {
+  declare readonly [HOME_BRAND]: true;
   readonly kernels: Kernels;
   private readonly memory: WebAssembly.Memory;
   /** Pages the memory may grow to. */
@@ -306,6 +329,7 @@ function noteOnce(key: string, note: string): void {
  * wasm when no memory can be had (`workspacePlan`; the note says so).
  */
 export class Workspace {
+  declare readonly [WORKSPACE_BRAND]: true;
   readonly home: Home | null;
 
   constructor(bytesHint: number, choice: Backend = backend()) {
@@ -335,3 +359,6 @@ function openHome(bytes: number): Home | null {
     return null;
   }
 }
+
+Object.defineProperty(Home.prototype, HOME_BRAND, { value: true });
+Object.defineProperty(Workspace.prototype, WORKSPACE_BRAND, { value: true });

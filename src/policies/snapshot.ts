@@ -22,7 +22,7 @@
  */
 import { createHash } from 'node:crypto';
 import { gitCommit, packageInfo } from '../base/package-root.js';
-import { Home, homeOf, Workspace } from '../linalg/simd.js';
+import { type Home, homeOf, isHome, isWorkspace } from '../linalg/simd.js';
 import { FunctionUniformStream, RandomStream, streamBehind, uniformOf, UniformStream } from '../random/stream.js';
 import { createModulePolicy, loadPolicyModule, ModulePolicy, moduleSha256 } from './external/module-policy.js';
 import { isProcessPolicy } from './external/process-policy.js';
@@ -249,8 +249,8 @@ class Encoder {
   private encodeObject(value: object, path: string): Node {
     if (ArrayBuffer.isView(value) && !(value instanceof DataView)) return { arr: this.arrayId(value as TypedArray) };
     // Where arrays are allocated (the backend), not state: the restoring process's own.
-    if (value instanceof Workspace) return { workspace: 1 };
-    if (value instanceof Home) return { home: 1 };
+    if (isWorkspace(value)) return { workspace: 1 };
+    if (isHome(value)) return { home: 1 };
     const refused = REFUSED.find((type) => value instanceof type);
     if (refused !== undefined) throw new SnapshotError(`${path}: a ${refused.name} cannot be snapshotted`);
     const seen = this.objectIds.get(value);
@@ -305,7 +305,7 @@ class Decoder {
   private survey(value: unknown, seen: Set<object>): void {
     if (typeof value !== 'object' || value === null || seen.has(value)) return;
     seen.add(value);
-    if (value instanceof Home) {
+    if (isHome(value)) {
       this.home ??= value;
       return;
     }
@@ -336,8 +336,8 @@ class Decoder {
       return live;
     }
     if ('workspace' in node || 'home' in node) {
-      const kind = 'workspace' in node ? Workspace : Home;
-      if (!(live instanceof kind)) throw new SnapshotError(`${path}: the snapshot has a ${kind.name} here and this eofd's policy has none`);
+      const [kind, is] = 'workspace' in node ? ['Workspace', isWorkspace] : ['Home', isHome];
+      if (!is(live)) throw new SnapshotError(`${path}: the snapshot has a ${kind} here and this eofd's policy has none`);
       return live;
     }
     if ('arr' in node) return this.decodeArray(node.arr as number, live, path);

@@ -101,7 +101,7 @@ describe('policy snapshots', () => {
     expect(Array.from({ length: 5 }, (_, t) => restored.select(actions, t + 2))).toEqual(next);
   });
 
-  it('module policies: a seeded ε-greedy module and the LinUCB example continue after a restore as they would have; a changed module is refused', () => {
+  it("module policies: a seeded ε-greedy module, the LinUCB example and the kit's GLM-TSL (its RegularizedMle from the package's own copy of eofd, as under the bundled CLI) continue after a restore as they would have; a changed module is refused", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'eofd-snapshot-module-'));
     try {
       // A module policy with state of its own and its own seeded stream (spec.uniform).
@@ -124,25 +124,28 @@ describe('policy snapshots', () => {
         ].join('\n'),
       );
       const linUcb = path.resolve('examples/module/lin-ucb.mjs');
+      // The policy kit's worked example: its state holds an eofd class (RegularizedMle) and its stream.
+      const glmTsl = path.resolve('examples/module/glm-tsl.mjs');
       const config = [
         'name: modules',
         'environment: {type: synthetic, d: 5, K: 2, reward: [0, 0.5, 1], actions: [3, 6]}',
         `horizon: ${T}`,
         'trials: 1',
         'seed: 3',
-        `policies: [{module: ${JSON.stringify(greedy)}, label: greedy}, {module: ${JSON.stringify(linUcb)}, label: linucb, params: {alpha: 0.5}}]`,
+        `policies: [{module: ${JSON.stringify(greedy)}, label: greedy}, {module: ${JSON.stringify(linUcb)}, label: linucb, params: {alpha: 0.5}}, {module: ${JSON.stringify(glmTsl)}, label: glm-tsl}]`,
         '',
       ].join('\n');
       const configFile = path.join(dir, 'modules.yaml');
       const experiment = resolveExperiment(parseConfigs(config, configFile)[0]!, { configFile });
-      for (const label of ['greedy', 'linucb']) {
+      const files: Record<string, string> = { greedy, linucb: linUcb, 'glm-tsl': glmTsl };
+      for (const label of ['greedy', 'linucb', 'glm-tsl']) {
         const straight = createUnitPolicy(experiment, label, 0);
         const all = play(straight, createTrialEnvironment(experiment, 0), 1, T);
         const environment = createTrialEnvironment(experiment, 0);
         const first = createUnitPolicy(experiment, label, 0);
         play(first, environment, 1, T / 2);
         const bytes = snapshotPolicy(first);
-        expect(snapshotInfo(bytes).module).toMatchObject({ file: label === 'greedy' ? greedy : linUcb });
+        expect(snapshotInfo(bytes).module).toMatchObject({ file: files[label] });
         const restored = restorePolicy(bytes);
         expect(restored.name).toBe(label);
         expect(play(restored, environment, T / 2 + 1, T), label).toEqual(all.slice(T / 2));
