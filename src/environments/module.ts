@@ -54,21 +54,25 @@ export interface ModuleEnvironmentConfig {
 }
 
 const DOCS = 'docs/policies.md "Environments from a module"';
-const loaded = new Map<string, ModuleEnvironmentDescriptor>();
+/** Per absolute path, the descriptor loaded in this thread and the SHA-256 of the bytes it was loaded from. */
+const loaded = new Map<string, { readonly descriptor: ModuleEnvironmentDescriptor; readonly sha256: string }>();
 
 /**
- * The descriptor the module at the absolute path `file` exports by default, loaded once per thread
- * (its bytes' SHA-256 first compared with `sha256` when given: the module played is the one hashed);
- * throws an Error saying what is wrong with it.
+ * The descriptor the module at the absolute path `file` (whose bytes have the SHA-256 `sha256`)
+ * exports by default, loaded once per thread; throws an Error saying what is wrong with it, or that
+ * the file is not the one hashed (changed since: a thread cannot load a module twice).
  */
-export function loadEnvironmentModule(file: string, sha256?: string): ModuleEnvironmentDescriptor {
+export function loadEnvironmentModule(file: string, sha256: string): ModuleEnvironmentDescriptor {
   const cached = loaded.get(file);
-  if (cached !== undefined) return cached;
-  if (sha256 !== undefined && fileSha256(file) !== sha256) throw new Error(`${file} changed since the experiment was resolved (its SHA-256 differs)`);
+  if (cached !== undefined) {
+    if (cached.sha256 !== sha256) throw new Error(`${file} changed since this process loaded it (its SHA-256 differs): run again`);
+    return cached.descriptor;
+  }
+  if (fileSha256(file) !== sha256) throw new Error(`${file} changed since the experiment was resolved (its SHA-256 differs)`);
   const descriptor = requireDefault(file) as ModuleEnvironmentDescriptor;
   const problem = descriptorProblem(descriptor);
   if (problem !== null) throw new Error(`${file}: its default export ${problem} (${DOCS})`);
-  loaded.set(file, descriptor);
+  loaded.set(file, { descriptor, sha256 });
   return descriptor;
 }
 
@@ -158,9 +162,11 @@ export const moduleEnvironment = defineEnvironment({
   schema: moduleSchema,
   resolve: (parsed, { moduleFile, fail }): ModuleEnvironmentConfig => {
     const file = moduleFile(['environment', 'module'], parsed.module);
+    // Hashed before it is loaded: the module a worker thread loads later must have these bytes.
+    const sha256 = fileSha256(file);
     let descriptor: ModuleEnvironmentDescriptor;
     try {
-      descriptor = loadEnvironmentModule(file);
+      descriptor = loadEnvironmentModule(file, sha256);
     } catch (error) {
       throw fail(['environment', 'module'], (error as Error).message);
     }
@@ -172,7 +178,7 @@ export const moduleEnvironment = defineEnvironment({
       const key = error.message.slice(0, error.message.indexOf(':'));
       throw fail(['environment', 'params', key], error.message.slice(key.length + 2));
     }
-    return { type: 'module', module: { file: parsed.module, sha256: fileSha256(file) }, params, path: file };
+    return { type: 'module', module: { file: parsed.module, sha256 }, params, path: file };
   },
   recorded: ({ path: _, ...recorded }) => recorded,
   create: (config, { horizon, stream }) => createModuleEnvironment(config, { horizon, stream }),

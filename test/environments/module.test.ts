@@ -192,3 +192,14 @@ describe('module environments: the worked example (drifting-logit.mjs)', () => {
     expect(resumed.stderr).toMatch(/cannot resume .*envmod: its config differs from this one at environment\.module\.sha256: /);
   });
 });
+
+describe('module environments: one version per thread', () => {
+  it('refuse a module changed since this thread loaded it (a thread cannot load it twice)', () => {
+    const dir = tempDir('eofd-envmod-changed-');
+    writeFile(dir, 'coin.mjs', COIN);
+    const file = writeFile(dir, 'coin.yaml', config('{module: coin.mjs}'));
+    expect(resolveExperiment(loadConfig(file)).environment.d).toBe(2);
+    writeFile(dir, 'coin.mjs', `${COIN}// changed\n`);
+    expect(() => loadConfig(file)).toThrow(/coin\.yaml:2:\d+: environment\.module: .*coin\.mjs changed since this process loaded it \(its SHA-256 differs\): run again/);
+  });
+});
