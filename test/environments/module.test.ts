@@ -175,7 +175,7 @@ describe('module environments: the worked example (drifting-logit.mjs)', () => {
     expect(() => sweepVariant(config, bad, sweepPoints(bad)[0] as never, { split: 'report' })).toThrow(/--over environment\.params\.drift=9: environment\.params\.drift: expected a number ≤ 3\.2, got 9/);
   });
 
-  it('--resume refuses results of another version of the module', async () => {
+  it('--resume and merge refuse results of another version of the module', async () => {
     const dir = tempDir('eofd-envmod-resume-');
     writeFile(dir, 'coin.mjs', COIN);
     const file = writeFile(dir, 'coin.yaml', config('{module: coin.mjs, params: {p: 0.25}}'));
@@ -190,6 +190,13 @@ describe('module environments: the worked example (drifting-logit.mjs)', () => {
     const resumed = await runCli(['run', moved, '--out', out, '--jobs', '1', '--resume']);
     expect(resumed.code).toBe(2);
     expect(resumed.stderr).toMatch(/cannot resume .*envmod: its config differs from this one at environment\.module\.sha256: /);
+    // merge: shard 0 of one version, shard 1 of the other.
+    const shards = path.join(dir, 'shards');
+    expect((await runCli(['run', file, '--out', shards, '--jobs', '1', '--shard', '0/2', '--quiet'])).code).toBe(0);
+    expect((await runCli(['run', moved, '--out', shards, '--jobs', '1', '--shard', '1/2', '--quiet'])).code).toBe(0);
+    const merged = await runCli(['merge', path.join(shards, 'shard-0-of-2'), path.join(shards, 'shard-1-of-2'), '--out', path.join(dir, 'merged'), '--quiet']);
+    expect(merged.code).toBe(2);
+    expect(merged.stderr).toMatch(/environment\.module\.sha256: /);
   });
 });
 
