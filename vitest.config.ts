@@ -40,6 +40,7 @@ const E2E = [
   'test/cli/signals.test.ts', // the CLI, signalled; the worker pool
   'test/cli/status-live.test.ts', // the CLI running (a timed run, a reproduction) while status reads its folder
   'test/environments/labelled-data.test.ts', // scripts/make-data.mjs
+  'test/environments/module-cli.test.ts', // the CLI on a module environment (worker threads), then its report
   'test/experiment/lock.test.ts', // a live process holding a lock
   'test/index.test.ts', // node importing the package (dist/)
   'test/linalg/simd.test.ts', // scripts/gen-simd.mjs --check

@@ -13,6 +13,7 @@ export { loadConfig, loadConfigs, parseConfig, parseConfigs } from './config/loa
 export type { ExperimentConfig, PolicyEntry } from './config/schema.js';
 export type { ActionSet, Environment, EnvironmentDescriptor, Feedback } from './environments/environment.js';
 export { createEnvironment, ENVIRONMENT_TYPES, ENVIRONMENTS, environmentDescriptor, type EnvironmentConfig } from './environments/registry.js';
+export type { ModuleEnvironmentContext, ModuleEnvironmentDescriptor, ModuleEnvironmentInstance } from './environments/module.js';
 export { LogisticInstance } from './environments/simulation.js';
 export { loadTraceEnvironment, readTrace, TraceEnvironment, validateTrace, type Trace } from './environments/trace.js';
 export { runGrid, type GridOptions, type GridResult } from './experiment/grid.js';

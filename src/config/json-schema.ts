@@ -43,6 +43,10 @@ export const SCHEMA_FILE = 'eofd.schema.json';
  */
 export function configJsonSchema(): JsonSchema {
   const schema = z.toJSONSchema(experimentConfigSchema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+  // `environment: {module, params}` may leave out `type: module` (load.ts moduleEnvironmentShorthand).
+  for (const branch of schema.properties?.['environment']?.oneOf ?? []) {
+    if (branch.properties?.['type']?.const === 'module') branch.required = branch.required?.filter((key) => key !== 'type');
+  }
   return {
     $schema: schema.$schema,
     title: 'eofd experiment config',

@@ -193,6 +193,7 @@ function validateDocument(
   }
 
   dropSchemaLink(data);
+  moduleEnvironmentShorthand(data);
   refuseBestFile(data, file);
   const result = experimentConfigSchema.safeParse(data);
   if (!result.success) {
@@ -229,6 +230,14 @@ function dropSchemaLink(data: unknown): void {
   }
 }
 
+/** `environment: {module, params}` is short for `{type: module, module, params}` (environments/module.ts). */
+function moduleEnvironmentShorthand(data: unknown): void {
+  const environment = typeof data === 'object' && data !== null ? (data as Record<string, unknown>).environment : undefined;
+  if (typeof environment === 'object' && environment !== null && !Array.isArray(environment) && 'module' in environment && !('type' in environment)) {
+    (data as Record<string, unknown>).environment = { type: 'module', ...environment };
+  }
+}
+
 /** Defaults that depend on other fields or on the file's location. */
 function resolveConfig(
   parsed: ExperimentConfigDocument,
@@ -239,24 +248,32 @@ function resolveConfig(
 ): ExperimentConfig {
   const document = structuredClone(data) as Record<string, unknown>;
   const source = path.resolve(file);
+  /** A file named at `field`: against the config's folder, or the working directory when given on the command line. */
+  const fileAt = (field: readonly (string | number)[], value: string): string => {
+    const base = overrideFor([...field], overrides) ? process.cwd() : path.dirname(source);
+    const resolved = path.resolve(base, value);
+    let stat: ReturnType<typeof statSync> | null = null;
+    try {
+      stat = statSync(resolved);
+    } catch {
+      stat = null;
+    }
+    if (stat === null) throw fail([...field], `no such file: ${resolved}`);
+    // A FIFO or device could block a reader forever; a folder is not data.
+    if (!stat.isFile()) throw fail([...field], `not a regular file: ${resolved}`);
+    return resolved;
+  };
   const environment = environmentDescriptor(parsed.environment.type).resolve(parsed.environment, {
     S: parsed.params.S,
     inputFile: (field, value) => {
-      const base = overrideFor([...field], overrides) ? process.cwd() : path.dirname(source);
-      const resolved = path.resolve(base, value);
-      let stat: ReturnType<typeof statSync> | null = null;
-      try {
-        stat = statSync(resolved);
-      } catch {
-        stat = null;
-      }
-      if (stat === null) throw fail([...field], `no such file: ${resolved}`);
-      // A FIFO or device could block a reader forever; a folder is not data.
-      if (!stat.isFile()) throw fail([...field], `not a regular file: ${resolved}`);
+      const resolved = fileAt(field, value);
       // The document keeps the absolute path, so that a variant (reconfigure) reads the same file.
       setField(document, field, resolved);
       return resolved;
     },
+    // The document keeps the module's path as given (a variant resolves it against the config's folder again), as a module policy's.
+    moduleFile: fileAt,
+    fail: (field, detail) => fail([...field], detail),
   }) as EnvironmentConfig;
   const policies = parsed.policies.map((entry, index) => {
     if (typeof entry === 'string' || 'policy' in entry) return policyEntry(entry);
@@ -384,6 +401,7 @@ export function reconfigure(
 ): ExperimentConfig {
   const data = structuredClone(config.document) as Record<string, unknown>;
   edit(data);
+  moduleEnvironmentShorthand(data);
   const file = path.relative(process.cwd(), config.source) || config.source;
   const result = experimentConfigSchema.safeParse(data);
   if (!result.success) {

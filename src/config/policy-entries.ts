@@ -5,46 +5,14 @@
  * it declares, which configs, `grid --over` and `sweep --over` then take as they take a built-in's.
  */
 import type { PolicyEntry } from './schema.js';
+import { moduleParams } from '../base/module-descriptor.js';
 
-export { loadPolicyModule, type ModuleParam, type ModulePolicyDescriptor };
+// moduleParams: an entry's params checked against the module's declaration (shared with module environments).
+export { loadPolicyModule, moduleParams, type ModuleParam, type ModulePolicyDescriptor };
 import { loadPolicyModule, type ModuleParam, type ModulePolicyDescriptor } from '../policies/external/module-policy.js';
 import type { PolicyCost, ProblemShape } from '../policies/policy.js';
 import { policyDescriptor } from '../policies/registry.js';
 
-
-/**
- * The entry's params with the module's declared defaults filled in; throws a RangeError `key: detail`
- * for a key it does not declare or a value outside its declaration.
- */
-export function moduleParams(descriptor: ModulePolicyDescriptor, given: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const declared = descriptor.params ?? {};
-  const values: Record<string, unknown> = {};
-  for (const key of Object.keys(given)) {
-    if (!Object.hasOwn(declared, key)) {
-      const keys = Object.keys(declared);
-      throw new RangeError(`${key}: the module does not declare ${key}; it declares ${keys.length === 0 ? 'no params' : keys.join(', ')}`);
-    }
-  }
-  for (const [key, param] of Object.entries(declared)) {
-    const value = Object.hasOwn(given, key) ? given[key] : param.default;
-    const problem = paramProblem(param, value);
-    if (problem !== null) throw new RangeError(`${key}: ${problem}, got ${JSON.stringify(value)}`);
-    values[key] = value;
-  }
-  return values;
-}
-
-function paramProblem(param: ModuleParam, value: unknown): string | null {
-  const type = typeof param.default;
-  if (typeof value !== type || (type === 'number' && !Number.isFinite(value))) return `expected a${type === 'number' ? ' finite' : ''} ${type}`;
-  if (param.values !== undefined && !param.values.includes(value as string | number)) return `expected one of ${param.values.map((v) => JSON.stringify(v)).join(', ')}`;
-  if (type !== 'number') return null;
-  const n = value as number;
-  if (param.integer === true && !Number.isInteger(n)) return 'expected an integer';
-  if (param.min !== undefined && n < param.min) return `expected a number ≥ ${param.min}`;
-  if (param.max !== undefined && n > param.max) return `expected a number ≤ ${param.max}`;
-  return null;
-}
 
 /** The `params` keys the entry reads (a built-in's PolicyDescriptor.reads, a module's declared keys; a process: none of them). */
 export function entryReads(entry: PolicyEntry): readonly string[] {

@@ -98,6 +98,13 @@ export interface ResolveContext {
    * ConfigError naming the field when it is not a file.
    */
   inputFile(field: readonly (string | number)[], value: string): string;
+  /**
+   * The absolute path of a JavaScript module named in the config at `field`, resolved as `inputFile`
+   * does, except that the config keeps the path as given (the manifest records it so).
+   */
+  moduleFile(field: readonly (string | number)[], value: string): string;
+  /** A ConfigError naming the config file and `field`, for a problem resolving finds. */
+  fail(field: readonly (string | number)[], detail: string): Error;
 }
 
 /**
@@ -130,6 +137,8 @@ export interface EnvironmentDescriptor<Schema extends z.ZodType = z.ZodType, Res
    * Absent: the largest action set, |A_t| × d doubles.
    */
   copyBytes?(config: Resolved): number;
+  /** What the manifest records of the resolved config besides d, K and r (default: every field but `type`). */
+  recorded?(config: Resolved): { readonly type: string; readonly [field: string]: unknown };
 }
 
 /** Types a descriptor (the identity: it only lets TypeScript infer the config types). */

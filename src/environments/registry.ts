@@ -6,11 +6,12 @@ import type { z } from 'zod';
 import type { Environment, EnvironmentContext, EnvironmentDescriptor } from './environment.js';
 import { classificationEnvironment } from './classification.js';
 import { mnistEnvironment } from './mnist.js';
+import { moduleEnvironment } from './module.js';
 import { syntheticEnvironment } from './synthetic.js';
 import { traceEnvironment } from './trace.js';
 
 /** Every environment type, in the order `eofd list` and error messages show them. */
-export const ENVIRONMENTS = [syntheticEnvironment, mnistEnvironment, classificationEnvironment, traceEnvironment] as const;
+export const ENVIRONMENTS = [syntheticEnvironment, mnistEnvironment, classificationEnvironment, traceEnvironment, moduleEnvironment] as const;
 
 type Registered = (typeof ENVIRONMENTS)[number];
 

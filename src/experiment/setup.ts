@@ -110,7 +110,7 @@ export function resolveExperiment(config: ExperimentConfig, options: ResolveOpti
   }
   const D = environment.maxActionNorm;
   const inputs = loaded === undefined ? inputIdentities(config, file) : [...loaded.inputs];
-  const { type, ...rest } = config.environment;
+  const { type, ...rest } = environmentDescriptor(config.environment.type).recorded?.(config.environment) ?? config.environment;
   // Keyed by validated labels (config/schema.ts labelReason): every label an own key.
   const policies: Record<string, PolicyHyperparameters> = Object.fromEntries(
     config.policies.map((entry) => [entry.label, resolvePolicyParams(config, entry, { d: environment.d, K: environment.K, D })]),

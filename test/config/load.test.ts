@@ -161,7 +161,7 @@ describe('loadConfig: bad arguments and malformed configs', () => {
   });
 
   it('rejects an unknown environment type and a missing one', () => {
-    expectAt(failure(VALID.replace('type: synthetic', 'type: synth')), 2, 21, 'environment.type', /^expected 'synthetic', 'mnist', 'classification' or 'trace', got "synth"$/);
+    expectAt(failure(VALID.replace('type: synthetic', 'type: synth')), 2, 21, 'environment.type', /^expected 'synthetic', 'mnist', 'classification', 'trace' or 'module', got "synth"$/);
     expectAt(failure(VALID.replace('type: synthetic, ', '')), 2, 14, 'environment.type', /^missing; expected 'synthetic'/);
   });
 
