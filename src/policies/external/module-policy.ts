@@ -6,23 +6,12 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
+import { declarationsProblem, requireDefault, type ModuleParam } from '../../base/module-descriptor.js';
 import type { ActionSet } from '../../environments/environment.js';
 import { PARAM_KEYS, type Policy, type PolicyStats } from '../policy.js';
 import type { PolicySpec } from '../spec.js';
 
-/** One param a module declares: its default (whose type is the param's), and optionally its range or values. */
-export interface ModuleParam {
-  readonly default: number | string | boolean;
-  /** Numbers: the smallest and largest values allowed, and whether only integers are. */
-  readonly min?: number;
-  readonly max?: number;
-  readonly integer?: boolean;
-  /** Strings (or numbers): the values allowed. */
-  readonly values?: readonly (string | number)[];
-  /** One line for the docs and errors. */
-  readonly description?: string;
-}
+export type { ModuleParam };
 
 /**
  * A module policy's default export. eofd calls `create` once per unit, in the thread that plays it
@@ -42,24 +31,16 @@ export interface ModulePolicyDescriptor {
   create(spec: PolicySpec, params: Readonly<Record<string, unknown>>): Policy;
 }
 
-const require = createRequire(import.meta.url);
 const loaded = new Map<string, ModulePolicyDescriptor>();
 
 /**
- * The descriptor a module exports by default, loaded once per thread (synchronously: Node ≥ 20.19
- * requires ES modules without top-level await); throws an Error saying what is wrong with it.
+ * The descriptor a module exports by default, loaded once per thread (base/module-descriptor.ts);
+ * throws an Error saying what is wrong with it.
  */
 export function loadPolicyModule(file: string): ModulePolicyDescriptor {
   const cached = loaded.get(file);
   if (cached !== undefined) return cached;
-  let exported: unknown;
-  try {
-    exported = require(file);
-  } catch (error) {
-    throw new Error(`cannot load ${file}: ${(error as Error).message.split('\n')[0]}`);
-  }
-  const namespace = exported as { default?: unknown; __esModule?: boolean };
-  const descriptor = (typeof namespace === 'object' && namespace !== null && 'default' in namespace ? namespace.default : exported) as ModulePolicyDescriptor;
+  const descriptor = requireDefault(file) as ModulePolicyDescriptor;
   const problem = descriptorProblem(descriptor);
   if (problem !== null) throw new Error(`${file}: its default export ${problem} (docs/policies.md "Policies from a module")`);
   loaded.set(file, descriptor);
@@ -70,14 +51,11 @@ function descriptorProblem(descriptor: unknown): string | null {
   if (typeof descriptor !== 'object' || descriptor === null) return 'is not an object {create, params}';
   const d = descriptor as Record<string, unknown>;
   if (typeof d.create !== 'function') return 'has no create(spec, params) function';
-  if (d.params !== undefined && (typeof d.params !== 'object' || d.params === null)) return 'has params that are not a mapping of declarations';
-  for (const [key, param] of Object.entries((d.params ?? {}) as Record<string, unknown>)) {
-    const p = param as Partial<ModuleParam> | null;
-    if (typeof p !== 'object' || p === null || !['number', 'string', 'boolean'].includes(typeof p.default)) return `declares params.${key} without a default number, string or boolean`;
-    // A shared key reaches the policy through its spec (λ: spec.regularization, …); a key of its own needs a name of its own.
-    if ((PARAM_KEYS as readonly string[]).includes(key)) return `declares params.${key}, a key of the experiment's shared params (its value reaches create through the spec): give the module's own param another name`;
-  }
-  return null;
+  const problem = declarationsProblem(d.params);
+  if (problem !== null) return problem;
+  // A shared key reaches the policy through its spec (λ: spec.regularization, …); a key of its own needs a name of its own.
+  const shared = Object.keys(d.params ?? {}).find((key) => (PARAM_KEYS as readonly string[]).includes(key));
+  return shared === undefined ? null : `declares params.${shared}, a key of the experiment's shared params (its value reaches create through the spec): give the module's own param another name`;
 }
 
 const NO_STATS: PolicyStats = { stateBytes: 0, sketchError: 0, projections: 0, beta: NaN, delta: NaN };
