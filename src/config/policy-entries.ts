@@ -9,7 +9,8 @@ import type { PolicyEntry } from './schema.js';
 export { loadPolicyModule, type ModuleParam, type ModulePolicyDescriptor };
 import { loadPolicyModule, type ModuleParam, type ModulePolicyDescriptor } from '../policies/external/module-policy.js';
 import type { PolicyCost, ProblemShape } from '../policies/policy.js';
-import { policyDescriptor } from '../policies/registry.js';
+import { costOnlyKeys, resolveOptions } from '../policies/options.js';
+import { policyDescriptor, policyKeys } from '../policies/registry.js';
 
 
 /**
@@ -17,39 +18,13 @@ import { policyDescriptor } from '../policies/registry.js';
  * for a key it does not declare or a value outside its declaration.
  */
 export function moduleParams(descriptor: ModulePolicyDescriptor, given: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const declared = descriptor.params ?? {};
-  const values: Record<string, unknown> = {};
-  for (const key of Object.keys(given)) {
-    if (!Object.hasOwn(declared, key)) {
-      const keys = Object.keys(declared);
-      throw new RangeError(`${key}: the module does not declare ${key}; it declares ${keys.length === 0 ? 'no params' : keys.join(', ')}`);
-    }
-  }
-  for (const [key, param] of Object.entries(declared)) {
-    const value = Object.hasOwn(given, key) ? given[key] : param.default;
-    const problem = paramProblem(param, value);
-    if (problem !== null) throw new RangeError(`${key}: ${problem}, got ${JSON.stringify(value)}`);
-    values[key] = value;
-  }
-  return values;
+  return resolveOptions(descriptor.params, given, 'the module');
 }
 
-function paramProblem(param: ModuleParam, value: unknown): string | null {
-  const type = typeof param.default;
-  if (typeof value !== type || (type === 'number' && !Number.isFinite(value))) return `expected a${type === 'number' ? ' finite' : ''} ${type}`;
-  if (param.values !== undefined && !param.values.includes(value as string | number)) return `expected one of ${param.values.map((v) => JSON.stringify(v)).join(', ')}`;
-  if (type !== 'number') return null;
-  const n = value as number;
-  if (param.integer === true && !Number.isInteger(n)) return 'expected an integer';
-  if (param.min !== undefined && n < param.min) return `expected a number ≥ ${param.min}`;
-  if (param.max !== undefined && n > param.max) return `expected a number ≤ ${param.max}`;
-  return null;
-}
-
-/** The `params` keys the entry reads (a built-in's PolicyDescriptor.reads, a module's declared keys; a process: none of them). */
+/** The `params` keys the entry reads (a built-in's PolicyDescriptor.reads and declared options, a module's declared keys; a process: none of them). */
 export function entryReads(entry: PolicyEntry): readonly string[] {
   const external = entry.external;
-  if (external === undefined) return policyDescriptor(entry.policy).reads;
+  if (external === undefined) return policyKeys(policyDescriptor(entry.policy));
   return external.kind === 'module' ? Object.keys(loadPolicyModule(external.module).params ?? {}) : [];
 }
 
@@ -89,7 +64,9 @@ export function entryCostRank(entry: PolicyEntry): number {
   return entry.external === undefined ? policyDescriptor(entry.policy).costRank : EXTERNAL_COST_RANK;
 }
 
-/** The entry's keys that change only what a round costs (PolicyDescriptor.costOnly; none for an external one). */
+/** The entry's keys that change only what a round costs (its declared options marked costOnly; none for a process). */
 export function entryCostOnly(entry: PolicyEntry): readonly string[] {
-  return entry.external === undefined ? (policyDescriptor(entry.policy).costOnly ?? []) : [];
+  const external = entry.external;
+  if (external === undefined) return costOnlyKeys(policyDescriptor(entry.policy).options);
+  return external.kind === 'module' ? costOnlyKeys(loadPolicyModule(external.module).params) : [];
 }

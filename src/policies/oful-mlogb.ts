@@ -23,7 +23,23 @@ import { ExactBallProjection, TrustRegionProjection } from '../model/projection.
 import { assertFiniteActions, assertFiniteState, assertOutcome } from './kit/checks.js';
 import { OptimisticSelector } from './kit/optimistic-selector.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, STEP_KEYS, RADIUS_KEYS } from './policy.js';
-import { type OfulSolver, type PolicySpec, validatePolicySpec } from './spec.js';
+import { policyOption } from './options.js';
+import { type PolicySpec, validatePolicySpec } from './spec.js';
+
+/**
+ * params.oful_solver: how OFUL-MLogB computes what eq. (8) and (9) need. 'incremental' (the default)
+ * follows H⁻¹ by rank-K Woodbury updates and decomposes H̃ only when a step leaves the ball;
+ * 'textbook' is the cost the paper assigns it (§1, O(K³d³) a round): H⁻¹ inverted afresh and H̃
+ * decomposed every round (eigenvalues; eigenvectors too when the step leaves the ball), the projection
+ * being the identity inside the ball. Same decisions.
+ */
+export const OFUL_SOLVERS = ['incremental', 'textbook'] as const;
+export type OfulSolver = (typeof OFUL_SOLVERS)[number];
+
+/** OFUL-MLogB's oful_solver in `options` (a spec's, a problem shape's, a manifest's recorded params): its declared default when absent. */
+export function ofulSolverOption(options: Readonly<Record<string, unknown>> | undefined): OfulSolver {
+  return policyOption(ofulMLogBPolicy, options, 'oful_solver') as OfulSolver;
+}
 
 /** Default rounds between exact re-inversions of H. */
 export const DEFAULT_REFRESH_INTERVAL = 500;
@@ -79,7 +95,7 @@ export class OfulMLogB implements Policy {
     this.dimension = n;
     this.stepSize = spec.stepSize;
     this.normBound = spec.normBound;
-    this.solver = spec.ofulSolver ?? 'incremental';
+    this.solver = ofulSolverOption(spec.options);
     // textbook: H⁻¹ from a fresh factorisation of H after every update.
     this.refreshInterval = this.solver === 'textbook' ? 1 : (spec.refreshInterval ?? DEFAULT_REFRESH_INTERVAL);
     this.beta = new ConfidenceRadius({
@@ -318,8 +334,16 @@ export const ofulMLogBPolicy: PolicyDescriptor = {
   summary: 'the exact baseline (Zhang and Sugiyama, 2023): online Newton steps on the full Kd×Kd Hessian',
   reference: 'Zhang and Sugiyama, 2023',
   supports: { binary: true, multinomial: true },
-  reads: paramKeys(REGULARIZATION_KEYS, STEP_KEYS, RADIUS_KEYS, ['oful_solver']),
-  costOnly: ['oful_solver'],
+  reads: paramKeys(REGULARIZATION_KEYS, STEP_KEYS, RADIUS_KEYS),
+  options: {
+    oful_solver: {
+      default: 'incremental',
+      values: OFUL_SOLVERS,
+      costOnly: true,
+      description:
+        "OFUL-MLogB's linear algebra, same decisions either way: 'incremental' (the default: Woodbury updates of H⁻¹; in rounds whose step leaves the ball, eq. (9) by Cholesky factorisations of H̃ + νI, Moré–Sorensen) or 'textbook' (the paper's O(K³d³) cost model: H⁻¹ inverted and H̃ reduced to tridiagonal form with its eigenvalues every round, its eigenvectors in rounds that project)",
+    },
+  },
   needsRandomStream: false,
   costRank: 2,
   cost: {
@@ -327,8 +351,8 @@ export const ofulMLogBPolicy: PolicyDescriptor = {
     memory: 'O(K²d²)',
     // Scoring (I⊗x)ᵀH⁻¹(I⊗x) per action, then the rank-K Woodbury update of H⁻¹; textbook adds, with
     // n = Kd, the inverse from a Cholesky factor (≈ n³) and the reduction of H̃ to tridiagonal form (≈ 4n³/3).
-    flops: ({ d, K, actions, ofulSolver }) =>
-      2 * actions * K * K * d * d + 8 * (K * d) ** 2 + (ofulSolver === 'textbook' ? (7 / 3) * (K * d) ** 3 : 0),
+    flops: ({ d, K, actions, options }) =>
+      2 * actions * K * K * d * d + 8 * (K * d) ** 2 + (ofulSolverOption(options) === 'textbook' ? (7 / 3) * (K * d) ** 3 : 0),
     // H, H⁻¹ and the refresh workspace, then at the first projection H̃, the eigensolver's work array
     // and its eigenvectors (≈ 2(Kd)²): seven Kd×Kd arrays, plus the scoring scratch. (The incremental
     // solver's trust-region projection holds five: H̃ and one Cholesky factor.)

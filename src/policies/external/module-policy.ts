@@ -8,21 +8,13 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import type { ActionSet } from '../../environments/environment.js';
+import type { PolicyOption } from '../options.js';
 import { PARAM_KEYS, type Policy, type PolicyStats } from '../policy.js';
+import { DECLARED_OPTIONS } from '../registry.js';
 import type { PolicySpec } from '../spec.js';
 
-/** One param a module declares: its default (whose type is the param's), and optionally its range or values. */
-export interface ModuleParam {
-  readonly default: number | string | boolean;
-  /** Numbers: the smallest and largest values allowed, and whether only integers are. */
-  readonly min?: number;
-  readonly max?: number;
-  readonly integer?: boolean;
-  /** Strings (or numbers): the values allowed. */
-  readonly values?: readonly (string | number)[];
-  /** One line for the docs and errors. */
-  readonly description?: string;
-}
+/** One param a module declares: a policy option (policies/options.ts), as a built-in declares its own. */
+export type ModuleParam = PolicyOption;
 
 /**
  * A module policy's default export. eofd calls `create` once per unit, in the thread that plays it
@@ -76,6 +68,7 @@ function descriptorProblem(descriptor: unknown): string | null {
     if (typeof p !== 'object' || p === null || !['number', 'string', 'boolean'].includes(typeof p.default)) return `declares params.${key} without a default number, string or boolean`;
     // A shared key reaches the policy through its spec (λ: spec.regularization, …); a key of its own needs a name of its own.
     if ((PARAM_KEYS as readonly string[]).includes(key)) return `declares params.${key}, a key of the experiment's shared params (its value reaches create through the spec): give the module's own param another name`;
+    if (Object.hasOwn(DECLARED_OPTIONS, key)) return `declares params.${key}, a key a built-in policy declares (the experiment's params take it): give the module's own param another name`;
   }
   return null;
 }
