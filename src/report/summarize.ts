@@ -172,7 +172,7 @@ export type OfulSolverName = OfulSolver;
 export interface OfulComparison {
   /** The OFUL-MLogB label, e.g. "OFUL-MLogB" or "OFUL-textbook". */
   label: string;
-  /** Its params.oful_solver (the manifest's derived.policies, else its params; absent: incremental). */
+  /** Its params.oful_solver (the manifest's derived.policies, else its params; absent: its declared default). */
   solver: OfulSolverName;
   /** null when EOFD-MLogB or this label has no finished trial, or they share none. */
   comparison: Comparison | null;

@@ -128,7 +128,7 @@ const CASES: Case[] = [
     name: 'a key its policy does not read',
     config: synthetic({ policies: 'policies: [EOFD-MLogB, {policy: OFUL-MLogB, label: O, params: {m: 4}}]' }),
     field: 'policies.1.params.m',
-    problem: /O \(OFUL-MLogB\) does not read m; it reads S, l, e, lambda, eta, beta, beta_scale, oful_solver, delta/,
+    problem: /O \(OFUL-MLogB\) does not read m; it reads S, l, e, lambda, eta, beta, beta_scale, delta, oful_solver/,
   },
   { name: 'policy listed twice', config: synthetic({ policies: 'policies: [Random, Random]' }), field: 'policies.1', problem: /the label "Random" is used twice/ },
   { name: 'unknown top-level key', config: synthetic({}, 'horizn: 30\n'), field: 'horizn', problem: /unknown key "horizn" \(allowed: name, /i },
