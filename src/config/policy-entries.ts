@@ -64,9 +64,7 @@ export function entryCostRank(entry: PolicyEntry): number {
   return entry.external === undefined ? policyDescriptor(entry.policy).costRank : EXTERNAL_COST_RANK;
 }
 
-/** The entry's keys that change only what a round costs (its declared options marked costOnly; none for a process). */
+/** The entry's keys that change only what a round costs (its policy's options marked costOnly; none for an external one, whose labels are never cost twins). */
 export function entryCostOnly(entry: PolicyEntry): readonly string[] {
-  const external = entry.external;
-  if (external === undefined) return costOnlyKeys(policyDescriptor(entry.policy).options);
-  return external.kind === 'module' ? costOnlyKeys(loadPolicyModule(external.module).params) : [];
+  return entry.external === undefined ? costOnlyKeys(policyDescriptor(entry.policy).options) : [];
 }
