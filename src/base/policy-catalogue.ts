@@ -1,8 +1,9 @@
 /**
  * The policies eofd ships, once: the order in which reports, figures and `eofd list` show them, and
  * the colour and dash every figure draws each with. The registry (src/policies/registry.ts) orders its
- * descriptors by it and refuses a policy missing here; report/palette.ts draws from it. It lives in
- * base, not in the registry, because report may not import policies (test/architecture.test.ts).
+ * descriptors by it and refuses a policy missing here; report/palette.ts draws from it. With it, the
+ * one option of a policy that the report reads (OFUL-MLogB's oful_solver). It lives in base, not in
+ * the registry, because report may not import policies (test/architecture.test.ts).
  *
  * Colours: the Okabe–Ito palette (Okabe & Ito, "Color Universal Design", 2008), designed to stay
  * distinct under protanopia, deuteranopia and tritanopia, with its yellow (#F0E442, too faint on
@@ -11,6 +12,8 @@
  * "muted" colours (also colour-blind safe) without its two light ones, and two of his "dark" ones,
  * each with a dash of its own (colour and dash differ for every pair).
  */
+import { type DeclaredOption, policyOption } from './options.js';
+
 export interface CatalogueEntry {
   /** As the registry spells it. */
   readonly name: string;
@@ -42,3 +45,27 @@ export const POLICY_CATALOGUE: readonly CatalogueEntry[] = [
 
 /** The order in which reports, figures and `eofd list` show the policies. */
 export const POLICY_ORDER: readonly string[] = POLICY_CATALOGUE.map((entry) => entry.name);
+
+/**
+ * params.oful_solver, OFUL-MLogB's own option (its descriptor's `options`), declared here because the
+ * report reads it from manifests and may not import policies. How OFUL-MLogB computes what eq. (8) and
+ * (9) need: 'incremental' (the default) follows H⁻¹ by rank-K Woodbury updates and decomposes H̃ only
+ * when a step leaves the ball; 'textbook' is the cost the paper assigns it (§1, O(K³d³) a round): H⁻¹
+ * inverted afresh and H̃ decomposed every round (eigenvalues; eigenvectors too when the step leaves the
+ * ball), the projection being the identity inside the ball. Same decisions.
+ */
+export const OFUL_SOLVERS = ['incremental', 'textbook'] as const;
+export type OfulSolver = (typeof OFUL_SOLVERS)[number];
+
+export const OFUL_SOLVER_OPTION: DeclaredOption = {
+  default: 'incremental',
+  values: OFUL_SOLVERS,
+  costOnly: true,
+  description:
+    "OFUL-MLogB's linear algebra, same decisions either way: 'incremental' (the default: Woodbury updates of H⁻¹; in rounds whose step leaves the ball, eq. (9) by Cholesky factorisations of H̃ + νI, Moré–Sorensen) or 'textbook' (the paper's O(K³d³) cost model: H⁻¹ inverted and H̃ reduced to tridiagonal form with its eigenvalues every round, its eigenvectors in rounds that project)",
+};
+
+/** OFUL-MLogB's oful_solver in `options` (a spec's, a problem shape's, a manifest's recorded params): its declared default when absent. */
+export function ofulSolverOption(options: Readonly<Record<string, unknown>> | undefined): OfulSolver {
+  return policyOption({ name: 'OFUL-MLogB', options: { oful_solver: OFUL_SOLVER_OPTION } }, options, 'oful_solver') as OfulSolver;
+}

@@ -26,7 +26,8 @@ import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { withBackend, type Backend } from '../linalg/simd.js';
 import type { Policy } from '../policies/policy.js';
 import { createPolicy, policyDescriptor, readsParam } from '../policies/registry.js';
-import { ADAPTIVE_INITIAL_SKETCH_SIZE, policySpec, type OfulSolver, type PolicySpec } from '../policies/spec.js';
+import type { OfulSolver } from '../base/policy-catalogue.js';
+import { ADAPTIVE_INITIAL_SKETCH_SIZE, policySpec, type PolicySpec } from '../policies/spec.js';
 import { mulberry32 } from '../random/stream.js';
 import { BenchWorkload } from './workload.js';
 
@@ -121,7 +122,7 @@ export function benchSpec(point: BenchPoint): PolicySpec {
     sketchSize: point.deltaMax === undefined ? point.sketchSize : ADAPTIVE_INITIAL_SKETCH_SIZE,
     ...(point.deltaMax === undefined ? {} : { adaptiveSketch: { deltaMax: point.deltaMax } }),
     beta: 'theory',
-    ...(point.ofulSolver === undefined ? {} : { ofulSolver: point.ofulSolver }),
+    ...(point.ofulSolver === undefined ? {} : { options: { oful_solver: point.ofulSolver } }),
     // A policy that draws (Random, Thompson sampling) gets its own stream, seeded from the point's.
     uniform: policyDescriptor(point.policy).needsRandomStream ? mulberry32(point.seed + POLICY_STREAM_OFFSET) : undefined,
   });

@@ -11,8 +11,9 @@ import { syntheticCopyBytes } from '../environments/synthetic.js';
 import { gb, machineMemory, UNIT_OVERHEAD_BYTES, type MachineMemory } from '../base/machine.js';
 import { BACKENDS, wasmAvailable, type Backend } from '../linalg/simd.js';
 import type { ProblemShape } from '../policies/policy.js';
-import { isPolicyName, policyDescriptor, POLICY_NAMES, sketchSizeOf } from '../policies/registry.js';
-import { DEFAULT_DELTA_MAX, OFUL_SOLVERS, type OfulSolver } from '../policies/spec.js';
+import { OFUL_SOLVERS, type OfulSolver } from '../base/policy-catalogue.js';
+import { isPolicyName, policyDescriptor, POLICY_NAMES, readsParam, sketchSizeOf } from '../policies/registry.js';
+import { DEFAULT_DELTA_MAX } from '../policies/spec.js';
 import { isSketched, type BenchPoint } from './measure.js';
 import { TIMED_SECONDS } from './numpy.js';
 
@@ -267,7 +268,7 @@ export function planPoints(options: BenchOptions): PlannedPoint[] {
         const { supports } = policyDescriptor(policy);
         if (!(K === 1 ? supports.binary : supports.multinomial)) continue;
         const sketched = isSketched(policy);
-        const solvers = policyDescriptor(policy).reads.includes('oful_solver') ? options.ofulSolvers : ['incremental' as const];
+        const solvers = readsParam(policy, 'oful_solver') ? options.ofulSolvers : ['incremental' as const];
         const choices: { m: number; request: SketchChoice | 'exact' }[] = [];
         if (!sketched) choices.push({ m: K * d, request: 'exact' });
         else for (const choice of options.m) choices.push({ m: resolveSketchSize(policy, choice, d, K), request: choice });
@@ -321,7 +322,7 @@ export function workloadProblem(options: Pick<BenchOptions, 'actions' | 'd' | 'K
 
 /** The problem a point's policy sees at round t (by default its last timed round), for its cost estimates. */
 export function pointShape(point: BenchPoint, t: number = point.warmup + point.rounds): ProblemShape {
-  return { d: point.d, K: point.K, m: point.sketchSize, actions: point.actions, t, ...(point.ofulSolver === undefined ? {} : { ofulSolver: point.ofulSolver }) };
+  return { d: point.d, K: point.K, m: point.sketchSize, actions: point.actions, t, ...(point.ofulSolver === undefined ? {} : { options: { oful_solver: point.ofulSolver } }) };
 }
 
 /**

@@ -11,13 +11,14 @@ import { moduleParams } from '../base/module-descriptor.js';
 export { loadPolicyModule, moduleParams, type ModuleParam, type ModulePolicyDescriptor };
 import { loadPolicyModule, type ModuleParam, type ModulePolicyDescriptor } from '../policies/external/module-policy.js';
 import type { PolicyCost, ProblemShape } from '../policies/policy.js';
-import { policyDescriptor } from '../policies/registry.js';
+import { costOnlyKeys } from '../base/options.js';
+import { policyDescriptor, policyKeys } from '../policies/registry.js';
 
 
-/** The `params` keys the entry reads (a built-in's PolicyDescriptor.reads, a module's declared keys; a process: none of them). */
+/** The `params` keys the entry reads (a built-in's PolicyDescriptor.reads and declared options, a module's declared keys; a process: none of them). */
 export function entryReads(entry: PolicyEntry): readonly string[] {
   const external = entry.external;
-  if (external === undefined) return policyDescriptor(entry.policy).reads;
+  if (external === undefined) return policyKeys(policyDescriptor(entry.policy));
   return external.kind === 'module' ? Object.keys(loadPolicyModule(external.module).params ?? {}) : [];
 }
 
@@ -57,7 +58,7 @@ export function entryCostRank(entry: PolicyEntry): number {
   return entry.external === undefined ? policyDescriptor(entry.policy).costRank : EXTERNAL_COST_RANK;
 }
 
-/** The entry's keys that change only what a round costs (PolicyDescriptor.costOnly; none for an external one). */
+/** The entry's keys that change only what a round costs (its policy's options marked costOnly; none for an external one, whose labels are never cost twins). */
 export function entryCostOnly(entry: PolicyEntry): readonly string[] {
-  return entry.external === undefined ? (policyDescriptor(entry.policy).costOnly ?? []) : [];
+  return entry.external === undefined ? costOnlyKeys(policyDescriptor(entry.policy).options) : [];
 }

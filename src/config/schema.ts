@@ -9,10 +9,11 @@ import { integer, listAllowed, positive, strictObject } from '../base/fields.js'
 import { ENVIRONMENT_TYPES, ENVIRONMENTS, type EnvironmentConfig, type ParsedEnvironmentConfig } from '../environments/registry.js';
 import { BETA_MODES, BETA_RANKS } from '../model/beta.js';
 import { HYPERPARAMETER_DEFAULTS } from '../model/hyperparameters.js';
+import { type DeclaredOption, optionProblem, type OptionDeclarations, type OptionValue } from '../base/options.js';
 import type { ParamKey } from '../policies/policy.js';
-import { POLICY_NAMES } from '../policies/registry.js';
+import { DECLARED_OPTIONS, POLICY_NAMES } from '../policies/registry.js';
 import { RESERVED_ENTRY_NAMES } from '../results/layout.js';
-import { OFUL_SOLVERS, SKETCH_VARIANTS } from '../policies/spec.js';
+import { SKETCH_VARIANTS } from '../policies/spec.js';
 import { CONFIG_LIMITS, NAME_PATTERN } from '../base/limits.js';
 import { DEFAULT_MESSAGE_TIMEOUT_S, MAX_MESSAGE_TIMEOUT_S } from '../policies/external/protocol.js';
 
@@ -128,11 +129,6 @@ const paramFields = {
   sketch: z
     .enum(SKETCH_VARIANTS, { error: sketchError })
     .describe("the sketched policies' frequent directions: 'fd' (Alg. 1, the default) or 'rfd' (robust FD, λ_t = λ + ρ/2)"),
-  oful_solver: z
-    .enum(OFUL_SOLVERS, { error: `expected ${listAllowed(OFUL_SOLVERS)}` })
-    .describe(
-      "OFUL-MLogB's linear algebra, same decisions either way: 'incremental' (the default: Woodbury updates of H⁻¹; in rounds whose step leaves the ball, eq. (9) by Cholesky factorisations of H̃ + νI, Moré–Sorensen) or 'textbook' (the paper's O(K³d³) cost model: H⁻¹ inverted and H̃ reduced to tridiagonal form with its eigenvalues every round, its eigenvectors in rounds that project)",
-    ),
   delta: z
     .union(
       [z.literal('auto', { error: deltaError }), z.number({ error: deltaError }).gt(0, { error: deltaError }).lt(1, { error: deltaError })],
@@ -140,6 +136,30 @@ const paramFields = {
     )
     .describe('δ: confidence level; auto = 1/T'),
 } satisfies Record<ParamKey, z.ZodType>;
+
+/** A declared option's value schema: its type (its values, when it lists them), checked by its declaration (policies/options.ts). */
+function optionField(option: DeclaredOption): z.ZodType<OptionValue> {
+  const values = option.values;
+  const type = typeof option.default;
+  const base =
+    values !== undefined && values.every((v) => typeof v === 'string')
+      ? z.enum(values as [string, ...string[]], { error: `expected ${listAllowed(values as string[])}` })
+      : type === 'number'
+        ? z.number({ error: 'expected a finite number' })
+        : type === 'string'
+          ? z.string({ error: 'expected a string' })
+          : z.boolean({ error: 'expected true or false' });
+  const field = (base as z.ZodType<OptionValue>).superRefine((value, ctx) => {
+    const problem = optionProblem(option, value);
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+  });
+  return option.description === undefined ? field : field.describe(option.description);
+}
+
+/** Declared options as optional fields (typed as no keys: which exist depends on the registry). */
+function optionalFields(declared: OptionDeclarations): Record<never, never> {
+  return Object.fromEntries(Object.entries(declared).map(([key, option]) => [key, optionField(option).optional()]));
+}
 
 const paramsSchema = strictObject(
   {
@@ -156,23 +176,32 @@ const paramsSchema = strictObject(
     beta_rank: paramFields.beta_rank.default(HYPERPARAMETER_DEFAULTS.betaRank),
     // Absent means 'fd' (left out rather than defaulted, so that existing manifests stay as they were).
     sketch: paramFields.sketch.optional(),
-    // Absent means 'incremental' (left out rather than defaulted, so that existing manifests stay as they were).
-    oful_solver: paramFields.oful_solver.optional(),
     delta: paramFields.delta.default('auto'),
+    // Every registered policy's own keys, absent when not given (their declared defaults fill the spec, not the manifest, so that existing manifests stay as they were).
+    ...optionalFields(DECLARED_OPTIONS),
   },
   'a params mapping',
 );
 
-/** Every `params` key's default (lambda, eta, delta_max, sketch and oful_solver have none: absent means derived, 0.1, 'fd' or 'incremental'). */
+/** Every shared `params` key's default (lambda, eta, delta_max, sketch and every policy's own keys have none: absent means derived, 0.1, 'fd' or the declared default). */
 export const PARAM_DEFAULTS: Readonly<Record<string, unknown>> = Object.freeze(paramsSchema.parse({}));
 
-/** A policy entry's own params: any `params` key, none defaulted (absent keys come from the experiment's). */
-const entryParamsSchema = strictObject(
-  Object.fromEntries(Object.entries(paramFields).map(([key, field]) => [key, field.optional()])) as {
-    [K in ParamKey]: z.ZodOptional<(typeof paramFields)[K]>;
-  },
-  'a params mapping',
-);
+/** A policy entry's own params: any shared `params` key or option of `declared`, none defaulted (absent keys come from the experiment's). */
+function entryParamsSchemaWith(declared: OptionDeclarations) {
+  return strictObject(
+    {
+      ...(Object.fromEntries(Object.entries(paramFields).map(([key, field]) => [key, field.optional()])) as {
+        [K in ParamKey]: z.ZodOptional<(typeof paramFields)[K]>;
+      }),
+      ...optionalFields(declared),
+    },
+    'a params mapping',
+  );
+}
+const entryParamsSchema = entryParamsSchemaWith(DECLARED_OPTIONS);
+
+/** The keys `params` (and a policy entry's params) take: the shared ones, then every registered policy's own. */
+export const CONFIG_PARAM_KEYS: readonly string[] = Object.keys(paramsSchema.shape);
 
 const policyNames = POLICY_NAMES as unknown as [string, ...string[]];
 const policyNameSchema = z.enum(policyNames, { error: `expected ${listAllowed(POLICY_NAMES)}` });
@@ -307,9 +336,12 @@ export function policyEntry(document: PolicyEntryDocument): PolicyEntry {
   throw new RangeError(`${document.label}: an external policy entry is resolved by config/load.ts`);
 }
 
-/** `params` checked as a policy entry's own params (eofd serve-policy); throws a RangeError naming the first bad key. */
-export function entryParams(params: unknown): EntryParams {
-  const result = entryParamsSchema.safeParse(params);
+/**
+ * `params` checked as a policy entry's own params (eofd serve-policy), whose policies' own keys are
+ * `declared` (default: every registered policy's); throws a RangeError naming the first bad key.
+ */
+export function entryParams(params: unknown, declared: OptionDeclarations = DECLARED_OPTIONS): EntryParams {
+  const result = (declared === DECLARED_OPTIONS ? entryParamsSchema : entryParamsSchemaWith(declared)).safeParse(params);
   if (result.success) return result.data;
   const issue = result.error.issues[0] as z.core.$ZodIssue;
   throw new RangeError(`params${issue.path.length === 0 ? '' : `.${issue.path.join('.')}`}: ${issue.message}`);

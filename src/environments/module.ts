@@ -13,7 +13,8 @@
 import { z } from 'zod';
 import { strictObject } from '../base/fields.js';
 import { fileSha256 } from '../base/hash.js';
-import { declarationsProblem, moduleParams, requireDefault, type ModuleParam } from '../base/module-descriptor.js';
+import { moduleParams, requireDefault, type ModuleParam } from '../base/module-descriptor.js';
+import { declarationsProblem } from '../base/options.js';
 import type { RandomStream } from '../random/stream.js';
 import { defineEnvironment, ENVIRONMENT_LIMITS, type ActionSet, type Environment, type Feedback } from './environment.js';
 

@@ -8,7 +8,7 @@ import type { Readable } from 'node:stream';
 import { entryParams, type EntryParams } from '../config/schema.js';
 import { builtInSpec } from './setup.js';
 import type { Policy } from '../policies/policy.js';
-import { createPolicy, policyDescriptor } from '../policies/registry.js';
+import { createPolicy, policyDescriptor, policyKeys } from '../policies/registry.js';
 import { decodeVector, PROTOCOL_VERSION, type Encoding, type HelloMessage } from '../policies/external/protocol.js';
 
 export interface ServeOptions {
@@ -38,8 +38,9 @@ export async function servePolicy(name: string, input: Readable, output: { write
         const hello = message as unknown as HelloMessage;
         if (hello.protocol !== PROTOCOL_VERSION) throw new Error(`protocol ${hello.protocol}; this eofd speaks ${PROTOCOL_VERSION}`);
         const params: EntryParams = entryParams({ ...options.params, ...hello.params });
-        const unread = Object.keys(params).find((key) => !(descriptor.reads as readonly string[]).includes(key));
-        if (unread !== undefined) throw new Error(`${name} does not read ${unread}; it reads ${descriptor.reads.join(', ') || 'no params'}`);
+        const keys = policyKeys(descriptor);
+        const unread = Object.keys(params).find((key) => !keys.includes(key));
+        if (unread !== undefined) throw new Error(`${name} does not read ${unread}; it reads ${keys.join(', ') || 'no params'}`);
         d = hello.d;
         policy = createPolicy(name, builtInSpec(name, params, { d, K: hello.K, reward: hello.reward, D: hello.max_action_norm, horizon: hello.horizon }, hello.seed));
         send({ type: 'ready', protocol: PROTOCOL_VERSION, encoding: options.encoding ?? 'base64', name });

@@ -16,14 +16,15 @@ import type { Environment, LoadedInput } from '../environments/environment.js';
 import { fileIdentity, type InputFileIdentity } from '../environments/input-files.js';
 import { createEnvironment, environmentDescriptor } from '../environments/registry.js';
 import { deriveHyperparameters } from '../model/hyperparameters.js';
-import { PARAM_KEYS, type ParamKey } from '../policies/policy.js';
+import { policyOption, type OptionValues } from '../base/options.js';
+import { PARAM_KEYS, type ParamKey, type PolicyDescriptor } from '../policies/policy.js';
 import { entryNeedsRandomStream, entrySupports } from '../config/policy-entries.js';
 import { createModulePolicy } from '../policies/external/module-policy.js';
 import { ProcessPolicy } from '../policies/external/process-policy.js';
 import { seedInteger } from '../policies/external/protocol.js';
 import type { Policy } from '../policies/policy.js';
 import { createPolicy, policyDescriptor, sketchSizeOf } from '../policies/registry.js';
-import { ADAPTIVE_INITIAL_SKETCH_SIZE, DEFAULT_DELTA_MAX, nonNullRewards, validatePolicySpec, type OfulSolver, type PolicySpec, type SketchVariant } from '../policies/spec.js';
+import { ADAPTIVE_INITIAL_SKETCH_SIZE, DEFAULT_DELTA_MAX, nonNullRewards, validatePolicySpec, type PolicySpec, type SketchVariant } from '../policies/spec.js';
 import { RandomStream, uniformOf } from '../random/stream.js';
 import type { DerivedValues, PolicyHyperparameters, ResolvedEnvironment } from '../results/manifest.js';
 import { gb, machineMemory, UNIT_OVERHEAD_BYTES, type MachineMemory } from '../base/machine.js';
@@ -222,12 +223,14 @@ function overlay(values: Record<string, unknown>, layer: Readonly<Record<string,
  * One policy entry's hyperparameters, resolved once: the shared defaults, then its policy's authors'
  * defaults (descriptor.defaults), then the experiment's `params` as the config gives them, then the
  * entry's own params; λ, η, m and δ derived from them as Section 4 does, m capped at the dimension the
- * policy sketches. Only the keys the policy reads are recorded (λ and η with l and e).
+ * policy sketches. Only the keys the policy reads are recorded (λ and η with l and e), and its own
+ * keys (descriptor.options) the config gives. `unregistered`: a descriptor the registry does not list.
  */
 export function resolvePolicyParams(
   config: ExperimentConfig,
   entry: PolicyEntry,
   problem: { d: number; K: number; D: number },
+  unregistered?: PolicyDescriptor,
 ): PolicyHyperparameters {
   // An external policy reads none of the shared keys: its own params are recorded instead (a process's
   // scalar ones; all are in the manifest's variants), which the run's header, the report and export show.
@@ -235,7 +238,7 @@ export function resolvePolicyParams(
     const scalars = Object.entries(entry.params).filter(([, value]) => ['number', 'string', 'boolean'].includes(typeof value));
     return { ...Object.fromEntries(scalars), policy: entry.policy };
   }
-  const descriptor = policyDescriptor(entry.policy);
+  const descriptor = unregistered ?? policyDescriptor(entry.policy);
   const values: Record<string, unknown> = { ...PARAM_DEFAULTS };
   overlay(values, descriptor.defaults ?? {});
   const document = config.document as { params?: Record<string, unknown> } | undefined;
@@ -265,14 +268,12 @@ export function resolvePolicyParams(
     e: hp.e,
     lambda: hp.regularization,
     eta: hp.stepSize,
-    m: adaptive ? 'adaptive' : sketchSizeOf(descriptor.name, hp.sketchSize, d, K),
+    m: adaptive ? 'adaptive' : sketchSizeOf(descriptor, hp.sketchSize, d, K),
     delta_max: adaptive ? ((values.delta_max as number | undefined) ?? DEFAULT_DELTA_MAX) : undefined,
     beta: values.beta,
     beta_scale: values.beta_scale,
     beta_rank: values.beta_rank,
     sketch: values.sketch ?? 'fd',
-    // Recorded only when given ('incremental' is the default), so that existing manifests stay as they were.
-    oful_solver: values.oful_solver,
     delta: hp.delta,
   };
   const read = new Set<ParamKey>(descriptor.reads);
@@ -280,6 +281,8 @@ export function resolvePolicyParams(
   if (read.has('e')) read.add('eta');
   const recorded: PolicyHyperparameters = { policy: entry.policy };
   for (const key of PARAM_KEYS) if (read.has(key) && all[key] !== undefined) (recorded as unknown as Record<string, unknown>)[key] = all[key];
+  // Its own keys are recorded only when given (their declared defaults apply otherwise), so that existing manifests stay as they were.
+  for (const key of Object.keys(descriptor.options ?? {})) if (values[key] !== undefined) recorded[key] = values[key];
   return recorded;
 }
 
@@ -292,11 +295,19 @@ export function policySpecFor(experiment: ResolvedExperiment, label: string, tri
   const own = entry.external === undefined ? recorded : { policy: entry.policy };
   // Variants of one policy draw from the policy's stream: they are paired draw for draw (DESIGN §4).
   const seed = entryNeedsRandomStream(entry) ? unitSeeds(experiment.config, trial, experiment.split).policy(entry.policy) : undefined;
-  return specFrom(experiment.derived, own, { d: experiment.environment.d, K: experiment.environment.K, reward: experiment.environment.reward }, experiment.config.horizon, seed);
+  const descriptor = entry.external === undefined ? policyDescriptor(entry.policy) : undefined;
+  return specFrom(experiment.derived, own, descriptor, { d: experiment.environment.d, K: experiment.environment.K, reward: experiment.environment.reward }, experiment.config.horizon, seed);
 }
 
-/** A spec from the experiment's derived values and an entry's own (`own` first); `seed`: the policy's uniform stream's. */
-function specFrom(derived: Omit<DerivedValues, 'policies'>, own: PolicyHyperparameters, env: { d: number; K: number; reward: readonly number[] }, horizon: number, seed: string | undefined): PolicySpec {
+/** `descriptor`'s own keys (PolicyDescriptor.options) in `own`, each defaulted as declared; undefined when it declares none. */
+function resolvedOptions(descriptor: PolicyDescriptor | undefined, own: Readonly<Record<string, unknown>>): OptionValues | undefined {
+  const keys = Object.keys(descriptor?.options ?? {});
+  return descriptor === undefined || keys.length === 0 ? undefined : Object.fromEntries(keys.map((key) => [key, policyOption(descriptor, own, key)]));
+}
+
+/** A spec from the experiment's derived values and an entry's own (`own` first), its policy's own keys defaulted as `descriptor` declares them; `seed`: the policy's uniform stream's. */
+function specFrom(derived: Omit<DerivedValues, 'policies'>, own: PolicyHyperparameters, descriptor: PolicyDescriptor | undefined, env: { d: number; K: number; reward: readonly number[] }, horizon: number, seed: string | undefined): PolicySpec {
+  const options = resolvedOptions(descriptor, own);
   // A policy that reads no m (OFUL-MLogB, …) is given the experiment's, which it ignores.
   const m = own.m ?? derived.m;
   const uniform = seed === undefined ? undefined : uniformOf(new RandomStream(seed));
@@ -316,7 +327,7 @@ function specFrom(derived: Omit<DerivedValues, 'policies'>, own: PolicyHyperpara
     maxActionNorm: derived.D,
     horizon,
     sketchVariant: (own.sketch ?? 'fd') as SketchVariant,
-    ...(own.oful_solver === undefined ? {} : { ofulSolver: own.oful_solver as OfulSolver }),
+    ...(options === undefined ? {} : { options }),
     ...(uniform === undefined ? {} : { uniform }),
   };
 }
@@ -327,9 +338,15 @@ function specFrom(derived: Omit<DerivedValues, 'policies'>, own: PolicyHyperpara
  * same decisions, as the built-in entry `{policy: name, params}` of such an experiment).
  */
 export function builtInSpec(name: string, params: Readonly<EntryParams>, problem: { d: number; K: number; reward: readonly number[]; D: number; horizon: number }, seed: string | undefined): PolicySpec {
+  return descriptorSpec(policyDescriptor(name), params, problem, seed);
+}
+
+/** builtInSpec for `descriptor`, registered or not. */
+export function descriptorSpec(descriptor: PolicyDescriptor, params: Readonly<EntryParams>, problem: { d: number; K: number; reward: readonly number[]; D: number; horizon: number }, seed: string | undefined): PolicySpec {
+  const name = descriptor.name;
   const config = { horizon: problem.horizon, params: PARAM_DEFAULTS, document: { params: {} } } as unknown as ExperimentConfig;
-  const own = resolvePolicyParams(config, { label: name, policy: name, params }, problem);
-  return specFrom(sharedDerived(config, problem), own, problem, problem.horizon, policyDescriptor(name).needsRandomStream ? seed : undefined);
+  const own = resolvePolicyParams(config, { label: name, policy: name, params }, problem, descriptor);
+  return specFrom(sharedDerived(config, problem), own, descriptor, problem, problem.horizon, descriptor.needsRandomStream ? seed : undefined);
 }
 
 /**

@@ -106,7 +106,7 @@ function unitCost(experiment: ResolvedExperiment, label: string): { cost: Policy
   const spec = policySpecFor(experiment, label, 0);
   // spec.sketchSize is capped at the sketch's dimension when the experiment is resolved (setup.ts).
   const m = entryReads(entry).includes('m') ? spec.sketchSize : K * d;
-  return { cost: entryCost(entry), shape: { ...shape, m, ...(spec.ofulSolver === undefined ? {} : { ofulSolver: spec.ofulSolver }) } };
+  return { cost: entryCost(entry), shape: { ...shape, m, ...(spec.options === undefined ? {} : { options: spec.options }) } };
 }
 
 /** Estimated operations of round t of `label`'s units. */

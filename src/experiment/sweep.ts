@@ -13,9 +13,8 @@ import { parse as parseYaml } from 'yaml';
 import { RunError } from '../base/errors.js';
 import { reconfigure, setField } from '../config/load.js';
 import { configKeyProblem } from '../config/overrides.js';
-import { policyLabels, type ExperimentConfig, type PolicyEntry } from '../config/schema.js';
+import { CONFIG_PARAM_KEYS, policyLabels, type ExperimentConfig, type PolicyEntry } from '../config/schema.js';
 import { entryReadsParam } from '../config/policy-entries.js';
-import { PARAM_KEYS } from '../policies/policy.js';
 import { renderSweepFigure } from '../report/sweep-figure.js';
 import { BEST_FILE, GRID_FILE, lockFile, splitTopLevel, SWEEP_FILE, SWEEP_SHARD_FILE, sweepDir, sweepFigureFile, unitFiles } from '../results/layout.js';
 import type { DerivedValues } from '../results/manifest.js';
@@ -184,11 +183,11 @@ export interface SweepVariantOptions {
 
 /**
  * Sets `params.<key>` in a config document, for the experiment and every entry that gives it; l drops
- * λ, e drops η. A key the shared `params` do not take (one a module policy declares) goes into the
+ * λ, e drops η. A key the shared `params` do not take (CONFIG_PARAM_KEYS: one a module policy declares) goes into the
  * entries that read it (`reads[i]`: whether entry i does) instead.
  */
 function setParam(document: Record<string, unknown>, key: string, value: unknown, reads: readonly boolean[]): void {
-  const shared = (PARAM_KEYS as readonly string[]).includes(key);
+  const shared = CONFIG_PARAM_KEYS.includes(key);
   const entries = (document.policies as unknown[]).map((e, i) => (typeof e === 'object' && e !== null && (shared || reads[i] === true) ? (e as { params?: Record<string, unknown> }) : null));
   if (!shared) {
     for (const entry of entries) if (entry !== null) entry.params = { ...entry.params, [key]: value };

@@ -23,7 +23,8 @@ import { ExactBallProjection, TrustRegionProjection } from '../model/projection.
 import { assertFiniteActions, assertFiniteState, assertOutcome } from './kit/checks.js';
 import { OptimisticSelector } from './kit/optimistic-selector.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, STEP_KEYS, RADIUS_KEYS } from './policy.js';
-import { type OfulSolver, type PolicySpec, validatePolicySpec } from './spec.js';
+import { OFUL_SOLVER_OPTION, ofulSolverOption, type OfulSolver } from '../base/policy-catalogue.js';
+import { type PolicySpec, validatePolicySpec } from './spec.js';
 
 /** Default rounds between exact re-inversions of H. */
 export const DEFAULT_REFRESH_INTERVAL = 500;
@@ -79,7 +80,7 @@ export class OfulMLogB implements Policy {
     this.dimension = n;
     this.stepSize = spec.stepSize;
     this.normBound = spec.normBound;
-    this.solver = spec.ofulSolver ?? 'incremental';
+    this.solver = ofulSolverOption(spec.options);
     // textbook: H⁻¹ from a fresh factorisation of H after every update.
     this.refreshInterval = this.solver === 'textbook' ? 1 : (spec.refreshInterval ?? DEFAULT_REFRESH_INTERVAL);
     this.beta = new ConfidenceRadius({
@@ -318,8 +319,8 @@ export const ofulMLogBPolicy: PolicyDescriptor = {
   summary: 'the exact baseline (Zhang and Sugiyama, 2023): online Newton steps on the full Kd×Kd Hessian',
   reference: 'Zhang and Sugiyama, 2023',
   supports: { binary: true, multinomial: true },
-  reads: paramKeys(REGULARIZATION_KEYS, STEP_KEYS, RADIUS_KEYS, ['oful_solver']),
-  costOnly: ['oful_solver'],
+  reads: paramKeys(REGULARIZATION_KEYS, STEP_KEYS, RADIUS_KEYS),
+  options: { oful_solver: OFUL_SOLVER_OPTION },
   needsRandomStream: false,
   costRank: 2,
   cost: {
@@ -327,8 +328,8 @@ export const ofulMLogBPolicy: PolicyDescriptor = {
     memory: 'O(K²d²)',
     // Scoring (I⊗x)ᵀH⁻¹(I⊗x) per action, then the rank-K Woodbury update of H⁻¹; textbook adds, with
     // n = Kd, the inverse from a Cholesky factor (≈ n³) and the reduction of H̃ to tridiagonal form (≈ 4n³/3).
-    flops: ({ d, K, actions, ofulSolver }) =>
-      2 * actions * K * K * d * d + 8 * (K * d) ** 2 + (ofulSolver === 'textbook' ? (7 / 3) * (K * d) ** 3 : 0),
+    flops: ({ d, K, actions, options }) =>
+      2 * actions * K * K * d * d + 8 * (K * d) ** 2 + (ofulSolverOption(options) === 'textbook' ? (7 / 3) * (K * d) ** 3 : 0),
     // H, H⁻¹ and the refresh workspace, then at the first projection H̃, the eigensolver's work array
     // and its eigenvectors (≈ 2(Kd)²): seven Kd×Kd arrays, plus the scoring scratch. (The incremental
     // solver's trust-region projection holds five: H̃ and one Cholesky factor.)

@@ -1,5 +1,6 @@
 import type { ActionSet } from '../environments/environment.js';
-import type { OfulSolver, PolicySpec } from './spec.js';
+import type { OptionDeclarations, OptionValues } from '../base/options.js';
+import type { PolicySpec } from './spec.js';
 
 /** Counters a policy reports about itself (written to summaries and manifests). */
 export interface PolicyStats {
@@ -35,10 +36,11 @@ export interface Policy {
 }
 
 /**
- * The config's `params` keys, in the order the docs list them. A policy reads some of them
- * (`PolicyDescriptor.reads`); giving a policy a key it does not read is a config error.
+ * The config's shared `params` keys, in the order the docs list them. A policy reads some of them
+ * (`PolicyDescriptor.reads`) and declares its own (`PolicyDescriptor.options`); giving a policy a key
+ * it neither reads nor declares is a config error.
  */
-export const PARAM_KEYS = ['S', 'l', 'e', 'lambda', 'eta', 'm', 'delta_max', 'beta', 'beta_scale', 'beta_rank', 'sketch', 'oful_solver', 'delta'] as const;
+export const PARAM_KEYS = ['S', 'l', 'e', 'lambda', 'eta', 'm', 'delta_max', 'beta', 'beta_scale', 'beta_rank', 'sketch', 'delta'] as const;
 export type ParamKey = (typeof PARAM_KEYS)[number];
 
 /** A params value a policy cannot work with: the field and why (the descriptor's `rangeProblem`). */
@@ -73,8 +75,8 @@ export interface ProblemShape {
   actions: number;
   /** The round t (for policies whose cost grows with the history). */
   t: number;
-  /** OFUL-MLogB's solver (params.oful_solver; absent: 'incremental'). */
-  ofulSolver?: OfulSolver;
+  /** The policy's own keys as resolved (spec.options; absent: their declared defaults). */
+  options?: OptionValues;
 }
 
 /** What a round costs: O-notation for people, estimates for the bench's caps. */
@@ -104,13 +106,14 @@ export interface PolicyDescriptor {
   readonly reference: string;
   /** Which problems it can play: K = 1 (binary) and K ≥ 2 (multinomial). */
   readonly supports: { readonly binary: boolean; readonly multinomial: boolean };
-  /** The config's `params` keys it reads (PARAM_KEYS order); an entry giving it another key is refused. */
+  /** The config's shared `params` keys it reads (PARAM_KEYS order); an entry giving it a key it neither reads nor declares is refused. */
   readonly reads: readonly ParamKey[];
   /**
-   * Keys of `reads` that change what a round costs, never what it decides (OFUL-MLogB's oful_solver):
-   * two labels that differ only in these play the same actions, so they are tuned once (experiment/reproduce.ts).
+   * Its own keys (policies/options.ts), each with its default, allowed values and meaning, and whether
+   * it is cost-only: taken in `params` and in its entries, resolved into `spec.options`, read through
+   * `policyOption`.
    */
-  readonly costOnly?: readonly ParamKey[];
+  readonly options?: OptionDeclarations;
   /**
    * Its authors' values where they differ from the shared defaults (model/hyperparameters.ts). A value
    * the config gives, in `params` or in the policy's entry, overrides them.

@@ -16,7 +16,8 @@ import { ofulogRPolicy } from './ofulog-r.js';
 import { ofulMLogBPolicy } from './oful-mlogb.js';
 import { ofulogPlusPolicy } from './ofulog-plus.js';
 import { ol2mPolicy } from './ol2m.js';
-import type { Policy, PolicyDescriptor } from './policy.js';
+import type { DeclaredOption, OptionDeclarations } from '../base/options.js';
+import { PARAM_KEYS, type Policy, type PolicyDescriptor } from './policy.js';
 import { randomPolicy } from './random.js';
 import { rsGlincbPolicy } from './rs-glincb.js';
 import { rsMnlPolicy } from './rs-mnl.js';
@@ -56,6 +57,27 @@ if (unordered !== undefined) throw new Error(`policy ${JSON.stringify(unordered.
 
 export const POLICY_NAMES: readonly string[] = POLICIES.map((p) => p.name);
 
+/**
+ * The options `descriptors` declare (PolicyDescriptor.options), by key; throws an Error when two
+ * declare one key differently (they may share one declaration) or one takes a shared key's name.
+ */
+export function declaredOptions(descriptors: readonly PolicyDescriptor[]): OptionDeclarations {
+  const declared: Record<string, DeclaredOption> = {};
+  const owners: Record<string, string> = {};
+  for (const descriptor of descriptors) {
+    for (const [key, option] of Object.entries(descriptor.options ?? {})) {
+      if ((PARAM_KEYS as readonly string[]).includes(key)) throw new Error(`policy ${descriptor.name} declares the option ${key}, a shared params key: give it another name`);
+      if (Object.hasOwn(declared, key) && declared[key] !== option) throw new Error(`policies ${owners[key]} and ${descriptor.name} both declare the option ${key}: declare it once and share the declaration`);
+      declared[key] = option;
+      owners[key] = descriptor.name;
+    }
+  }
+  return Object.freeze(declared);
+}
+
+/** Every option a registered policy declares, by key: the config's `params` take them beside the shared keys. */
+export const DECLARED_OPTIONS: OptionDeclarations = declaredOptions(POLICIES);
+
 export function isPolicyName(name: string): boolean {
   return POLICY_NAMES.includes(name);
 }
@@ -85,11 +107,17 @@ export function policyOrigin(policy: Policy): { name: string; spec: PolicySpec }
 }
 
 /** The m `name`'s sketch runs with when asked for m at (d, K): capped at the dimension it lives in (Kd for EOFD-MLogB, d for SOFUL). */
-export function sketchSizeOf(name: string, m: number, d: number, K: number): number {
-  return cappedSketchSize(m, policyDescriptor(name).sketchDimension?.(d, K) ?? K * d);
+export function sketchSizeOf(policy: string | PolicyDescriptor, m: number, d: number, K: number): number {
+  const descriptor = typeof policy === 'string' ? policyDescriptor(policy) : policy;
+  return cappedSketchSize(m, descriptor.sketchDimension?.(d, K) ?? K * d);
 }
 
-/** Whether `name`'s policy reads the `params` key `key` (a sweep, grid or entry over it means something). */
+/** The `params` keys `descriptor` takes: the shared keys it reads, then the options it declares. */
+export function policyKeys(descriptor: PolicyDescriptor): readonly string[] {
+  return [...descriptor.reads, ...Object.keys(descriptor.options ?? {})];
+}
+
+/** Whether `name`'s policy reads the `params` key `key` (a shared key it reads or an option it declares: a sweep, grid or entry over it means something). */
 export function readsParam(name: string, key: string): boolean {
-  return (policyDescriptor(name).reads as readonly string[]).includes(key);
+  return policyKeys(policyDescriptor(name)).includes(key);
 }

@@ -1,5 +1,6 @@
 import { BETA_RANKS, type BetaMode, type BetaRank } from '../model/beta.js';
 import { deriveHyperparameters, HYPERPARAMETER_DEFAULTS } from '../model/hyperparameters.js';
+import type { OptionValues } from '../base/options.js';
 
 /** Everything a policy needs to be built; validated by `validatePolicySpec`. */
 export interface PolicySpec {
@@ -35,8 +36,11 @@ export interface PolicySpec {
   horizon?: number;
   /** The sketched policies' frequent directions: 'fd' (Alg. 1, the default) or 'rfd' (robust FD, λ_t = λ + ρ/2). */
   sketchVariant?: SketchVariant;
-  /** OFUL-MLogB's linear algebra (params.oful_solver): 'incremental' (the default) or 'textbook' (the paper's cost model). */
-  ofulSolver?: OfulSolver;
+  /**
+   * The policy's own keys (PolicyDescriptor.options) as resolved, defaults filled in; read through
+   * `policyOption` (absent, or a key left out: its declared default).
+   */
+  options?: OptionValues;
   /** Random and the Thompson-sampling policies: the policy's own uniform stream on [0, 1). */
   uniform?: () => number;
 }
@@ -57,16 +61,6 @@ export const SPEC_LIMITS = {
 /** params.sketch: plain frequent directions, or robust frequent directions (Luo et al., 2019). */
 export const SKETCH_VARIANTS = ['fd', 'rfd'] as const;
 export type SketchVariant = (typeof SKETCH_VARIANTS)[number];
-
-/**
- * params.oful_solver: how OFUL-MLogB computes what eq. (8) and (9) need. 'incremental' (the default)
- * follows H⁻¹ by rank-K Woodbury updates and decomposes H̃ only when a step leaves the ball;
- * 'textbook' is the cost the paper assigns it (§1, O(K³d³) a round): H⁻¹ inverted afresh and H̃
- * decomposed every round (eigenvalues; eigenvectors too when the step leaves the ball), the projection
- * being the identity inside the ball. Same decisions.
- */
-export const OFUL_SOLVERS = ['incremental', 'textbook'] as const;
-export type OfulSolver = (typeof OFUL_SOLVERS)[number];
 
 function requirePositive(name: string, value: number): void {
   if (!(typeof value === 'number' && Number.isFinite(value) && value >= SPEC_LIMITS.minScale && value <= SPEC_LIMITS.maxScale)) {
@@ -109,9 +103,6 @@ export function validatePolicySpec(spec: PolicySpec): void {
   if (spec.sketchVariant !== undefined && !SKETCH_VARIANTS.includes(spec.sketchVariant)) {
     throw new RangeError(`sketch must be 'fd' or 'rfd', got ${JSON.stringify(spec.sketchVariant)}`);
   }
-  if (spec.ofulSolver !== undefined && !(OFUL_SOLVERS as readonly string[]).includes(spec.ofulSolver)) {
-    throw new RangeError(`oful_solver must be 'incremental' or 'textbook', got ${JSON.stringify(spec.ofulSolver)}`);
-  }
 }
 
 /** Full reward vector r_0..r_K → r_1..r_K, rejecting r_0 ≠ 0 (Assumption 1). */
@@ -153,8 +144,8 @@ export interface PolicyOptions {
   refreshInterval?: number;
   /** The sketched policies' frequent directions (default 'fd'). */
   sketchVariant?: SketchVariant;
-  /** OFUL-MLogB's linear algebra (default 'incremental'). */
-  ofulSolver?: OfulSolver;
+  /** The policy's own keys (PolicyDescriptor.options, e.g. OFUL-MLogB's oful_solver; absent: their defaults). */
+  options?: OptionValues;
   /**
    * A uniform stream on [0, 1) for policies that draw (Random, the Thompson-sampling policies); one from
    * `uniformOf(stream)` lets a snapshot (policies/snapshot.ts) save its position.
@@ -211,7 +202,7 @@ export function policySpec(options: PolicyOptions): PolicySpec {
   if (options.adaptiveSketch !== undefined) spec.adaptiveSketch = { deltaMax: options.adaptiveSketch.deltaMax };
   if (options.refreshInterval !== undefined) spec.refreshInterval = options.refreshInterval;
   if (options.sketchVariant !== undefined) spec.sketchVariant = options.sketchVariant;
-  if (options.ofulSolver !== undefined) spec.ofulSolver = options.ofulSolver;
+  if (options.options !== undefined) spec.options = { ...options.options };
   if (options.uniform !== undefined) spec.uniform = options.uniform;
   return spec;
 }

@@ -39,6 +39,7 @@
  * Policy strings are labels (several variants of one policy may run under their own labels);
  * policies are listed in the experiment's configured order (the manifest's config.policies).
  */
+import { ofulSolverOption, type OfulSolver } from '../base/policy-catalogue.js';
 import { POLICY_ORDER } from '../base/policy-catalogue.js';
 import { readManifest, type ExperimentData, type Progress, type Provenance, type Setting, type Timing } from '../results/read.js';
 import type { SummaryRow } from '../results/records.js';
@@ -164,14 +165,14 @@ export interface Comparison extends PairedComparison {
   timeReductionPct: number | null;
 }
 
-/** How an OFUL-MLogB label computed its round (params.oful_solver; policies/spec.ts OFUL_SOLVERS). */
-export type OfulSolverName = 'incremental' | 'textbook';
+/** How an OFUL-MLogB label computed its round (params.oful_solver; base/policy-catalogue.ts OFUL_SOLVERS). */
+export type OfulSolverName = OfulSolver;
 
 /** EOFD-MLogB against one label whose policy is OFUL-MLogB (raw 95% intervals). */
 export interface OfulComparison {
   /** The OFUL-MLogB label, e.g. "OFUL-MLogB" or "OFUL-textbook". */
   label: string;
-  /** Its params.oful_solver (the manifest's derived.policies, else its params; absent: incremental). */
+  /** Its params.oful_solver (the manifest's derived.policies, else its params; absent: its declared default). */
   solver: OfulSolverName;
   /** null when EOFD-MLogB or this label has no finished trial, or they share none. */
   comparison: Comparison | null;
@@ -485,13 +486,14 @@ export function eofdSide(summary: Pick<ExperimentSummary, 'eofd'>): Side {
 
 /**
  * The params.oful_solver of `label`: the manifest's derived.policies[label] (recorded only when
- * textbook), else the entry's own params (config.variants), else the experiment's params; else incremental.
+ * given), else the entry's own params (config.variants), else the experiment's params; else its
+ * declared default (ofulSolverOption).
  */
 export function ofulSolverOf(dir: string, derived: Record<string, unknown>, label: string): OfulSolverName {
   const config = readManifest(dir).config as { variants?: Record<string, { params?: Record<string, unknown> } | null>; params?: Record<string, unknown> };
-  const policies = derived.policies as Record<string, { oful_solver?: unknown } | undefined> | undefined;
-  const given = [policies?.[label]?.oful_solver, config.variants?.[label]?.params?.oful_solver, config.params?.oful_solver].find((v) => v !== undefined);
-  return given === 'textbook' ? 'textbook' : 'incremental';
+  const policies = derived.policies as Record<string, Record<string, unknown> | undefined> | undefined;
+  const given = [policies?.[label], config.variants?.[label]?.params, config.params].find((layer) => layer?.oful_solver !== undefined);
+  return ofulSolverOption(given);
 }
 
 /** A paired comparison with its two point estimates. */

@@ -61,10 +61,13 @@ export interface PolicyHyperparameters {
   beta_rank?: BetaRank;
   /** 'fd' or 'rfd' (policies/spec.ts SKETCH_VARIANTS). */
   sketch?: string;
-  /** OFUL-MLogB: 'incremental' or 'textbook' (policies/spec.ts OFUL_SOLVERS); recorded only when the config gives it. */
-  oful_solver?: string;
   delta?: number;
-  /** An external entry (policies/external): its params instead, a module's as declared and defaulted, a process's scalar ones. */
+  /**
+   * The keys its policy declares as its own (PolicyDescriptor.options: OFUL-MLogB's oful_solver),
+   * recorded only when the config gives them (read them through policyOption, which applies the
+   * declared default); an external entry (policies/external): its params instead, a module's as
+   * declared and defaulted, a process's scalar ones.
+   */
   [key: string]: unknown;
 }
 

@@ -251,8 +251,8 @@ describe('bench plan', () => {
       'OFUL-MLogB 400 -',
       'OFUL-MLogB 400 textbook',
     ]);
-    expect(benchSpec(plan[2].point).ofulSolver).toBe('textbook');
-    expect(benchSpec(plan[1].point).ofulSolver).toBeUndefined();
+    expect(benchSpec(plan[2].point).options?.oful_solver).toBe('textbook');
+    expect(benchSpec(plan[1].point).options).toBeUndefined();
     // What textbook adds to a round's estimated work is cubic in Kd: 4³ times as much at 4 times d.
     const extra = (i: number) => nominalRoundFlops(plan[i + 1].point) - nominalRoundFlops(plan[i].point);
     expect(extra(1)).toBeCloseTo((7 / 3) * 100 ** 3, -3);

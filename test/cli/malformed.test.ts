@@ -108,7 +108,7 @@ const CASES: Case[] = [
   { name: 'reward vector of the wrong length', config: synthetic({ environment: env('d: 6, K: 2, reward: [0, 1], actions: [3, 6]') }), field: 'environment.reward', problem: /expected K \+ 1 = 3 entries r_0\.\.r_2, got 2/ },
   { name: 'r_0 ≠ 0', config: synthetic({ environment: env('d: 6, K: 2, reward: [0.5, 0.5, 1], actions: [3, 6]') }), field: 'environment.reward', problem: /r_0 .*must be 0, got 0\.5/ },
   { name: 'reward entry is a string', config: synthetic({ environment: env('d: 6, K: 2, reward: [0, high, 1], actions: [3, 6]') }), field: 'environment.reward', problem: /expected a finite number ≥ 0, got "high"/ },
-  { name: 'unknown environment type', config: synthetic({ environment: 'environment: {type: quantum, d: 6}' }), field: 'environment.type', problem: /expected 'synthetic', 'mnist', 'classification' or 'trace', got "quantum"/ },
+  { name: 'unknown environment type', config: synthetic({ environment: 'environment: {type: quantum, d: 6}' }), field: 'environment.type', problem: /expected 'synthetic', 'mnist', 'classification', 'trace' or 'module', got "quantum"/ },
   { name: 'mnist target out of range', config: synthetic({ environment: 'environment: {type: mnist, target: 10}' }), field: 'environment.target', problem: /expected an integer in \[0, 9\], got 10/ },
   { name: 'unknown policy name', config: synthetic({ policies: 'policies: [EOFD-MLogB, UCB]' }), field: 'policies.1', problem: /expected a policy name \('EOFD-MLogB', 'OFUL-MLogB', .*'Random'.*\), a mapping \{policy, label, params\}, \{command, label, params, timeout\} .* or \{module, label, params\} .*, got "UCB"/ },
   {
@@ -128,7 +128,7 @@ const CASES: Case[] = [
     name: 'a key its policy does not read',
     config: synthetic({ policies: 'policies: [EOFD-MLogB, {policy: OFUL-MLogB, label: O, params: {m: 4}}]' }),
     field: 'policies.1.params.m',
-    problem: /O \(OFUL-MLogB\) does not read m; it reads S, l, e, lambda, eta, beta, beta_scale, oful_solver, delta/,
+    problem: /O \(OFUL-MLogB\) does not read m; it reads S, l, e, lambda, eta, beta, beta_scale, delta, oful_solver/,
   },
   { name: 'policy listed twice', config: synthetic({ policies: 'policies: [Random, Random]' }), field: 'policies.1', problem: /the label "Random" is used twice/ },
   { name: 'unknown top-level key', config: synthetic({}, 'horizn: 30\n'), field: 'horizn', problem: /unknown key "horizn" \(allowed: name, /i },

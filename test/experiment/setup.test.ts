@@ -92,10 +92,10 @@ describe('setup: params reach the policy spec', () => {
   it("params.oful_solver: absent is 'incremental' and unrecorded; textbook reaches OFUL-MLogB's spec and its recorded params", () => {
     const plain = resolved('', '[OFUL-MLogB]');
     expect(plain.derived.policies['OFUL-MLogB']).not.toHaveProperty('oful_solver');
-    expect(policySpecFor(plain, 'OFUL-MLogB', 0).ofulSolver).toBeUndefined();
+    expect(policySpecFor(plain, 'OFUL-MLogB', 0).options).toEqual({ oful_solver: 'incremental' });
     const textbook = resolved(', oful_solver: textbook', '[OFUL-MLogB]');
     expect(textbook.derived.policies['OFUL-MLogB']!.oful_solver).toBe('textbook');
-    expect(policySpecFor(textbook, 'OFUL-MLogB', 0).ofulSolver).toBe('textbook');
+    expect(policySpecFor(textbook, 'OFUL-MLogB', 0).options).toEqual({ oful_solver: 'textbook' });
     expect(() => resolved(', oful_solver: fast', '[OFUL-MLogB]')).toThrow(/params\.oful_solver: expected 'incremental' or 'textbook', got "fast"/);
     // An entry whose policy does not read it may not be given it.
     expect(() => resolved('', '[{policy: EOFD-MLogB, params: {oful_solver: textbook}}]')).toThrow(/EOFD-MLogB does not read oful_solver|oful_solver.*EOFD-MLogB/);

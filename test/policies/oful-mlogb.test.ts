@@ -66,7 +66,7 @@ describe('OFUL-MLogB: oful_solver textbook (the paper\'s O(K³d³) cost model)',
     const decompositions = () => values.mock.calls.length + exact.mock.calls.length;
     const trustRegion = vi.spyOn(TrustRegionProjection.prototype, 'project');
     const players = (['incremental', 'textbook'] as const).map((solver) => {
-      const policy = new OfulMLogB(makeSpec(K, d, { ...spec, ofulSolver: solver }));
+      const policy = new OfulMLogB(makeSpec(K, d, { ...spec, options: { oful_solver: solver } }));
       return { policy, env: new TraceEnvironment(trace), choices: [] as number[], decompositions: 0, trustRegions: 0 };
     });
     let gap = 0;
@@ -113,7 +113,7 @@ describe('OFUL-MLogB: oful_solver textbook (the paper\'s O(K³d³) cost model)',
     const K = 2;
     const d = 4;
     const trace = syntheticTrace(K, d, 30, 5, 2);
-    const policy = new OfulMLogB(makeSpec(K, d, { ofulSolver: 'textbook', refreshInterval: 1000 }));
+    const policy = new OfulMLogB(makeSpec(K, d, { options: { oful_solver: 'textbook' }, refreshInterval: 1000 }));
     const env = new TraceEnvironment(trace);
     for (let t = 1; t <= 30; t++) {
       const actions = env.actions(t);
@@ -124,6 +124,6 @@ describe('OFUL-MLogB: oful_solver textbook (the paper\'s O(K³d³) cost model)',
   });
 
   it('refuses an unknown solver', () => {
-    expect(() => new OfulMLogB(makeSpec(1, 3, { ofulSolver: 'fast' as never }))).toThrow(/oful_solver must be 'incremental' or 'textbook', got "fast"/);
+    expect(() => new OfulMLogB(makeSpec(1, 3, { options: { oful_solver: 'fast' } }))).toThrow(/oful_solver: expected 'incremental' or 'textbook', got "fast"/);
   });
 });

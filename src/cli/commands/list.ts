@@ -38,7 +38,7 @@ export function listEntries(): ListEntry[] {
     summary: p.summary,
     plays: [p.supports.binary ? 'K = 1' : null, p.supports.multinomial ? 'K ≥ 2' : null].filter(Boolean).join(', '),
     // A key with its authors' default shows it: `beta=theory`.
-    keys: p.reads.map((key) => (p.defaults?.[key] === undefined ? key : `${key}=${String(p.defaults[key])}`)),
+    keys: [...p.reads.map((key) => (p.defaults?.[key] === undefined ? key : `${key}=${String(p.defaults[key])}`)), ...Object.keys(p.options ?? {})],
     round: p.cost.round,
     memory: p.cost.memory,
     reference: p.reference,

@@ -6,9 +6,11 @@
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import { declarationsProblem, requireDefault, type ModuleParam } from '../../base/module-descriptor.js';
+import { requireDefault, type ModuleParam } from '../../base/module-descriptor.js';
+import { declarationsProblem } from '../../base/options.js';
 import type { ActionSet } from '../../environments/environment.js';
 import { PARAM_KEYS, type Policy, type PolicyStats } from '../policy.js';
+import { DECLARED_OPTIONS } from '../registry.js';
 import type { PolicySpec } from '../spec.js';
 
 export type { ModuleParam };
@@ -55,7 +57,9 @@ function descriptorProblem(descriptor: unknown): string | null {
   if (problem !== null) return problem;
   // A shared key reaches the policy through its spec (λ: spec.regularization, …); a key of its own needs a name of its own.
   const shared = Object.keys(d.params ?? {}).find((key) => (PARAM_KEYS as readonly string[]).includes(key));
-  return shared === undefined ? null : `declares params.${shared}, a key of the experiment's shared params (its value reaches create through the spec): give the module's own param another name`;
+  if (shared !== undefined) return `declares params.${shared}, a key of the experiment's shared params (its value reaches create through the spec): give the module's own param another name`;
+  const builtIn = Object.keys(d.params ?? {}).find((key) => Object.hasOwn(DECLARED_OPTIONS, key));
+  return builtIn === undefined ? null : `declares params.${builtIn}, a key a built-in policy declares (the experiment's params take it): give the module's own param another name`;
 }
 
 const NO_STATS: PolicyStats = { stateBytes: 0, sketchError: 0, projections: 0, beta: NaN, delta: NaN };
