@@ -21,7 +21,7 @@
 import type { ActionSet } from '../environments/environment.js';
 import { assertFiniteActions, assertFiniteState, assertOutcome, newtonRegularizationProblem, requireInRange } from './kit/checks.js';
 import { BonusSelector, DesignMatrix } from './kit/design-matrix.js';
-import { RegularizedMle } from './kit/mle.js';
+import { mleBytes, RegularizedMle } from './kit/mle.js';
 import { logisticKappa } from './kit/radius.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, RADIUS_KEYS } from './policy.js';
 import { type PolicySpec, validatePolicySpec } from './spec.js';
@@ -125,8 +125,8 @@ export const glmUcbPolicy: PolicyDescriptor = {
     memory: 'O(td + d²)',
     // Two Newton steps (the Hessian's lower triangle over the t past rounds, its Cholesky factor) and the bonus ‖x‖_{V⁻¹}.
     flops: ({ d, actions, t }) => 2 * (t * d * d + (d * d * d) / 3) + 2 * actions * d * d,
-    // The history (t·d twice: it and its scaled copy), the d×d Hessian, V_t, V_t⁻¹ and the refresh workspace.
-    bytes: ({ d, t }) => 8 * (t * (2 * d + 3) + 4 * d * d),
+    // The MLE (its history and Newton system), V_t, V_t⁻¹ and the selector's scratch (d×d each), θ̂.
+    bytes: ({ d, t }) => mleBytes(1, d, t) + 8 * (4 * d * d + d),
     probeProjection: false,
   },
   rangeProblem: (spec) => newtonRegularizationProblem('GLM-UCB', spec),

@@ -26,7 +26,7 @@ import type { ActionSet } from '../environments/environment.js';
 import { dot } from '../linalg/blas.js';
 import { assertFiniteActions, assertFiniteState, assertOutcome, newtonRegularizationProblem, requireInRange } from './kit/checks.js';
 import { BonusSelector, DesignMatrix } from './kit/design-matrix.js';
-import { RegularizedMle } from './kit/mle.js';
+import { mleBytes, RegularizedMle } from './kit/mle.js';
 import { concentrationTerm, logisticKappa, regularizationAfter } from './kit/radius.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, RADIUS_KEYS } from './policy.js';
 import { type PolicySpec, validatePolicySpec } from './spec.js';
@@ -125,8 +125,8 @@ export const logisticUcb1Policy: PolicyDescriptor = {
     memory: 'O(td + d²)',
     // Three Newton steps over the t past rounds (Hessian, Cholesky factor), the bonus ‖x‖_{V⁻¹} and V's update.
     flops: ({ d, actions, t }) => 3 * (t * d * d + 4 * t * d + d ** 3 / 3) + 2 * actions * (d * d + d) + 4 * d * d,
-    // The history (t·(d + 1)) with its scratch (t·(d + 2)), the Hessian, V_t and V_t⁻¹.
-    bytes: ({ d, t }) => 8 * (t * (2 * d + 3) + 5 * d * d),
+    // The MLE (its history and Newton system), V_t, V_t⁻¹ and the selector's scratch (d×d each), θ̂.
+    bytes: ({ d, t }) => mleBytes(1, d, t) + 8 * (4 * d * d + d),
     probeProjection: false,
   },
   rangeProblem: (spec) => newtonRegularizationProblem('Logistic-UCB-1', spec),

@@ -17,7 +17,7 @@ import type { ActionSet } from '../environments/environment.js';
 import { dot } from '../linalg/blas.js';
 import { assertFiniteActions, assertFiniteState, assertOutcome, newtonRegularizationProblem } from './kit/checks.js';
 import { BonusSelector, DesignMatrix } from './kit/design-matrix.js';
-import { RegularizedMle } from './kit/mle.js';
+import { mleBytes, RegularizedMle } from './kit/mle.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, RADIUS_KEYS } from './policy.js';
 import { type PolicySpec, validatePolicySpec } from './spec.js';
 
@@ -132,8 +132,8 @@ export const mnlUcbPolicy: PolicyDescriptor = {
     memory: 'O(td + K²d²)',
     // Two Newton steps (the Hessian over the t past rounds, its Cholesky factor) and the bonus ‖x‖_{V⁻¹}.
     flops: ({ d, K, actions, t }) => 2 * (2 * t * (K * d) ** 2 + (K * d) ** 3 / 3) + 2 * actions * (K * d + d * d),
-    // The history (t·d), the Kd×Kd Hessian and its factor, V_t and V_t⁻¹ (d×d).
-    bytes: ({ d, K, t }) => 8 * (t * (d + 2) + 2 * (K * d) ** 2 + 3 * d * d),
+    // The MLE (its history and Newton system), V_t, V_t⁻¹ and the selector's scratch (d×d each), θ̂.
+    bytes: ({ d, K, t }) => mleBytes(K, d, t) + 8 * (4 * d * d + K * d),
     probeProjection: false,
   },
   rangeProblem: (spec) => newtonRegularizationProblem('MNL-UCB', spec),

@@ -31,7 +31,7 @@ import type { ActionSet } from '../environments/environment.js';
 import { dot } from '../linalg/blas.js';
 import { choleskySolve } from '../linalg/cholesky.js';
 import { assertFiniteActions, assertFiniteState, assertOutcome, newtonRegularizationProblem, requireInRange } from './kit/checks.js';
-import { type LinearTerm, RegularizedMle } from './kit/mle.js';
+import { type LinearTerm, mleBytes, RegularizedMle } from './kit/mle.js';
 import { concentrationTerm, regularizationAfter } from './kit/radius.js';
 import { firstOfTies } from './kit/optimistic-selector.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, RADIUS_KEYS } from './policy.js';
@@ -338,8 +338,8 @@ export const ofulogRPolicy: PolicyDescriptor = {
     memory: 'O(td + d²)',
     // About eight Newton steps (Hessian over t rounds, Cholesky) per action, three for the MLE.
     flops: ({ d, actions, t }) => (8 * actions + 3) * (t * d * d + 4 * t * d + d ** 3 / 3),
-    // The history (t·(d + 1)) with its scratch (t·(d + 2)), the Hessian and a few vectors.
-    bytes: ({ d, t }) => 8 * (t * (2 * d + 3) + d * d + 12 * d),
+    // The MLE (its history and Newton system), the estimate's Hessian factor, a few vectors and the actions' values.
+    bytes: ({ d, actions, t }) => mleBytes(1, d, t) + 8 * (d * d + 12 * d + actions),
     probeProjection: false,
   },
   rangeProblem: (spec) => newtonRegularizationProblem('OFULog-r', spec),

@@ -43,7 +43,7 @@ import { sigmoid } from '../model/logistic.js';
 import { spdInverse } from '../linalg/cholesky.js';
 import { assertFiniteActions, assertFiniteState, assertOutcome, newtonRegularizationProblem, requireInRange } from './kit/checks.js';
 import { DesignMatrix } from './kit/design-matrix.js';
-import { RegularizedMle } from './kit/mle.js';
+import { mleBytes, RegularizedMle } from './kit/mle.js';
 import { logisticKappa } from './kit/radius.js';
 import { firstOfTies } from './kit/optimistic-selector.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, REGULARIZATION_KEYS, RADIUS_KEYS } from './policy.js';
@@ -261,8 +261,8 @@ export const rsGlincbPolicy: PolicyDescriptor = {
     memory: 'O(td + d²)',
     // The two norms ‖x‖_{V⁻¹}, ‖x‖_{H_τ⁻¹} of every action and a rank-one update; refits are rare.
     flops: ({ d, actions }) => 4 * actions * d * d + 8 * d * d,
-    // The history (two copies at most), V, H and their inverses, H_τ⁻¹ and the per-action scratch.
-    bytes: ({ d, actions, t }) => 8 * (2 * t * (d + 1) + 10 * d * d + actions * (d + 2)),
+    // Two MLEs (the warm-up rounds' and every round's: at most t rounds each), V, H and their inverses, H_τ⁻¹ and the per-action scratch.
+    bytes: ({ d, actions, t }) => 2 * mleBytes(1, d, t) + 8 * (10 * d * d + actions * (d + 2)),
     probeProjection: false,
   },
   rangeProblem: (spec) => newtonRegularizationProblem('RS-GLinCB', spec),

@@ -31,7 +31,7 @@ import { SymmetricEigen } from '../linalg/eigen.js';
 import { Workspace } from '../linalg/simd.js';
 import { expectedReward, softmaxJacobian, softmaxWithNull } from '../model/logistic.js';
 import { assertFiniteActions, assertFiniteState, assertOutcome } from './kit/checks.js';
-import { RegularizedMle } from './kit/mle.js';
+import { mleBytes, RegularizedMle } from './kit/mle.js';
 import { firstOfTies } from './kit/optimistic-selector.js';
 import { type Policy, type PolicyDescriptor, type PolicyStats, paramKeys, RADIUS_KEYS } from './policy.js';
 import { requireHorizon } from './rs-glincb.js';
@@ -300,8 +300,8 @@ export const rsMnlPolicy: PolicyDescriptor = {
     memory: 'O(td + K²d²)',
     // H⁻¹(e_i⊗x) for every action and the rank-K Woodbury update; refits are rare.
     flops: ({ d, K, actions }) => 2 * actions * K * (K * d) * d + 2 * actions * K * K * d + 4 * K * (K * d) ** 2,
-    // The history, H, H⁻¹, the work array and the Newton system, and the per-action columns.
-    bytes: ({ d, K, actions, t }) => 8 * (t * (d + 1) + 4 * (K * d) ** 2 + actions * K * K * d),
+    // The MLE (its history and Newton system), H, H⁻¹ and the work array, and the per-action columns.
+    bytes: ({ d, K, actions, t }) => mleBytes(K, d, t) + 8 * (3 * (K * d) ** 2 + actions * K * K * d),
     probeProjection: false,
   },
   create: (spec) => new RsMnl(spec),

@@ -44,6 +44,16 @@ export interface LinearTerm {
   s: number;
 }
 
+/**
+ * Bytes a RegularizedMle holds after t rounds (a descriptor's cost.bytes): the transposed history and
+ * its scaled copy (2td), the per-round scores, probabilities and coefficients (3tK) with the weights and
+ * outcomes, the Kd×Kd factor and three Kd vectors.
+ */
+export function mleBytes(K: number, d: number, t: number): number {
+  const n = K * d;
+  return 8 * (t * (2 * d + 3 * K + 1) + n * n + 3 * n) + 4 * t;
+}
+
 export class RegularizedMle {
   readonly K: number;
   readonly d: number;

@@ -1,6 +1,8 @@
 import { CholeskyDecomposition, Matrix } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
 import { RegularizedMle, MLE_TOLERANCE } from '../../../src/policies/kit/mle.js';
+import { createPolicy, policyDescriptor } from '../../../src/policies/registry.js';
+import { policySpec } from '../../../src/policies/spec.js';
 import { maxAbsDiff, norm, seededUniform, softmaxDense, timesX } from '../../helpers/dense.js';
 import { denseCurvature, denseMle } from '../../helpers/dense-mle.js';
 
@@ -109,3 +111,41 @@ describe('RegularizedMle.fit', () => {
     expect(norm(theta)).toBeLessThan(1e-15);
   });
 });
+
+describe("the kit's users: their descriptors' byte estimates (cost.bytes, read by run sizing and the bench's caps) match what they hold", () => {
+  // t = 256: the history's capacity (doubled from 64) is then exactly t.
+  it.each([
+    ['MNL-UCB', 20, 1],
+    ['MNL-UCB', 10, 3],
+    ['GLM-UCB', 20, 1],
+    ['Logistic-UCB-1', 20, 1],
+    ['OFULog-r', 20, 1],
+    ['RS-MNL', 10, 3],
+  ] as const)('%s, d = %i, K = %i: within 5% after 256 rounds', (name, d, K) => {
+    const { policy, descriptor, t, actions } = played(name, d, K);
+    const estimate = descriptor.cost.bytes({ d, K, m: K * d, actions, t });
+    expect(estimate / policy.stats().stateBytes).toBeGreaterThan(0.95);
+    expect(estimate / policy.stats().stateBytes).toBeLessThan(1.05);
+  });
+
+  it('RS-GLinCB, d = 20: at least what it holds (two histories of t rounds at most: its warm-up fit sees fewer)', () => {
+    const { policy, descriptor, t, actions } = played('RS-GLinCB', 20, 1);
+    const estimate = descriptor.cost.bytes({ d: 20, K: 1, m: 20, actions, t });
+    expect(estimate).toBeGreaterThan(policy.stats().stateBytes);
+    expect(estimate).toBeLessThan(2 * policy.stats().stateBytes);
+  });
+});
+
+/** `name` played for 256 rounds of 10 random actions, random outcomes. */
+function played(name: string, d: number, K: number) {
+  const [t, actions] = [256, 10];
+  const random = seededUniform(3 * d + K);
+  const reward = [0, ...Array.from({ length: K }, (_, k) => (k + 1) / K)];
+  const policy = createPolicy(name, policySpec({ d, K, reward, horizon: 1000 }));
+  for (let round = 1; round <= t; round++) {
+    const features = Float64Array.from({ length: actions * d }, () => (random() - 0.5) / Math.sqrt(d));
+    const i = policy.select({ count: actions, d, features }, round);
+    policy.update(features.subarray(i * d, (i + 1) * d), Math.floor(random() * (K + 1)));
+  }
+  return { policy, descriptor: policyDescriptor(name), t, actions };
+}
