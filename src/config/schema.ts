@@ -137,7 +137,7 @@ const paramFields = {
     .describe('δ: confidence level; auto = 1/T'),
 } satisfies Record<ParamKey, z.ZodType>;
 
-/** A declared option's value schema: its type (its values, when it lists them), checked by its declaration (policies/options.ts). */
+/** A declared option's value schema: its type (its values, when it lists them), checked by its declaration (base/options.ts). */
 function optionField(option: DeclaredOption): z.ZodType<OptionValue> {
   const values = option.values;
   const type = typeof option.default;

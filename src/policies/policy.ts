@@ -109,7 +109,7 @@ export interface PolicyDescriptor {
   /** The config's shared `params` keys it reads (PARAM_KEYS order); an entry giving it a key it neither reads nor declares is refused. */
   readonly reads: readonly ParamKey[];
   /**
-   * Its own keys (policies/options.ts), each with its default, allowed values and meaning, and whether
+   * Its own keys (base/options.ts), each with its default, allowed values and meaning, and whether
    * it is cost-only: taken in `params` and in its entries, resolved into `spec.options`, read through
    * `policyOption`.
    */

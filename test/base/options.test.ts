@@ -1,5 +1,5 @@
 /**
- * A policy's own keys (policies/options.ts), declared in its descriptor: checked by the config schema,
+ * A policy's own keys (base/options.ts), declared in its descriptor: checked by the config schema,
  * defaulted, passed to the policy as spec.options and recorded as given. The descriptor here is not
  * registered: every step takes it (or its declarations) as an argument.
  */

@@ -74,10 +74,10 @@ describe('module policies', () => {
     expect(() => loadConfig(writeFile(dir, 'bad.yaml', config(['{module: missing.mjs, label: L}'])))).toThrow(/policies\.0\.module: no such file: .*missing\.mjs/);
   });
 
-  it("the policy kit's worked example (glm-tsl.mjs, importing the package by its name) runs from its config beside built-ins, in worker threads", async () => {
+  it("the policy kit's worked example (glm-tsl.mjs, importing the package by its name) runs from its config beside built-ins", async () => {
     const dir = tempDir('eofd-module-kit-');
     const config = path.join(REPO, 'examples', 'module', 'glm-tsl.yaml');
-    const run = await runCli(['run', config, '--set', 'horizon=30', '--set', 'trials=2', '--out', dir, '--jobs', '2']);
+    const run = await runCli(['run', config, '--set', 'horizon=30', '--set', 'trials=2', '--out', dir, '--jobs', '1']);
     expect(run.code, run.stderr).toBe(0);
     const csvs = trialCsvs(path.join(dir, 'glm-tsl'));
     expect([...csvs.keys()].filter((key) => key.startsWith('GLM-TSL/')).sort()).toEqual(['GLM-TSL/trial-0.csv', 'GLM-TSL/trial-1.csv']);
