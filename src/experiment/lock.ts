@@ -1,6 +1,6 @@
 /**
- * One writer per experiment folder: `<out>/.<name>.lock`, created exclusively (O_EXCL), holding the
- * writer's identity, and kept fresh by a heartbeat. The rule that decides whether a lock is stale
+ * One writer per experiment folder: `<out>/.<name>.lock`, created exclusively and already filled (a
+ * hard link to a file written first; O_EXCL where there are no hard links), holding the writer's identity, and kept fresh by a heartbeat. The rule that decides whether a lock is stale
  * (its writer was killed) works from any host:
  *
  *   - The holder touches the file's mtime every `heartbeat_ms` (HEARTBEAT_MS) from a worker thread,
@@ -248,6 +248,40 @@ export function lockHolder(file: string, identity: ProcessIdentity = currentIden
   }
 }
 
+/** Errors of link() on a file system without hard links (then the lock is created with O_EXCL and filled). */
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EMLINK', 'EXDEV']);
+
+/**
+ * Creates `file` holding `text`, or throws EEXIST when it exists. The text is written to a file of its
+ * own first and hard-linked into place, so the lock never exists empty (a writer stopped between O_EXCL
+ * and its write would leave an empty lock, taken over only after FILL_GRACE_MS); link() is atomic and
+ * exclusive on NFS as well. Where the file system has no hard links: O_EXCL, then the write.
+ */
+function createFilled(file: string, text: string): void {
+  const filled = `${file}.new-${randomUUID()}`;
+  let linked = false;
+  try {
+    fs.writeFileSync(filled, text, { flag: 'wx' });
+    fs.linkSync(filled, file);
+    linked = true;
+  } catch (error) {
+    if (!NO_HARD_LINKS.has(errnoCode(error))) throw error;
+  } finally {
+    fs.rmSync(filled, { force: true });
+  }
+  if (linked) return;
+  const fd = fs.openSync(file, 'wx');
+  try {
+    fs.writeSync(fd, text);
+  } catch (error) {
+    // Never leave a lock without its owner (a full disk): the next run could not tell who holds it.
+    fs.closeSync(fd);
+    fs.rmSync(file, { force: true });
+    throw error;
+  }
+  fs.closeSync(fd);
+}
+
 /**
  * Takes the lock at `file`. Throws LockedError when a live process holds it, and the file system's
  * error (EACCES, ENOTDIR, …) when the folder cannot be written. May wait up to STALE_BEATS of the
@@ -257,10 +291,10 @@ export function acquireLock(file: string, options: LockOptions = {}): Lock {
   const self = options.identity ?? currentIdentity();
   const heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
   const owner: LockOwner = { ...self, started: new Date().toISOString(), heartbeat_ms: heartbeatMs, token: randomUUID() };
+  const text = JSON.stringify(owner) + '\n';
   for (let attempt = 0; attempt < 3; attempt++) {
-    let fd: number;
     try {
-      fd = fs.openSync(file, 'wx');
+      createFilled(file, text);
     } catch (error) {
       if (errnoCode(error) !== 'EEXIST') throw error;
       const seen = snapshot(file);
@@ -284,15 +318,6 @@ export function acquireLock(file: string, options: LockOptions = {}): Lock {
       takeOver(file, seen);
       continue;
     }
-    try {
-      fs.writeSync(fd, JSON.stringify(owner) + '\n');
-    } catch (error) {
-      // Never leave a lock without its owner (a full disk): the next run could not tell who holds it.
-      fs.closeSync(fd);
-      fs.rmSync(file, { force: true });
-      throw error;
-    }
-    fs.closeSync(fd);
     heartbeat().postMessage({ add: { file, token: owner.token, intervalMs: heartbeatMs } });
     let released = false;
     return {

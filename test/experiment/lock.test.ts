@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   acquireLock,
   currentIdentity,
@@ -52,6 +52,67 @@ describe('acquireLock: bad places', () => {
     const file = path.join(root, 'a-file');
     fs.writeFileSync(file, 'x');
     expect(() => acquireLock(path.join(file, '.x.lock'))).toThrow(expect.objectContaining({ code: 'ENOTDIR' }));
+  });
+});
+
+describe('acquireLock: a lock is never seen empty', () => {
+  it('links the lock into place already holding its owner, and leaves no other file', () => {
+    const folder = tempDir('eofd-lock-link-');
+    const file = path.join(folder, '.run.lock');
+    const atLink: string[] = [];
+    const link = vi.spyOn(fs, 'linkSync').mockImplementation((existing, target) => {
+      // What the lock will hold the moment it appears.
+      atLink.push(fs.readFileSync(existing, 'utf8'));
+      return fs.renameSync(existing, target);
+    });
+    try {
+      const lock = acquireLock(file);
+      expect(link).toHaveBeenCalledTimes(1);
+      const owner = JSON.parse(atLink[0] as string) as LockOwner;
+      expect(owner.pid).toBe(process.pid);
+      expect(fs.readFileSync(file, 'utf8')).toBe(atLink[0]);
+      expect(fs.readdirSync(folder)).toEqual(['.run.lock']);
+      lock.release();
+      expect(fs.readdirSync(folder)).toEqual([]);
+    } finally {
+      link.mockRestore();
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('on a file system without hard links (link fails with EPERM), creates it with O_EXCL and fills it', () => {
+    const folder = tempDir('eofd-lock-nolink-');
+    const file = path.join(folder, '.run.lock');
+    const link = vi.spyOn(fs, 'linkSync').mockImplementation(() => {
+      throw Object.assign(new Error('operation not permitted'), { code: 'EPERM' });
+    });
+    try {
+      const lock = acquireLock(file);
+      expect(link).toHaveBeenCalled();
+      expect((JSON.parse(fs.readFileSync(file, 'utf8')) as LockOwner).pid).toBe(process.pid);
+      expect(fs.readdirSync(folder)).toEqual(['.run.lock']);
+      // A second taker is refused as before (the holder is this live process).
+      expect(refusal(() => acquireLock(file)).owner?.pid).toBe(process.pid);
+      lock.release();
+    } finally {
+      link.mockRestore();
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses while another live run holds it, leaving no file of its own behind', () => {
+    const folder = tempDir('eofd-lock-held-');
+    const file = path.join(folder, '.run.lock');
+    try {
+      const lock = acquireLock(file);
+      const before = fs.readFileSync(file, 'utf8');
+      expect(refusal(() => acquireLock(file)).owner?.token).toBe((JSON.parse(before) as LockOwner).token);
+      expect(fs.readdirSync(folder)).toEqual(['.run.lock']);
+      expect(fs.readFileSync(file, 'utf8')).toBe(before);
+      lock.release();
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
 
