@@ -66,7 +66,7 @@ class DriftingLogit {
   }
 
   play(index) {
-    return this.instance.feedback(index, this.u); // {outcome, reward, regret}
+    return this.instance.feedback(index, this.u); // {outcome, reward, regret, bestReward}
   }
 
   /** ‖W − W*_t‖_F against the current round's W*. */

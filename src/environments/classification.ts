@@ -326,6 +326,7 @@ class ClassificationEnvironmentImpl implements ClassificationEnvironment {
   private readonly chosen: Int32Array;
   private readonly drawn: Uint8Array;
   private readonly actionSet: { count: number; d: number; features: Float64Array };
+  /** The largest reward among the round's candidates (what regret is measured against). */
   private bestReward = 0;
   private round = 0;
   private played = true;
@@ -432,7 +433,7 @@ class ClassificationEnvironmentImpl implements ClassificationEnvironment {
     this.played = true;
     const c = this.roundClasses[index];
     const reward = this.classReward[c];
-    return { outcome: this.classOutcome[c], reward, regret: this.bestReward - reward };
+    return { outcome: this.classOutcome[c], reward, regret: this.bestReward - reward, bestReward: this.bestReward };
   }
 }
 

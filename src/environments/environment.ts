@@ -16,8 +16,13 @@ export interface Feedback {
   readonly outcome: number;
   /** Realised reward r_y. */
   readonly reward: number;
-  /** Pseudo-regret of the round, eq. (2): max_x rᵀσ(W*x) − rᵀσ(W*x_t) (MNIST: 1 − reward). */
+  /** Pseudo-regret of the round, eq. (2): bestReward − rᵀσ(W*x_t) (MNIST: 1 − reward). */
   readonly regret: number;
+  /**
+   * The round's best expected reward, max_{x∈A_t} rᵀσ(W*x), which regret is measured against (MNIST: 1).
+   * Optional for an environment from a module (the trial CSV's best_reward is then empty).
+   */
+  readonly bestReward?: number;
 }
 
 /**

@@ -86,8 +86,9 @@ function descriptorProblem(descriptor: unknown): string | null {
 
 /**
  * The module environment a descriptor's `create` returned, checked once (d, K, r, D, horizon, the
- * functions) and every round (the action set's shape, the feedback's outcome, reward and regret), so
- * that a mistake in the module is an error naming it, never a policy reading garbage.
+ * functions) and every round (the action set's shape, the feedback's outcome, reward, regret and
+ * bestReward, if given), so that a mistake in the module is an error naming it, never a policy reading
+ * garbage.
  */
 export class ModuleEnvironment implements Environment {
   readonly d: number;
@@ -134,9 +135,9 @@ export class ModuleEnvironment implements Environment {
 
   play(index: number): Feedback {
     const feedback = this.inner.play(index);
-    const { outcome, reward, regret } = (feedback ?? {}) as Partial<Feedback>;
-    if (!(Number.isInteger(outcome) && (outcome as number) >= 0 && (outcome as number) <= this.K && Number.isFinite(reward) && Number.isFinite(regret))) {
-      throw new Error(`${this.name}: play(${index}) returned ${JSON.stringify(feedback) ?? 'undefined'}, not {outcome, reward, regret} with an outcome in 0..${this.K} and a finite reward and regret`);
+    const { outcome, reward, regret, bestReward } = (feedback ?? {}) as Partial<Feedback>;
+    if (!(Number.isInteger(outcome) && (outcome as number) >= 0 && (outcome as number) <= this.K && Number.isFinite(reward) && Number.isFinite(regret) && (bestReward === undefined || Number.isFinite(bestReward)))) {
+      throw new Error(`${this.name}: play(${index}) returned ${JSON.stringify(feedback) ?? 'undefined'}, not {outcome, reward, regret} with an outcome in 0..${this.K} and a finite reward and regret (and bestReward, if given)`);
     }
     return feedback;
   }

@@ -37,7 +37,8 @@ export class LogisticInstance {
   private readonly expectedRewards: Float64Array;
   private readonly scores: Float64Array;
   private count = 0;
-  private bestExpectedReward = 0;
+  /** max_i rᵀσ(W* x_i) of the evaluated round. */
+  private bestReward = 0;
 
   /** `maxActions`: the most actions a round can offer. */
   constructor(reward: Float64Array, trueWeights: Float64Array, d: number, maxActions: number) {
@@ -66,7 +67,7 @@ export class LogisticInstance {
       if (value > best) best = value;
     }
     this.count = actions.count;
-    this.bestExpectedReward = best;
+    this.bestReward = best;
   }
 
   /** Outcome y ∈ {0..K} of action `index` of the evaluated round, from the uniform u (DESIGN §1). */
@@ -77,16 +78,16 @@ export class LogisticInstance {
   /** Pseudo-regret of playing action `index` of the evaluated round. */
   regret(index: number): number {
     // eq. (2)
-    return this.bestExpectedReward - this.expectedRewards[index];
+    return this.bestReward - this.expectedRewards[index];
   }
 
-  /** Outcome, realised reward and pseudo-regret of action `index` under the uniform u. */
+  /** Outcome, realised reward and pseudo-regret of action `index` under the uniform u, and the round's best expected reward. */
   feedback(index: number, u: number): Feedback {
     if (!Number.isInteger(index) || index < 0 || index >= this.count) {
       throw new RangeError(`action index must be an integer in [0, ${this.count - 1}], got ${index}`);
     }
     const outcome = this.outcome(index, u);
-    return { outcome, reward: outcome === 0 ? 0 : this.reward[outcome - 1], regret: this.regret(index) };
+    return { outcome, reward: outcome === 0 ? 0 : this.reward[outcome - 1], regret: this.regret(index), bestReward: this.bestReward };
   }
 
   /** ‖W − W*‖_F for W row-wise vectorised. */

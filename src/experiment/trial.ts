@@ -103,9 +103,11 @@ class SidePlay {
       this.side.onRound({
         t,
         action,
+        actions: actions.count,
         outcome: feedback.outcome,
         reward: feedback.reward,
         regret: feedback.regret,
+        bestReward: feedback.bestReward ?? null,
         cumRegret: this.cumRegret,
         selectMs: this.selectMs[t - 1] as number,
         updateMs: this.updateMs[t - 1] as number,

@@ -6,8 +6,9 @@
  *
  *   run, stage, experiment, point, shared, split,            where the rows come from (see below)
  *   label, policy, trial, seed, env_seed, policy_seed,       the unit (policy: the label's algorithm)
- *   t, action, outcome, reward, regret, cum_regret,          the trial CSV's round, as written
- *   select_ms, update_ms, m,                                 (m: the sketch size m_t; null if unsketched)
+ *   t, action, actions, outcome, reward, regret,             the trial CSV's round, as written (actions: |A_t|;
+ *   best_reward, cum_regret, select_ms, update_ms, m,        best_reward: max_{x∈A_t} rᵀσ(W*x); m: the sketch size
+ *                                                            m_t, null if unsketched; a column the file lacks: null)
  *   or, with `units`: final_regret … m_T                     the unit's summary (summary.csv's columns)
  *   environment, K, d, horizon,                              the setting (manifest)
  *   point_<key>…                                             a sweep or grid point's swept values
@@ -113,9 +114,12 @@ const SEED_COLUMNS: readonly ExportColumn[] = [
 const ROUND_COLUMNS: readonly ExportColumn[] = [
   { name: 't', kind: 'int', nullable: false },
   { name: 'action', kind: 'int', nullable: false },
+  // actions and best_reward: null in trial CSVs written before they existed (best_reward: or by a module environment without it).
+  { name: 'actions', kind: 'int', nullable: true },
   { name: 'outcome', kind: 'int', nullable: false },
   { name: 'reward', kind: 'double', nullable: false },
   { name: 'regret', kind: 'double', nullable: false },
+  { name: 'best_reward', kind: 'double', nullable: true },
   { name: 'cum_regret', kind: 'double', nullable: false },
   { name: 'select_ms', kind: 'double', nullable: false },
   { name: 'update_ms', kind: 'double', nullable: false },

@@ -318,10 +318,18 @@ function parseTrial(file: string, policy: string, trial: number, horizon: number
     if (c.raw('policy') !== policy) c.fail('policy', JSON.stringify(policy));
     const rowT = c.int('t', 1);
     if (rowT !== t + 1) c.fail('t', `${t + 1} (rounds run 1, 2, … without gaps)`);
+    // Columns of later versions (OPTIONAL_TRIAL_COLUMNS): absent in older files; m and best_reward may be empty.
+    const filled = (column: string): boolean => index.has(column) && c.raw(column) !== '';
     actions[t] = c.int('action', 0);
+    if (index.has('actions')) {
+      // action is a 0-based index into the round's |A_t| = actions.
+      const offered = c.int('actions', 1);
+      if ((actions[t] as number) >= offered) c.fail('action', `an index below actions = ${offered} (0-based)`);
+    }
     c.int('outcome', 0);
     c.num('reward');
     const regret = c.num('regret');
+    if (filled('best_reward')) c.num('best_reward');
     cumRegret[t] = c.num('cum_regret');
     // cum_regret is the running sum of regret (eofd's own files: exactly; others: to rounding).
     const runningSum = (t === 0 ? 0 : (cumRegret[t - 1] as number)) + regret;
@@ -330,7 +338,7 @@ function parseTrial(file: string, policy: string, trial: number, horizon: number
     }
     selectMs[t] = c.num('select_ms');
     updateMs[t] = c.num('update_ms');
-    if (index.has('m') && c.raw('m') !== '') {
+    if (filled('m')) {
       seen.sketchSize ??= new Float64Array(horizon);
       seen.sketchSize[t] = c.int('m', 1);
     }

@@ -6,10 +6,16 @@
 /** One row of `<policy>/trial-<i>.csv`; times are spent inside the policy only. */
 export interface RoundRecord {
   t: number;
+  /** 0-based index into the round's action set. */
   action: number;
+  /** |A_t|: how many actions the round offered. */
+  actions: number;
   outcome: number;
   reward: number;
+  /** Pseudo-regret, eq. (2): bestReward − the played action's expected reward. */
   regret: number;
+  /** max_{x∈A_t} rᵀσ(W*x), the expected reward regret is measured against; null when the environment does not report it. */
+  bestReward: number | null;
   cumRegret: number;
   /** Wall time of `select`, ms. */
   selectMs: number;
@@ -52,9 +58,11 @@ export const TRIAL_COLUMNS = [
   'policy',
   't',
   'action',
+  'actions',
   'outcome',
   'reward',
   'regret',
+  'best_reward',
   'cum_regret',
   'select_ms',
   'update_ms',
@@ -62,7 +70,7 @@ export const TRIAL_COLUMNS = [
 ] as const;
 
 /** Trial columns a reader accepts as absent (files written before they existed). */
-export const OPTIONAL_TRIAL_COLUMNS: readonly string[] = ['m'];
+export const OPTIONAL_TRIAL_COLUMNS: readonly string[] = ['actions', 'best_reward', 'm'];
 
 export const SUMMARY_COLUMNS = [
   'policy',
@@ -123,9 +131,11 @@ export function roundCells(trial: string, policy: string, record: RoundRecord): 
     policy,
     String(record.t),
     String(record.action),
+    String(record.actions),
     String(record.outcome),
     exact(record.reward),
     exact(record.regret),
+    record.bestReward === null ? '' : exact(record.bestReward),
     exact(record.cumRegret),
     milliseconds(record.selectMs),
     milliseconds(record.updateMs),

@@ -61,6 +61,9 @@ export function writeJsonAtomic(file: string, value: unknown): void {
 
 const ROWS_PER_WRITE = 256;
 
+/** The header every trial CSV starts with. */
+const TRIAL_HEADER = Buffer.from(stringify([[...TRIAL_COLUMNS]]), 'utf8');
+
 /** Where a unit's `.partial` CSV was whole: its first `bytes` bytes (SHA-256 `sha256`) hold the header and `rows` rounds. */
 export interface CsvMark {
   bytes: number;
@@ -70,8 +73,9 @@ export interface CsvMark {
 
 /**
  * Streams one unit's rounds to its `.partial` CSV, in batches, through csv-stringify. With `from`, it
- * continues a partial CSV that a checkpoint marked: the file is cut back to the mark (rows written after
- * it are dropped) and must hash to the mark's SHA-256, else the constructor throws.
+ * continues a partial CSV that a checkpoint marked: the file is cut back to the mark (rows written
+ * after it are dropped), must hash to the mark's SHA-256 and must start with this version's header
+ * (rows of other columns cannot be continued), else the constructor throws.
  */
 export class TrialCsvWriter {
   private readonly fd: number;
@@ -94,7 +98,7 @@ export class TrialCsvWriter {
     this.trial = String(trial);
     if (from === undefined) {
       this.fd = fs.openSync(file, 'w');
-      this.write(stringify([[...TRIAL_COLUMNS]]));
+      this.write(TRIAL_HEADER);
       return;
     }
     this.fd = fs.openSync(file, 'r+');
@@ -110,6 +114,10 @@ export class TrialCsvWriter {
         at += n;
       }
       if (this.hash.copy().digest('hex') !== from.sha256) throw new Error(`${file}'s first ${from.bytes} bytes are not those its checkpoint marked (SHA-256 differs)`);
+      const header = Buffer.alloc(TRIAL_HEADER.length);
+      if (fs.readSync(this.fd, header, 0, header.length, 0) < header.length || !header.equals(TRIAL_HEADER)) {
+        throw new Error(`${file} does not start with the header this eofd writes (${TRIAL_COLUMNS.join(',')}): rows of other columns cannot be continued`);
+      }
     } catch (error) {
       fs.closeSync(this.fd);
       throw error;
@@ -160,8 +168,8 @@ export class TrialCsvWriter {
     this.pending = [];
   }
 
-  private write(text: string): void {
-    const buffer = Buffer.from(text, 'utf8');
+  private write(text: string | Buffer): void {
+    const buffer = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
     let offset = 0;
     while (offset < buffer.length) offset += fs.writeSync(this.fd, buffer, offset, buffer.length - offset, this.bytes + offset);
     this.hash.update(buffer);

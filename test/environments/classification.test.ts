@@ -351,7 +351,7 @@ describe('classification: protocol', () => {
       expect(Array.from(typed.roundClasses)).toEqual(order);
       expect(Array.from(typed.roundExamples)).toEqual(examples);
       // The b example (all zero) pays nothing; the best candidate pays 1.
-      expect(env.play(order.indexOf(1))).toEqual({ outcome: 0, reward: 0, regret: 1 });
+      expect(env.play(order.indexOf(1))).toEqual({ outcome: 0, reward: 0, regret: 1, bestReward: 1 });
     }
   });
 
@@ -376,7 +376,7 @@ describe('classification: protocol', () => {
       const best = Math.max(...drawn.map((r) => rewardOf[labels[r]]));
       const feedback = env.play(t % 2);
       const played = labels[drawn[t % 2]];
-      expect(feedback).toEqual({ outcome: [1, 0, 2][played], reward: rewardOf[played], regret: best - rewardOf[played] });
+      expect(feedback).toEqual({ outcome: [1, 0, 2][played], reward: rewardOf[played], regret: best - rewardOf[played], bestReward: best });
     }
   });
 });

@@ -109,7 +109,7 @@ describe('MNIST features on a fixture', () => {
         expect(set.features[i * MNIST_DIMENSION + 1]).toBeCloseTo(images[order[i]] * scale, 15);
       }
       const f = env.play(order.indexOf(4));
-      expect(f).toEqual({ outcome: 1, reward: 1, regret: 0 });
+      expect(f).toEqual({ outcome: 1, reward: 1, regret: 0, bestReward: 1 });
     }
   });
 });
@@ -149,7 +149,7 @@ describe('MNIST protocol on the installed data set', () => {
         const played = t % 10;
         const f = env.play(played);
         const hit = labelsOf(env)[played] === target;
-        expect(f).toEqual({ outcome: hit ? 1 : 0, reward: hit ? 1 : 0, regret: hit ? 0 : 1 });
+        expect(f).toEqual({ outcome: hit ? 1 : 0, reward: hit ? 1 : 0, regret: hit ? 0 : 1, bestReward: 1 });
         targetPositions.add(labelsOf(env).indexOf(target));
       }
       expect(targetPositions.size).toBe(10);

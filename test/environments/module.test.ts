@@ -96,6 +96,10 @@ describe('module environments: validation', () => {
     const wrongOutcome = new ModuleEnvironment({ ...base, actions: () => ({ count: 1, d: 2, features: new Float64Array(2) }), play: () => ({ outcome: 2, reward: 1, regret: 0 }) }, 'm.mjs');
     expect(wrongOutcome.actions(1).count).toBe(1);
     expect(() => wrongOutcome.play(0)).toThrow(/^m\.mjs: play\(0\) returned \{"outcome":2,"reward":1,"regret":0\}, not \{outcome, reward, regret\} with an outcome in 0\.\.1/);
+    // bestReward may be left out (the trial CSV's best_reward is then empty), but one given must be finite.
+    const wrongBest = new ModuleEnvironment({ ...base, actions: () => ({ count: 1, d: 2, features: new Float64Array(2) }), play: () => ({ outcome: 0, reward: 0, regret: 0, bestReward: Number.NaN }) }, 'm.mjs');
+    wrongBest.actions(1);
+    expect(() => wrongBest.play(0)).toThrow(/^m\.mjs: play\(0\) returned .* and a finite reward and regret \(and bestReward, if given\)$/);
     expect(wrongOutcome.horizon).toBe(Number.POSITIVE_INFINITY);
   });
 });
@@ -144,6 +148,7 @@ describe('module environments: the worked example (drifting-logit.mjs)', () => {
       expect(feedback.outcome, `round ${t}`).toBe(outcome);
       expect(feedback.reward).toBe([0, 0.5, 1][outcome]);
       expect(feedback.regret).toBeCloseTo(Math.max(...expected) - (expected[index] as number), 12);
+      expect(feedback.bestReward).toBeCloseTo(Math.max(...expected), 12);
       expect(environment.parameterError?.(new Float64Array(K * d))).toBeCloseTo(2, 12);
       again.actions(t);
       expect(again.play(index)).toEqual(feedback);
@@ -181,6 +186,10 @@ describe('module environments: the worked example (drifting-logit.mjs)', () => {
     const file = writeFile(dir, 'coin.yaml', config('{module: coin.mjs, params: {p: 0.25}}'));
     const out = path.join(dir, 'out');
     expect((await runCli(['run', file, '--out', out, '--jobs', '1'])).code).toBe(0);
+    // The coin reports no bestReward: every round's best_reward is empty, and actions its 2.
+    const rows = fs.readFileSync(path.join(out, 'envmod', 'Random', 'trial-0.csv'), 'utf8').trimEnd().split('\n');
+    const header = rows[0]!.split(',');
+    expect(new Set(rows.slice(1).map((row) => ['actions', 'best_reward'].map((c) => row.split(',')[header.indexOf(c)]).join('|')))).toEqual(new Set(['2|']));
     const manifest = JSON.parse(fs.readFileSync(path.join(out, 'envmod', 'manifest.json'), 'utf8'));
     expect(manifest.config.environment.module).toEqual({ file: 'coin.mjs', sha256: sha256(path.join(dir, 'coin.mjs')) });
     // A module is loaded once per thread: the changed version is another file, under the same name as given.

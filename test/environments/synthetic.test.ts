@@ -145,7 +145,7 @@ describe('createSyntheticEnvironment', () => {
     }
   });
 
-  it('reports pseudo-regret ≥ 0, exactly 0 for the best action, matching a dense reference', () => {
+  it('reports pseudo-regret ≥ 0, exactly 0 for the best action, and the best expected reward, matching a dense reference', () => {
     const s = spec();
     const a = createSyntheticEnvironment(s, new RandomStream('regret'));
     const b = createSyntheticEnvironment(s, new RandomStream('regret'));
@@ -157,9 +157,11 @@ describe('createSyntheticEnvironment', () => {
       const best = values.indexOf(Math.max(...values));
       expect(a.play(best).regret).toBe(0);
       const other = pick.integer(0, set.count - 1);
-      const regret = b.play(other).regret;
+      const { regret, bestReward } = b.play(other);
       expect(regret).toBeGreaterThanOrEqual(0);
       expect(Math.abs(regret - (values[best] - values[other]))).toBeLessThan(1e-12);
+      // The best expected reward regret is measured against: regret = bestReward − the played action's.
+      expect(Math.abs((bestReward as number) - values[best])).toBeLessThan(1e-12);
     }
   });
 

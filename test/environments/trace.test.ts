@@ -85,6 +85,7 @@ describe('trace environment: replay', () => {
         expect(feedback.outcome).toBe(outcome);
         expect(feedback.reward).toBe(good.reward[outcome]);
         expect(feedback.regret).toBeCloseTo(Math.max(...expected) - expected[index], 14);
+        expect(feedback.bestReward).toBeCloseTo(Math.max(...expected), 14);
       }
     }
     expect(() => env.actions(3)).toThrow(/rounds 1\.\.2, asked for round 3/);

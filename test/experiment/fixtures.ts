@@ -119,12 +119,14 @@ export function trialCsvs(experimentDir: string): Map<string, string> {
   return new Map(files.map((f) => [f, fs.readFileSync(path.join(experimentDir, f), 'utf8')]));
 }
 
-/** A trial CSV without its two timing columns (select_ms, update_ms): what must be reproducible. */
+/**
+ * A trial CSV without its timing columns (select_ms, update_ms) and m (what a policy says of itself: a
+ * process policy does not), by the header's names: the rounds as played, which must be reproducible.
+ */
 export function withoutTimings(csv: string): string {
-  return csv
-    .split('\n')
-    .map((line) => line.split(',').slice(0, 8).join(','))
-    .join('\n');
+  const lines = csv.split('\n');
+  const keep = (lines[0] as string).split(',').map((name) => !name.endsWith('_ms') && name !== 'm');
+  return lines.map((line) => line.split(',').filter((_, i) => keep[i]).join(',')).join('\n');
 }
 
 export function sha256(file: string): string {

@@ -155,7 +155,7 @@ describe('eofd sweep', () => {
 });
 
 describe('eofd grid on the sweep machinery', () => {
-  it('writes byte for byte (timings aside) the fingerprinted grid (every trial as before the per-label grid and the m column)', async () => {
+  it('writes byte for byte (timings aside) the fingerprinted grid (every trial as before the per-label grid; trial CSVs with actions and best_reward since those were added, their other columns as before)', async () => {
     const out = path.join(root, 'fingerprint');
     const result = await runGrid(loadConfigs(writeFile(root, 'fp.yaml', gridConfigText('g')))[0]!, { out, l: [0, 0.5], e: [0.25, 1], jobs: 1 });
     const expected = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, 'data', 'grid-fingerprint.json'), 'utf8')) as Record<string, string>;

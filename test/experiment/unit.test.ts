@@ -1,19 +1,29 @@
 /**
  * The units of one trial in lock-step (unit.ts executeTrial, trial.ts runTrialsInStep): block b of
  * every policy before block b + 1, the order reversed every other block and rotating, each policy's
- * records the bytes it writes alone, a failing policy leaving the others to finish.
+ * records the bytes it writes alone, a failing policy leaving the others to finish; what a unit writes
+ * of each round (|A_t|, the best expected reward); a unit continued from its checkpoint, or started again
+ * when its partial CSV has an older version's columns.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { stringify } from 'csv-stringify/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
+import { writeCheckpoint } from '../../src/experiment/checkpoint.js';
 import { trialGroups, type UnitRef } from '../../src/experiment/plan.js';
-import { createTrialEnvironment, policySpecFor, resolveExperiment, type ResolvedExperiment } from '../../src/experiment/setup.js';
+import { createTrialEnvironment, createUnitPolicy, policySpecFor, resolveExperiment, type ResolvedExperiment } from '../../src/experiment/setup.js';
 import { LOCK_STEP_ROUNDS, runTrialsInStep, TrialError, turnOrder, type TrialSide } from '../../src/experiment/trial.js';
 import { executeTrial, executeUnit, type TrialHandlers, type UnitResult, type UnitTask } from '../../src/experiment/unit.js';
+import { snapshotPolicy } from '../../src/policies/snapshot.js';
 import { createPolicy } from '../../src/policies/registry.js';
 import { unitFiles } from '../../src/results/layout.js';
-import { tempDir, tinyConfig, withoutTimings } from './fixtures.js';
+import { readTrial } from '../../src/results/read-csv.js';
+import { roundCells, TRIAL_COLUMNS, type RoundRecord } from '../../src/results/records.js';
+import { TrialCsvWriter, type CsvMark } from '../../src/results/write.js';
+import { tempDir, tinyConfig, withoutTimings, writeFile } from './fixtures.js';
 
 let root: string;
 beforeAll(() => {
@@ -166,5 +176,117 @@ describe("a trial's units in lock-step", () => {
     await executeTrial({ experiment: resolved, dir, trial: 0, units }, handlers);
     expect([...failures.keys()]).toEqual(['No-Such-Label']);
     expect(results.size).toBe(POLICIES.length);
+  });
+});
+
+describe('what a unit writes of each round', () => {
+  /** A trace (DESIGN §3) with W* and every action set given, |A_t| from 1 to 5: K = 2, d = 3, r = [0.5, 1]. */
+  const trace = {
+    K: 2, d: 3, reward: [0, 0.5, 1], W_star: [[1.5, -0.75, 0.25], [-0.5, 1.25, 1]],
+    rounds: Array.from({ length: 12 }, (_, i) => ({
+      actions: Array.from({ length: 1 + ((i * 3) % 5) }, (_, a) => [0, 1, 2].map((j) => Math.sin(7 * i + 3 * a + j + 1))),
+      u: (Math.sin(11 * i) + 1) / 2.5,
+    })),
+  };
+
+  /** rᵀσ(W*x), computed densely: σ_k = exp(w_k·x) / (1 + Σ_j exp(w_j·x)), outcome 0 the null one. */
+  const expectedReward = (x: number[]): number => {
+    const e = trace.W_star.map((w) => Math.exp(w.reduce((sum, v, j) => sum + v * (x[j] as number), 0)));
+    const total = 1 + e.reduce((a, b) => a + b, 0);
+    return e.reduce((sum, v, k) => sum + (trace.reward[k + 1] as number) * (v / total), 0);
+  };
+
+  it('actions is |A_t| and best_reward the largest expected reward among A_t (computed here from W*); best_reward − regret is the played action\'s', async () => {
+    const dir = path.join(root, 'rounds');
+    fs.mkdirSync(dir, { recursive: true });
+    const traceFile = writeFile(dir, 'trace.json', JSON.stringify(trace));
+    const config = ['name: rounds', `environment: {type: trace, file: ${JSON.stringify(traceFile)}}`, 'horizon: 12', 'trials: 1', 'seed: 0', 'policies: [EOFD-MLogB, Random]', 'params: {S: 2, m: 3, beta: order}', ''].join('\n');
+    const resolved = resolveExperiment(parseConfig(config, path.join(dir, 'rounds.yaml')), { split: 'report' });
+    const { failures, handlers } = recorder();
+    await executeTrial({ experiment: resolved, dir, trial: 0, units: ['EOFD-MLogB', 'Random'].map((policy, id) => ({ id, experiment: resolved, dir, policy, trial: 0 })) }, handlers);
+    expect(failures.size).toBe(0);
+    const played = new Set<string>();
+    for (const policy of ['EOFD-MLogB', 'Random']) {
+      const rows = parse(fs.readFileSync(unitFiles(dir, policy, 0).csv, 'utf8'), { columns: true }) as Record<string, string>[];
+      expect(rows).toHaveLength(12);
+      rows.forEach((row, i) => {
+        const actions = trace.rounds[i]!.actions;
+        const expected = actions.map(expectedReward);
+        const action = Number(row.action);
+        const best = Number(row.best_reward);
+        expect(Number(row.actions), `${policy} t = ${row.t}`).toBe(actions.length);
+        expect(action).toBeLessThan(actions.length);
+        expect(Math.abs(best - Math.max(...expected)), `${policy} t = ${row.t}`).toBeLessThan(1e-14);
+        expect(Math.abs(best - Number(row.regret) - (expected[action] as number)), `${policy} t = ${row.t}`).toBeLessThan(1e-14);
+        played.add(`${actions.length}:${Number(row.regret) > 0}`);
+      });
+    }
+    // Rounds of one action and of several, and a played action that was not the best: the checks above are not vacuous.
+    expect(played).toContain('1:false');
+    expect([...played].some((p) => p.endsWith(':true'))).toBe(true);
+  });
+});
+
+describe('a unit continued from its checkpoint', () => {
+  const POLICY = 'EOFD-MLogB';
+  const ROUNDS = 12;
+  /** The columns of the trial CSVs eofd wrote before actions and best_reward. */
+  const OLD_COLUMNS = TRIAL_COLUMNS.filter((c) => c !== 'actions' && c !== 'best_reward');
+
+  /**
+   * A stopped unit of trial 0: ROUNDS rounds played, its partial CSV (with `columns`, as an older
+   * version wrote it; null: this version's, through TrialCsvWriter) and a checkpoint marking them.
+   */
+  async function stoppedUnit(resolved: ResolvedExperiment, dir: string, columns: readonly string[] | null): Promise<void> {
+    const files = unitFiles(dir, POLICY, 0);
+    fs.mkdirSync(files.folder, { recursive: true });
+    const policy = createUnitPolicy(resolved, POLICY, 0);
+    const records: RoundRecord[] = [];
+    await runTrialsInStep([{ environment: createTrialEnvironment(resolved, 0), policy, onRound: (r) => records.push(r) }], ROUNDS, 0);
+    let csv: CsvMark;
+    if (columns === null) {
+      const writer = new TrialCsvWriter(files.partial, POLICY, 0);
+      for (const record of records) writer.add(record);
+      csv = writer.mark();
+      writer.close();
+    } else {
+      const keep = TRIAL_COLUMNS.map((c) => columns.includes(c));
+      const text = stringify([columns, ...records.map((r) => roundCells('0', POLICY, r).filter((_, i) => keep[i]))]);
+      fs.writeFileSync(files.partial, text);
+      csv = { bytes: Buffer.byteLength(text), rows: ROUNDS, sha256: createHash('sha256').update(text).digest('hex') };
+    }
+    writeCheckpoint(files, { policy: POLICY, trial: 0, rounds: ROUNDS, csv }, snapshotPolicy(policy));
+  }
+
+  async function resume(dir: string, resolved: ResolvedExperiment): Promise<{ notes: string[]; resumed: number[] }> {
+    const notes: string[] = [];
+    const resumed: number[] = [];
+    await executeUnit({ id: 0, experiment: resolved, dir, policy: POLICY, trial: 0 }, { note: (_, m) => notes.push(m), resumed: (_, rounds) => resumed.push(rounds) });
+    return { notes, resumed };
+  }
+
+  it("continues this version's partial CSV after the checkpoint's round; one with an older version's columns starts again from round 1, saying why; both end as the uninterrupted CSV", async () => {
+    const resolved = experiment();
+    const clean = path.join(root, 'resume-clean');
+    await executeUnit({ id: 0, experiment: resolved, dir: clean, policy: POLICY, trial: 0 });
+    const uninterrupted = withoutTimings(fs.readFileSync(unitFiles(clean, POLICY, 0).csv, 'utf8'));
+
+    const current = path.join(root, 'resume-current');
+    await stoppedUnit(resolved, current, null);
+    expect(await resume(current, resolved)).toEqual({ notes: [], resumed: [ROUNDS] });
+    expect(withoutTimings(fs.readFileSync(unitFiles(current, POLICY, 0).csv, 'utf8'))).toBe(uninterrupted);
+
+    const old = path.join(root, 'resume-old');
+    await stoppedUnit(resolved, old, OLD_COLUMNS);
+    const { notes, resumed } = await resume(old, resolved);
+    expect(resumed).toEqual([]);
+    expect(notes).toEqual([
+      `its checkpoint cannot be used, so it starts again from round 1: ${unitFiles(old, POLICY, 0).partial} does not start with the header this eofd writes (${TRIAL_COLUMNS.join(',')}): rows of other columns cannot be continued`,
+    ]);
+    const written = fs.readFileSync(unitFiles(old, POLICY, 0).csv, 'utf8');
+    expect(written.split('\n')[0]).toBe(TRIAL_COLUMNS.join(','));
+    expect(withoutTimings(written)).toBe(uninterrupted);
+    expect(readTrial(unitFiles(old, POLICY, 0).csv, POLICY, 0, HORIZON).cumRegret).toHaveLength(HORIZON);
+    expect(fs.existsSync(unitFiles(old, POLICY, 0).checkpoint)).toBe(false);
   });
 });

@@ -127,7 +127,8 @@ function expectedRows(folders: readonly Folder[], units = false): Row[] {
           const cells = Object.fromEntries(line.split(',').map((v, i) => [names[i], v]));
           const row: Row = { ...unit };
           for (const name of ['t', 'action', 'outcome', 'reward', 'regret', 'cum_regret', 'select_ms', 'update_ms']) row[name] = Number(cells[name]);
-          row.m = cells.m === '' ? null : Number(cells.m);
+          // Empty, or absent from a file written before the column existed: null.
+          for (const name of ['actions', 'best_reward', 'm']) row[name] = cells[name] === undefined || cells[name] === '' ? null : Number(cells[name]);
           rows.push(row);
         }
       }
@@ -225,6 +226,15 @@ describe('eofd export', () => {
     compare(rows, expectedRows(foldersOf(out)), columns);
     const types = Object.fromEntries(tableFromIPC(bytes).schema.fields.map((f) => [f.name, String(f.type)]));
     expect([types.trial, types.t, types.m, types.regret, types.label, types.param_beta, types.shared, types.seed]).toEqual(['Int32', 'Int32', 'Int32', 'Float64', 'Utf8', 'Utf8', 'Bool', 'Int32']);
+    expect([types.actions, types.best_reward]).toEqual(['Int32', 'Float64']);
+    // A run of this version records both in every round: |A_t| within the config's [3, 6], best_reward − regret the played action's expected reward, within [0, 1].
+    for (const row of rows) {
+      expect(row.actions as number).toBeGreaterThanOrEqual(3);
+      expect(row.actions as number).toBeLessThanOrEqual(6);
+      expect(row.action as number).toBeLessThan(row.actions as number);
+      expect((row.best_reward as number) - (row.regret as number)).toBeGreaterThanOrEqual(0);
+      expect(row.best_reward as number).toBeLessThanOrEqual(1);
+    }
   });
 
   it('csv: the same table; --force replaces a file, and a run in progress exports only its finished units', async () => {
@@ -240,7 +250,33 @@ describe('eofd export', () => {
     fs.rmSync(path.join(copy, 'tiny', 'Random', 'trial-1.summary.json'));
     const r = await runCli(['export', copy, '--out', path.join(root, 'partial.csv')]);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/: 60 rounds of 5 units from 1 experiment folders → .* \(csv, 36 columns; 1 unfinished units left out\)\n$/);
+    expect(r.stderr).toMatch(/: 60 rounds of 5 units from 1 experiment folders → .* \(csv, 38 columns; 1 unfinished units left out\)\n$/);
+  });
+
+  it('trial CSVs written before actions and best_reward existed export them as null (Parquet and CSV)', async () => {
+    const copy = path.join(root, 'old-format');
+    fs.cpSync(path.join(out, 'tiny'), path.join(copy, 'tiny'), { recursive: true });
+    for (const label of ['EOFD-MLogB', 'EOFD-m2', 'Random']) {
+      for (const trial of [0, 1]) {
+        const csv = path.join(copy, 'tiny', label, `trial-${trial}.csv`);
+        const lines = fs.readFileSync(csv, 'utf8').trimEnd().split('\n');
+        const drop = lines[0]!.split(',').map((name) => name === 'actions' || name === 'best_reward');
+        fs.writeFileSync(csv, lines.map((line) => line.split(',').filter((_, i) => !drop[i]).join(',')).join('\n') + '\n');
+        // Its unit summary holds the SHA-256 of the file as written: the file now stands for one of an older run.
+        fs.rmSync(path.join(copy, 'tiny', label, `trial-${trial}.summary.json`));
+      }
+    }
+    expect(fs.readFileSync(path.join(copy, 'tiny', 'Random', 'trial-0.csv'), 'utf8').split('\n')[0]).toBe('trial,policy,t,action,outcome,reward,regret,cum_regret,select_ms,update_ms,m');
+    const parquet = path.join(root, 'old-format.parquet');
+    const csv = path.join(root, 'old-format.csv');
+    for (const file of [parquet, csv]) expect((await runCli(['export', copy, '--out', file, '--quiet'])).code).toBe(0);
+    const expected = expectedRows(foldersOf(copy));
+    const records = csvRows(csv);
+    for (const { rows, columns } of [arrowRows(readParquet(fs.readFileSync(parquet)).intoIPCStream()), { rows: records, columns: Object.keys(records[0] as Row) }]) {
+      compare(rows, expected, columns);
+      expect(rows).toHaveLength(3 * 2 * 12);
+      expect(new Set(rows.map((row) => `${row.actions ?? null}|${row.best_reward ?? null}`))).toEqual(new Set(['null|null']));
+    }
   });
 
   it('reliability: a plain run whose --out ends in -grid or -sweep exports as a run (folder kinds told apart by content, not by name)', async () => {

@@ -9,7 +9,7 @@ import { isExperimentName } from '../../src/config/schema.js';
 import { CSV_CHUNK_BYTES } from '../../src/results/read-csv.js';
 import { forEachCsvRecord, readBestFile, readFinishedUnit, ResultsError, readResults, type CsvRecord } from '../../src/results/read.js';
 import { runCli, tinyConfig, writeFile } from '../experiment/fixtures.js';
-import { SYNTHETIC_K4, editLine, makeInProgress, tempDir, writeExperiment, writeFixtureResults } from '../report/fixture.js';
+import { SYNTHETIC_K4, TRIAL_HEADER, editLine, makeInProgress, tempDir, writeExperiment, writeFixtureResults } from '../report/fixture.js';
 import { thrownBy } from '../helpers/errors.js';
 
 describe('readResults: bad input', () => {
@@ -248,8 +248,9 @@ describe('results are verified by content, not by length', () => {
   function editDigit(file: string, t: number): void {
     const lines = fs.readFileSync(file, 'utf8').split('\n');
     const cells = lines[t]!.split(',');
-    const cell = cells[8]!;
-    cells[8] = cell.slice(0, -1) + (cell.endsWith('1') ? '2' : '1');
+    const column = lines[0]!.split(',').indexOf('select_ms');
+    const cell = cells[column]!;
+    cells[column] = cell.slice(0, -1) + (cell.endsWith('1') ? '2' : '1');
     lines[t] = cells.join(',');
     fs.writeFileSync(file, lines.join('\n'));
   }
@@ -284,6 +285,60 @@ describe('results are verified by content, not by length', () => {
     fs.writeFileSync(file, lines.join('\n'));
     const err = thrownBy(ResultsError, () => readResults([dir]));
     expect(err.message).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:6: cum_regret: expected .* \\(the running sum of regret\\), got`));
+  });
+});
+
+describe('trial CSV columns of later versions: actions and best_reward', () => {
+  /**
+   * The fixture's trial file (written as eofd wrote trial CSVs before these columns) with them added,
+   * where eofd writes them: actions (|A_t| = 7: the fixture plays (t + shift) mod 7) after action,
+   * best_reward (regret + 0.25) after regret; `cell` may change a round's cells.
+   */
+  function withRoundColumns(file: string, cell: (t: number, column: 'actions' | 'best_reward') => string | undefined = () => undefined): void {
+    const [header, ...rows] = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
+    const names = header!.split(',');
+    const insert = (cells: string[], actions: string, best: string): string[] => {
+      cells.splice(names.indexOf('regret') + 1, 0, best);
+      cells.splice(names.indexOf('action') + 1, 0, actions);
+      return cells;
+    };
+    const lines = [insert(names.slice(), 'actions', 'best_reward').join(',')];
+    rows.forEach((row, i) => {
+      const cells = row.split(',');
+      const regret = Number(cells[names.indexOf('regret')]);
+      lines.push(insert(cells, cell(i + 1, 'actions') ?? '7', cell(i + 1, 'best_reward') ?? String(regret + 0.25)).join(','));
+    });
+    fs.writeFileSync(file, lines.join('\n') + '\n');
+  }
+
+  const fixture = (): { dir: string; file: string } => {
+    const dir = writeExperiment(path.join(tempDir(), 'x'), SYNTHETIC_K4);
+    return { dir, file: path.join(dir, 'EOFD-MLogB', 'trial-0.csv') };
+  };
+
+  it('a file without them (written before they existed) reads; one with them reads, an empty best_reward too (an environment that does not report it)', () => {
+    const { dir, file } = fixture();
+    expect(fs.readFileSync(file, 'utf8').split('\n')[0]).toBe(TRIAL_HEADER);
+    expect(TRIAL_HEADER.split(',').filter((c) => c === 'actions' || c === 'best_reward')).toEqual([]);
+    expect(readResults([dir])[0]!.trials).toHaveLength(9);
+    withRoundColumns(file, (t, column) => (column === 'best_reward' && t === 3 ? '' : undefined));
+    expect(fs.readFileSync(file, 'utf8').split('\n')[0]).toBe('trial,policy,t,action,actions,outcome,reward,regret,best_reward,cum_regret,select_ms,update_ms');
+    expect(readResults([dir])[0]!.trials).toHaveLength(9);
+  });
+
+  it.each([
+    ['actions', 'x', 'actions: expected a finite number, got "x"'],
+    ['actions', '', 'actions: expected a finite number, got ""'],
+    ['actions', '0', 'actions: expected an integer ≥ 1, got "0"'],
+    ['actions', '2.5', 'actions: expected an integer ≥ 1, got "2.5"'],
+    // Round 4 plays action 4 (0-based): an action set of 4 has no such action.
+    ['actions', '4', 'action: expected an index below actions = 4 (0-based), got "4"'],
+    ['best_reward', 'NaN', 'best_reward: expected a finite number, got "NaN"'],
+    ['best_reward', 'Infinity', 'best_reward: expected a finite number, got "Infinity"'],
+  ] as const)('rejects %s = %j in round 4, naming file, line and column', (column, value, message) => {
+    const { dir, file } = fixture();
+    withRoundColumns(file, (t, c) => (t === 4 && c === column ? value : undefined));
+    expect(thrownBy(ResultsError, () => readResults([dir])).message).toBe(`${file}:5: ${message}`);
   });
 });
 

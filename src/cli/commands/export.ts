@@ -45,8 +45,10 @@ export function registerExport(program: Command, io: CliIo = processIo()): void 
       'Write one tidy table with a row per run, stage, experiment, point, policy label, trial and round: run (the ' +
         'folder a command wrote into, a reproduction\'s own), stage (a reproduction\'s: tune, tuned, paper-choice; else ' +
         'empty), experiment, point and shared (a sweep or grid point\'s), split (validation: a grid\'s trials; report: a run\'s), label, policy (the ' +
-        'algorithm), trial, seed, env_seed, policy_seed, t, action, outcome, reward, regret, cum_regret, select_ms, ' +
-        'update_ms, m, the setting (environment, K, d, horizon), a sweep or grid point\'s swept values (point_<key>) and ' +
+        'algorithm), trial, seed, env_seed, policy_seed, t, action, actions (|A_t|, the number of actions offered), ' +
+        'outcome, reward, regret, best_reward (the largest expected reward among the actions offered, which regret is ' +
+        'measured against), cum_regret, select_ms, update_ms, m (actions and best_reward empty for runs made before ' +
+        'they were recorded), the setting (environment, K, d, horizon), a sweep or grid point\'s swept values (point_<key>) and ' +
         'the label\'s resolved hyperparameters from the manifest (param_<key>). A label that does not read every swept ' +
         'key (a grid\'s reference, e.g. Random) runs at one point and stands for itself at the others: its rows appear ' +
         'at every point, with shared = true where it did not run. With --units, a row per unit instead of per round, ' +
