@@ -110,11 +110,15 @@ function resumeFromCheckpoint(experiment: ResolvedExperiment, unit: UnitTask, fi
     const environment = createTrialEnvironment(experiment, trial);
     let cumRegret = 0;
     for (let t = 1; t <= rounds; t++) {
-      environment.actions(t);
+      // Round by round, the replay must offer what the CSV says was offered and reach its regret.
+      const offered = environment.actions(t).count;
+      if (series.actionCounts !== null && offered !== series.actionCounts[t - 1]) {
+        throw new Error(`the environment replayed offers ${offered} actions in round ${t}, the CSV says ${series.actionCounts[t - 1]}`);
+      }
       cumRegret += environment.play(series.actions[t - 1] as number).regret;
-    }
-    if (cumRegret !== series.cumRegret[rounds - 1]) {
-      throw new Error(`the environment replayed to a regret of ${cumRegret} after round ${rounds}, the CSV says ${series.cumRegret[rounds - 1]}`);
+      if (cumRegret !== series.cumRegret[t - 1]) {
+        throw new Error(`the environment replayed to a regret of ${cumRegret} after round ${t}, the CSV says ${series.cumRegret[t - 1]}`);
+      }
     }
     return { policy, environment, writer, resume: { rounds, cumRegret, selectMs: series.selectMs, updateMs: series.updateMs } };
   } catch (error) {

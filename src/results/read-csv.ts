@@ -18,6 +18,8 @@ export interface TrialSeries {
   trial: number;
   /** The action played in each round. */
   actions: Int32Array;
+  /** |A_t| per round (column actions), or null when the file has none. */
+  actionCounts: Int32Array | null;
   cumRegret: Float64Array;
   selectMs: Float64Array;
   updateMs: Float64Array;
@@ -295,7 +297,12 @@ function parseTrial(file: string, policy: string, trial: number, horizon: number
 function parseTrial(file: string, policy: string, trial: number, horizon: number, whole: boolean): TrialSeries | null;
 function parseTrial(file: string, policy: string, trial: number, horizon: number, whole: boolean): TrialSeries | null {
   // Set by the visitor (an object: its fields are not narrowed away across the call).
-  const seen: { header: CsvRecord | null; last: CsvRecord | null; sketchSize: Float64Array | null } = { header: null, last: null, sketchSize: null };
+  const seen: { header: CsvRecord | null; last: CsvRecord | null; actionCounts: Int32Array | null; sketchSize: Float64Array | null } = {
+    header: null,
+    last: null,
+    actionCounts: null,
+    sketchSize: null,
+  };
   let index = new Map<string, number>();
   const actions = new Int32Array(horizon);
   const cumRegret = new Float64Array(horizon);
@@ -325,6 +332,8 @@ function parseTrial(file: string, policy: string, trial: number, horizon: number
       // action is a 0-based index into the round's |A_t| = actions.
       const offered = c.int('actions', 1);
       if ((actions[t] as number) >= offered) c.fail('action', `an index below actions = ${offered} (0-based)`);
+      seen.actionCounts ??= new Int32Array(horizon);
+      seen.actionCounts[t] = offered;
     }
     c.int('outcome', 0);
     c.num('reward');
@@ -356,11 +365,12 @@ function parseTrial(file: string, policy: string, trial: number, horizon: number
       `${file}:${after}: ends after t = ${t}, the manifest's T is ${horizon} (truncated file?)`,
     );
   }
-  if (t === horizon) return { policy, trial, actions, cumRegret, selectMs, updateMs, sketchSize: seen.sketchSize };
+  if (t === horizon) return { policy, trial, actions, actionCounts: seen.actionCounts, cumRegret, selectMs, updateMs, sketchSize: seen.sketchSize };
   return {
     policy,
     trial,
     actions: actions.slice(0, t),
+    actionCounts: seen.actionCounts?.slice(0, t) ?? null,
     cumRegret: cumRegret.slice(0, t),
     selectMs: selectMs.slice(0, t),
     updateMs: updateMs.slice(0, t),

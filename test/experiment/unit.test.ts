@@ -237,12 +237,13 @@ describe('a unit continued from its checkpoint', () => {
    * A stopped unit of trial 0: ROUNDS rounds played, its partial CSV (with `columns`, as an older
    * version wrote it; null: this version's, through TrialCsvWriter) and a checkpoint marking them.
    */
-  async function stoppedUnit(resolved: ResolvedExperiment, dir: string, columns: readonly string[] | null): Promise<void> {
+  async function stoppedUnit(resolved: ResolvedExperiment, dir: string, columns: readonly string[] | null, edit?: (records: RoundRecord[]) => void): Promise<void> {
     const files = unitFiles(dir, POLICY, 0);
     fs.mkdirSync(files.folder, { recursive: true });
     const policy = createUnitPolicy(resolved, POLICY, 0);
     const records: RoundRecord[] = [];
     await runTrialsInStep([{ environment: createTrialEnvironment(resolved, 0), policy, onRound: (r) => records.push(r) }], ROUNDS, 0);
+    edit?.(records);
     let csv: CsvMark;
     if (columns === null) {
       const writer = new TrialCsvWriter(files.partial, POLICY, 0);
@@ -288,5 +289,36 @@ describe('a unit continued from its checkpoint', () => {
     expect(withoutTimings(written)).toBe(uninterrupted);
     expect(readTrial(unitFiles(old, POLICY, 0).csv, POLICY, 0, HORIZON).cumRegret).toHaveLength(HORIZON);
     expect(fs.existsSync(unitFiles(old, POLICY, 0).checkpoint)).toBe(false);
+  });
+
+  it('replays the environment round by round: a CSV whose |A_t| or regret of some round the environment does not reproduce is not continued, and the note names the round', async () => {
+    const resolved = experiment();
+    const clean = path.join(root, 'replay-clean');
+    await executeUnit({ id: 0, experiment: resolved, dir: clean, policy: POLICY, trial: 0 });
+    const uninterrupted = withoutTimings(fs.readFileSync(unitFiles(clean, POLICY, 0).csv, 'utf8'));
+
+    const offered = path.join(root, 'replay-offered');
+    let truth = 0;
+    await stoppedUnit(resolved, offered, null, (records) => {
+      const round = records[4] as RoundRecord;
+      truth = round.actions;
+      round.actions += 1;
+    });
+    const first = await resume(offered, resolved);
+    expect(first.resumed).toEqual([]);
+    expect(first.notes).toEqual([`its checkpoint cannot be used, so it starts again from round 1: the environment replayed offers ${truth} actions in round 5, the CSV says ${truth + 1}`]);
+    expect(withoutTimings(fs.readFileSync(unitFiles(offered, POLICY, 0).csv, 'utf8'))).toBe(uninterrupted);
+
+    // Regret moved from round 3 on, its running sum kept (so the CSV itself reads as whole).
+    const regret = path.join(root, 'replay-regret');
+    await stoppedUnit(resolved, regret, null, (records) => {
+      (records[2] as RoundRecord).regret += 0.5;
+      for (const record of records.slice(2)) record.cumRegret += 0.5;
+    });
+    const second = await resume(regret, resolved);
+    expect(second.resumed).toEqual([]);
+    expect(second.notes).toHaveLength(1);
+    expect(second.notes[0]).toMatch(/^its checkpoint cannot be used, so it starts again from round 1: the environment replayed to a regret of \S+ after round 3, the CSV says \S+$/);
+    expect(withoutTimings(fs.readFileSync(unitFiles(regret, POLICY, 0).csv, 'utf8'))).toBe(uninterrupted);
   });
 });

@@ -320,10 +320,16 @@ describe('trial CSV columns of later versions: actions and best_reward', () => {
     const { dir, file } = fixture();
     expect(fs.readFileSync(file, 'utf8').split('\n')[0]).toBe(TRIAL_HEADER);
     expect(TRIAL_HEADER.split(',').filter((c) => c === 'actions' || c === 'best_reward')).toEqual([]);
-    expect(readResults([dir])[0]!.trials).toHaveLength(9);
-    withRoundColumns(file, (t, column) => (column === 'best_reward' && t === 3 ? '' : undefined));
+    const before = readResults([dir])[0]!.trials;
+    expect(before).toHaveLength(9);
+    expect(before.every((series) => series.actionCounts === null)).toBe(true);
+    withRoundColumns(file, (t, column) => (column === 'best_reward' && t === 3 ? '' : column === 'actions' && t === 2 ? '9' : undefined));
     expect(fs.readFileSync(file, 'utf8').split('\n')[0]).toBe('trial,policy,t,action,actions,outcome,reward,regret,best_reward,cum_regret,select_ms,update_ms');
-    expect(readResults([dir])[0]!.trials).toHaveLength(9);
+    const after = readResults([dir])[0]!.trials;
+    expect(after).toHaveLength(9);
+    // |A_t| per round, as the column says.
+    const edited = after.find((series) => series.policy === 'EOFD-MLogB' && series.trial === 0)!;
+    expect([...edited.actionCounts!.slice(0, 4)]).toEqual([7, 9, 7, 7]);
   });
 
   it.each([
