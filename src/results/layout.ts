@@ -3,6 +3,7 @@
  * looks finished:
  *
  *   <out>/.<name>.lock                          the writing run's pid, host and start (experiment/lock)
+ *   <out>/.<name>.progress.json                 the running command's rounds and ETA, for `status` (progress-record)
  *   <out>/<name>/manifest.json                  resolved config, derived values, seeds, provenance
  *   <out>/<name>/summary.csv                    one row per policy × trial (written when all are done)
  *   <out>/<name>/<policy>/trial-<i>.csv         one row per round
