@@ -17,6 +17,8 @@ export type CurvatureOfAction = (index: number, out: Float64Array) => void;
 
 /** Relative gap below which two optimistic scores count as equal (far above rounding, far below any real difference). */
 export const TIE_TOLERANCE = 1e-12;
+/** Relative widening of the bounds on ‖M(x)‖₂ that let `select` skip an action's eigenproblem (far above rounding). */
+const BOUND_MARGIN = 1e-9;
 
 /**
  * The lowest index whose score lies within TIE_TOLERANCE (relative) of the largest, `best`: the tie rule
@@ -38,6 +40,13 @@ export class OptimisticSelector {
   private readonly workspace: Workspace | null;
   /** The optimistic score of every action of the round. */
   private optimistic = new Float64Array(0);
+  /** K ≥ 2: per action, M(x) (K×K each), the score without its ‖M(x)‖₂ term, and the score's upper bound. */
+  private curvatures = new Float64Array(0);
+  private partial = new Float64Array(0);
+  private upper = new Float64Array(0);
+  /** Actions by descending upper bound. */
+  private order = new Int32Array(0);
+  private readonly byUpper = (i: number, j: number): number => this.upper[j] - this.upper[i] || i - j;
   private readonly curvature: Float64Array;
   private readonly sigma: Float64Array;
   private readonly jacobian: Float64Array;
@@ -63,6 +72,12 @@ export class OptimisticSelector {
   ensureCapacity(count: number): void {
     if (this.scores.length < count * this.K) this.scores = this.workspace?.float64(count * this.K) ?? new Float64Array(count * this.K);
     if (this.optimistic.length < count) this.optimistic = new Float64Array(count);
+    if (this.K > 1 && this.partial.length < count) {
+      this.curvatures = new Float64Array(count * this.K * this.K);
+      this.partial = new Float64Array(count);
+      this.upper = new Float64Array(count);
+      this.order = new Int32Array(count);
+    }
   }
 
   /**
@@ -80,9 +95,66 @@ export class OptimisticSelector {
     // β = 0 (greedy, or a floored eq. (36)): the bonuses vanish, so M(x) is not needed.
     if (beta === 0) return this.greedyFromScores(count);
     const rootBeta = Math.sqrt(beta);
+    if (K === 1) {
+      for (let a = 0; a < count; a++) {
+        curvatureOf(a, this.curvature);
+        optimistic[a] = z[a] + rootBeta * Math.sqrt(Math.max(0, this.curvature[0]));
+      }
+      return this.firstBest(count);
+    }
+    return this.multinomialBest(count, beta, rootBeta, curvatureOf);
+  }
+
+  /**
+   * `select` for K ≥ 2, eq. (19). ‖M(x)‖₂ (an eigenproblem per action) is found only for actions that
+   * can still win: with M(x)'s largest eigenvalue between its largest diagonal entry and its largest
+   * Gershgorin row sum (each widened by 1e-9·‖M‖_∞, far beyond rounding), an action whose score is at
+   * most its upper bound, and that bound is below the tie threshold of a score some action is known to
+   * reach, is neither the best nor a tie. Its score is left at that bound. The others get their exact
+   * scores, the same bits as for every action, so the decision is the same as scoring all.
+   */
+  private multinomialBest(count: number, beta: number, rootBeta: number, curvatureOf: CurvatureOfAction): number {
+    const { K, curvature, curvatures, partial, upper, order, optimistic } = this;
+    const KK = K * K;
+    const weight = 0.5 * this.rewardL1 * beta;
+    let known = -Infinity;
     for (let a = 0; a < count; a++) {
-      curvatureOf(a, this.curvature);
-      optimistic[a] = K === 1 ? z[a] + rootBeta * Math.sqrt(Math.max(0, this.curvature[0])) : this.multinomialScore(z, a * K, beta, rootBeta);
+      curvatureOf(a, curvature);
+      curvatures.set(curvature.subarray(0, KK), a * KK);
+      partial[a] = this.partialScore(a * K, rootBeta);
+      let largestDiagonal = -Infinity;
+      let largestRow = -Infinity;
+      let norm = 0;
+      for (let i = 0; i < K; i++) {
+        let off = 0;
+        let row = 0;
+        for (let j = 0; j < K; j++) {
+          const m = Math.abs(curvature[i * K + j]);
+          row += m;
+          if (j !== i) off += m;
+        }
+        const diagonal = curvature[i * K + i];
+        if (diagonal > largestDiagonal) largestDiagonal = diagonal;
+        if (diagonal + off > largestRow) largestRow = diagonal + off;
+        if (row > norm) norm = row;
+      }
+      const margin = BOUND_MARGIN * norm;
+      const lower = partial[a] + weight * (largestDiagonal - margin);
+      upper[a] = partial[a] + weight * (largestRow + margin);
+      if (lower > known) known = lower;
+      order[a] = a;
+    }
+    order.subarray(0, count).sort(this.byUpper);
+    for (let k = 0; k < count; k++) {
+      const a = order[k];
+      if (upper[a] < known - TIE_TOLERANCE * Math.abs(known)) {
+        // This one and every later one (smaller bounds) can be neither the best nor a tie.
+        for (let q = k; q < count; q++) optimistic[order[q]] = upper[order[q]];
+        break;
+      }
+      this.eigen.eigenvalues(K, curvatures, a * KK, K, this.eigenValues);
+      optimistic[a] = partial[a] + 0.5 * this.rewardL1 * beta * this.eigenValues[0];
+      if (optimistic[a] > known) known = optimistic[a];
     }
     return this.firstBest(count);
   }
@@ -120,9 +192,9 @@ export class OptimisticSelector {
     return firstOfTies(optimistic, count, bestScore);
   }
 
-  // eq. (19)
-  private multinomialScore(z: Float64Array, offset: number, beta: number, rootBeta: number): number {
-    const { K, sigma, jacobian, gradient, curvature, reward } = this;
+  // eq. (19) without its last term: rᵀσ(Wx) + √β ‖(∇σ(Wx) r) ⊗ x‖_{Z⁻¹}, for M(x) in `curvature`.
+  private partialScore(offset: number, rootBeta: number): number {
+    const { K, sigma, jacobian, gradient, curvature, reward, scores: z } = this;
     softmaxWithNull(K, z, sigma, offset);
     softmaxJacobian(K, sigma, jacobian);
     let expected = 0;
@@ -138,8 +210,6 @@ export class OptimisticSelector {
       for (let j = 0; j < K; j++) s += curvature[i * K + j] * gradient[j];
       firstOrder += gradient[i] * s;
     }
-    this.eigen.eigenvalues(K, curvature, 0, K, this.eigenValues);
-    const spectralNorm = this.eigenValues[0];
-    return expected + rootBeta * Math.sqrt(Math.max(0, firstOrder)) + 0.5 * this.rewardL1 * beta * spectralNorm;
+    return expected + rootBeta * Math.sqrt(Math.max(0, firstOrder));
   }
 }

@@ -2,12 +2,14 @@
  * β = 0 (params.beta: 0) is greedy play: every policy plays the argmax of its estimate's expected
  * reward, computed densely here (rᵀσ(Wx); K = 1 and SOFUL: the linear score), ties to the lowest index.
  */
-import { describe, expect, it } from 'vitest';
-import { OptimisticSelector } from '../../../src/policies/kit/optimistic-selector.js';
+import { Matrix } from 'ml-matrix';
+import { describe, expect, it, vi } from 'vitest';
+import { SymmetricEigen } from '../../../src/linalg/eigen.js';
+import { OptimisticSelector, TIE_TOLERANCE } from '../../../src/policies/kit/optimistic-selector.js';
 import { createPolicy } from '../../../src/policies/registry.js';
 import { Soful } from '../../../src/policies/soful.js';
 import { Mulberry32Stream } from '../../../src/random/stream.js';
-import { randomVector, seededNormal, seededUniform } from '../../helpers/dense.js';
+import { jacobianDense, randomVector, seededNormal, seededUniform, softmaxDense, symmetricEigenvalues } from '../../helpers/dense.js';
 import { actionSet, denseGreedyChoice, denseOutcome, makeSpec, roundWithDuplicate } from '../../helpers/policies.js';
 
 describe('OptimisticSelector: bad input', () => {
@@ -46,4 +48,80 @@ describe('β = 0 plays the greedy argmax', () => {
       });
     }
   }
+});
+
+/** Eq. (19) for every action, densely (ml-matrix's eigenvalues), and the tie rule: the lowest index within TIE_TOLERANCE of the best. */
+function denseOptimisticChoice(K: number, reward: number[], W: Float64Array, rows: number[][], curvatures: number[][][], beta: number): number {
+  const rewardL1 = reward.reduce((s, r) => s + Math.abs(r), 0);
+  const scores = rows.map((x, a) => {
+    const z = Array.from({ length: K }, (_, i) => x.reduce((s, xj, j) => s + W[i * x.length + j]! * xj, 0));
+    const sigma = softmaxDense(z);
+    const jacobian = jacobianDense(sigma);
+    const g = jacobian.map((row) => row.reduce((s, v, j) => s + v * reward[j]!, 0));
+    const M = new Matrix(curvatures[a]!);
+    const firstOrder = g.reduce((s, gi, i) => s + gi * g.reduce((t, gj, j) => t + M.get(i, j) * gj, 0), 0);
+    const expected = sigma.reduce((s, p, i) => s + p * reward[i]!, 0);
+    return expected + Math.sqrt(beta) * Math.sqrt(Math.max(0, firstOrder)) + 0.5 * rewardL1 * beta * symmetricEigenvalues(M)[0]!;
+  });
+  const best = Math.max(...scores);
+  return scores.findIndex((s) => s >= best - TIE_TOLERANCE * Math.abs(best));
+}
+
+describe('K ≥ 2: ‖M(x)‖₂ only for actions that can still win', () => {
+  it('picks what scoring every action exactly picks (dense reference), with far fewer eigenproblems; equal actions still tie to the lowest index', () => {
+    const normal = seededNormal(91);
+    const u = seededUniform(92);
+    const eigenvalues = vi.spyOn(SymmetricEigen.prototype, 'eigenvalues');
+    let rounds = 0;
+    let solved = 0;
+    const chosen = new Set<number>();
+    try {
+      for (const K of [2, 3, 4]) {
+        const d = 4;
+        const reward = Array.from({ length: K }, (_, i) => (i + 1) / K);
+        const selector = new OptimisticSelector(K, d, Float64Array.from(reward));
+        for (let round = 0; round < 60; round++) {
+          const count = 2 + (round % 9);
+          const rows = Array.from({ length: count }, () => randomVector(d, normal, 1));
+          // M(x) = BBᵀ + εI: spread from nearly rank one to well conditioned; some rounds repeat an action exactly.
+          const curvatures = rows.map(() => {
+            const B = Matrix.from1DArray(K, K, randomVector(K * K, normal, 0.2 + 2 * u()));
+            return B.mmul(B.transpose()).add(Matrix.eye(K).mul(1e-3)).to2DArray();
+          });
+          if (round % 4 === 0) {
+            rows[count - 1] = rows[0]!.slice();
+            curvatures[count - 1] = curvatures[0]!.map((r) => r.slice());
+          }
+          const W = Float64Array.from(randomVector(K * d, normal, 2 * u()));
+          const beta = [0.01, 0.3, 3][round % 3]!;
+          const before = eigenvalues.mock.calls.length;
+          const index = selector.select(actionSet(rows), W, beta, (a, out) => out.set(curvatures[a]!.flat()));
+          solved += eigenvalues.mock.calls.length - before;
+          rounds += count;
+          expect(index, `K = ${K}, round ${round}`).toBe(denseOptimisticChoice(K, reward, W, rows, curvatures, beta));
+          chosen.add(index);
+        }
+      }
+    } finally {
+      eigenvalues.mockRestore();
+    }
+    expect(chosen.size).toBeGreaterThan(3);
+    // Far fewer eigenproblems than actions (all of them, before the bounds).
+    expect(solved).toBeLessThan(0.5 * rounds);
+    expect(solved).toBeGreaterThanOrEqual(180);
+  });
+
+  it('identical actions are all scored exactly and the first is chosen', () => {
+    const K = 3;
+    const selector = new OptimisticSelector(K, 2, Float64Array.of(0.2, 0.5, 1));
+    const M = [2, 0.5, 0.1, 0.5, 1, 0.2, 0.1, 0.2, 0.7];
+    const rows = [[0.3, 0.4], [0.3, 0.4], [0.3, 0.4]];
+    const eigenvalues = vi.spyOn(SymmetricEigen.prototype, 'eigenvalues');
+    try {
+      expect(selector.select(actionSet(rows), Float64Array.of(1, 0, 0, 1, 0.5, 0.5), 0.5, (_, out) => out.set(M))).toBe(0);
+      expect(eigenvalues).toHaveBeenCalledTimes(3);
+    } finally {
+      eigenvalues.mockRestore();
+    }
+  });
 });
