@@ -44,9 +44,6 @@ export class OptimisticSelector {
   private curvatures = new Float64Array(0);
   private partial = new Float64Array(0);
   private upper = new Float64Array(0);
-  /** Actions by descending upper bound. */
-  private order = new Int32Array(0);
-  private readonly byUpper = (i: number, j: number): number => this.upper[j] - this.upper[i] || i - j;
   private readonly curvature: Float64Array;
   private readonly sigma: Float64Array;
   private readonly jacobian: Float64Array;
@@ -76,7 +73,6 @@ export class OptimisticSelector {
       this.curvatures = new Float64Array(count * this.K * this.K);
       this.partial = new Float64Array(count);
       this.upper = new Float64Array(count);
-      this.order = new Int32Array(count);
     }
   }
 
@@ -114,10 +110,11 @@ export class OptimisticSelector {
    * scores, the same bits as for every action, so the decision is the same as scoring all.
    */
   private multinomialBest(count: number, beta: number, rootBeta: number, curvatureOf: CurvatureOfAction): number {
-    const { K, curvature, curvatures, partial, upper, order, optimistic } = this;
+    const { K, curvature, curvatures, partial, upper, optimistic } = this;
     const KK = K * K;
     const weight = 0.5 * this.rewardL1 * beta;
     let known = -Infinity;
+    let top = 0;
     for (let a = 0; a < count; a++) {
       curvatureOf(a, curvature);
       curvatures.set(curvature.subarray(0, KK), a * KK);
@@ -142,21 +139,27 @@ export class OptimisticSelector {
       const lower = partial[a] + weight * (largestDiagonal - margin);
       upper[a] = partial[a] + weight * (largestRow + margin);
       if (lower > known) known = lower;
-      order[a] = a;
+      if (upper[a] > upper[top]) top = a;
     }
-    order.subarray(0, count).sort(this.byUpper);
-    for (let k = 0; k < count; k++) {
-      const a = order[k];
+    // The action with the largest bound first (its score raises `known` most), then the rest in order.
+    known = Math.max(known, this.exactScore(top, beta));
+    for (let a = 0; a < count; a++) {
+      if (a === top) continue;
       if (upper[a] < known - TIE_TOLERANCE * Math.abs(known)) {
-        // This one and every later one (smaller bounds) can be neither the best nor a tie.
-        for (let q = k; q < count; q++) optimistic[order[q]] = upper[order[q]];
-        break;
+        optimistic[a] = upper[a];
+      } else {
+        known = Math.max(known, this.exactScore(a, beta));
       }
-      this.eigen.eigenvalues(K, curvatures, a * KK, K, this.eigenValues);
-      optimistic[a] = partial[a] + 0.5 * this.rewardL1 * beta * this.eigenValues[0];
-      if (optimistic[a] > known) known = optimistic[a];
     }
     return this.firstBest(count);
+  }
+
+  /** Action a's eq. (19) score into `optimistic`, from its stored M(x) and partial score. */
+  private exactScore(a: number, beta: number): number {
+    const K = this.K;
+    this.eigen.eigenvalues(K, this.curvatures, a * K * K, K, this.eigenValues);
+    this.optimistic[a] = this.partial[a] + 0.5 * this.rewardL1 * beta * this.eigenValues[0];
+    return this.optimistic[a];
   }
 
   /**
