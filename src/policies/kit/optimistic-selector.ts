@@ -117,7 +117,7 @@ export class OptimisticSelector {
     let top = 0;
     for (let a = 0; a < count; a++) {
       curvatureOf(a, curvature);
-      curvatures.set(curvature.subarray(0, KK), a * KK);
+      curvatures.set(curvature, a * KK);
       partial[a] = this.partialScore(a * K, rootBeta);
       let largestDiagonal = -Infinity;
       let largestRow = -Infinity;
