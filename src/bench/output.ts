@@ -4,7 +4,9 @@
  * warm-up, backend). Throughput is the policy's nominal flops per round (PolicyDescriptor.cost) over
  * the round's median time, and a fraction of the run's single-thread dgemm reference (dgemm.ts).
  * With --linalg: linalg.csv and its table (eofd ÷ numpy per operation and n, linalg.ts), and for policy
- * rows with numpy operation-equivalents (`numpyTargets`) their numpy time at n = Kd and the ratio.
+ * rows with numpy operation-equivalents (`numpyTargets`) their numpy time at n = Kd and the ratio, paired
+ * in time: numpy is timed right after each process's measurement of the point, and the ratio is the
+ * geometric mean of the per-process ratios with its 95% Student-t interval on the log scale.
  */
 import { stringify } from 'csv-stringify/sync';
 import { formatBytes } from '../report/format.js';
@@ -14,6 +16,9 @@ import { describeOperations, linalgRatio, numpyLegend, numpyTargets, type Linalg
 import { describeProblem, type PointMeasurement } from './measure.js';
 import { numpyTotalMs, TIMED_SECONDS, WARMUP_SECONDS, type NumpyLinalg } from './numpy.js';
 import { nominalRoundFlops, type PlannedPoint } from './plan.js';
+import { median } from '../stats/descriptive.js';
+import { pairedLogRatio } from '../stats/paired.js';
+import { ratioEstimate, type Estimate } from '../stats/ratio.js';
 
 export interface BenchRow {
   plan: PlannedPoint;
@@ -27,6 +32,14 @@ export interface BenchRow {
   note: string;
   /** Median round (ms) of every process that measured the point (the row's measurement is the lowest). */
   processMedians: number[];
+  /** With --linalg, for a point with numpy operation-equivalents: each process's measurement and numpy's times taken right after it. */
+  pairs: EquivalentPair[];
+}
+
+/** One process's measurement of a point and numpy's operation-equivalents at n = Kd, timed right after it. */
+export interface EquivalentPair {
+  measurement: PointMeasurement;
+  numpy: NumpyLinalg;
 }
 
 export const BENCH_COLUMNS = [
@@ -64,33 +77,53 @@ export const BENCH_COLUMNS = [
   'decisions',
   'numpy_round_equivalent_ms',
   'round_over_numpy',
+  'round_over_numpy_low',
+  'round_over_numpy_high',
   'numpy_projection_equivalent_ms',
   'projection_over_numpy',
+  'projection_over_numpy_low',
+  'projection_over_numpy_high',
   'note',
 ] as const;
 
-/** numpy's dense-operation times by matrix order n (--linalg), for the policy rows' operation-equivalents. */
+/** numpy's dense-operation times by matrix order n (--linalg). */
 export type NumpyBySize = ReadonlyMap<number, NumpyLinalg>;
 
-/** A policy row's time beside numpy's operation-equivalent at n = Kd. */
+/** A policy row's time beside numpy's operation-equivalent at n = Kd, paired by process. */
 export interface NumpyComparison {
   target: NumpyTarget;
-  /** The row's time, ms (median round, or median projecting update: the probe's when there is one). */
+  /** Pairs with both times. */
+  pairs: number;
+  /** The row's time, ms, the median over the pairs (median round, or median projecting update: the probe's when there is one). */
   eofdMs: number | null;
+  /** numpy's time, ms, the median over the pairs. */
   numpyMs: number | null;
-  /** eofdMs ÷ numpyMs, or null. */
-  ratio: number | null;
+  /** eofd ÷ numpy: the geometric mean of the pairs' ratios and its 95% interval (NaN ends for one pair), or null. */
+  ratio: Estimate | null;
+}
+
+/** The time of `measured` in a process's measurement, or null. */
+function measuredMs(measured: NumpyTarget['measured'], m: PointMeasurement): number | null {
+  const x = measured === 'round' ? m.round.median : (m.probeUpdate?.median ?? m.projectionUpdate.median);
+  return Number.isFinite(x) && x > 0 ? x : null;
 }
 
 /** The row's NumpyComparison per numpyTargets (none for policies without one). */
-export function numpyComparisons(row: BenchRow, numpy: NumpyBySize): NumpyComparison[] {
+export function numpyComparisons(row: BenchRow): NumpyComparison[] {
   const p = row.plan.point;
-  const m = row.measurement;
   return numpyTargets(p).map((target) => {
-    const eofdMs = (target.measured === 'round' ? m?.round.median : (m?.probeUpdate?.median ?? m?.projectionUpdate.median)) ?? null;
-    const finite = eofdMs !== null && Number.isFinite(eofdMs) ? eofdMs : null;
-    const numpyMs = numpyTotalMs(numpy.get(p.K * p.d), target.operations);
-    return { target, eofdMs: finite, numpyMs, ratio: linalgRatio(finite, numpyMs) };
+    const eofd: number[] = [];
+    const numpy: number[] = [];
+    for (const pair of row.pairs) {
+      const e = measuredMs(target.measured, pair.measurement);
+      const n = numpyTotalMs(pair.numpy, target.operations);
+      if (e === null || n === null || !(n > 0)) continue;
+      eofd.push(e);
+      numpy.push(n);
+    }
+    if (eofd.length === 0) return { target, pairs: 0, eofdMs: null, numpyMs: null, ratio: null };
+    const log = pairedLogRatio(eofd, numpy);
+    return { target, pairs: eofd.length, eofdMs: median(eofd), numpyMs: median(numpy), ratio: log === null ? null : ratioEstimate(log) };
   });
 }
 
@@ -192,14 +225,14 @@ function num(x: number | null | undefined, decimals: number): string {
 }
 
 /** bench.csv; `dgemm` fills the reference columns (empty without one). */
-export function benchCsv(rows: readonly BenchRow[], dgemm: DgemmReference, numpy: NumpyBySize = new Map()): string {
+export function benchCsv(rows: readonly BenchRow[], dgemm: DgemmReference): string {
   const reference = dgemm.ok ? dgemm.gflopPerS : null;
   const lines: string[][] = [[...BENCH_COLUMNS]];
   for (const row of rows) {
     const p = row.plan.point;
     const m = row.measurement;
     const gflop = roundGflopPerS(row);
-    const comparisons = numpyComparisons(row, numpy);
+    const comparisons = numpyComparisons(row);
     const round = comparisons.find((c) => c.target.measured === 'round');
     const projection = comparisons.find((c) => c.target.measured === 'projection');
     lines.push([
@@ -236,9 +269,13 @@ export function benchCsv(rows: readonly BenchRow[], dgemm: DgemmReference, numpy
       num(m?.wallSeconds, 2),
       m?.decisions ?? '',
       num(round?.numpyMs, 4),
-      num(round?.ratio, 3),
+      num(round?.ratio?.estimate, 3),
+      num(round?.ratio?.low, 3),
+      num(round?.ratio?.high, 3),
       num(projection?.numpyMs, 4),
-      num(projection?.ratio, 3),
+      num(projection?.ratio?.estimate, 3),
+      num(projection?.ratio?.low, 3),
+      num(projection?.ratio?.high, 3),
       row.note,
     ]);
   }
@@ -326,16 +363,23 @@ function ratioText(ratio: number | null): string {
   return ratio === null ? '–' : `${Number(ratio.toPrecision(3))}×`;
 }
 
+/** "2.07× [2.01, 2.13]", or "2.07×" without an interval. */
+function estimateText(ratio: Estimate | null): string {
+  if (ratio === null) return '–';
+  const interval = Number.isFinite(ratio.low) && Number.isFinite(ratio.high) ? ` [${Number(ratio.low.toPrecision(3))}, ${Number(ratio.high.toPrecision(3))}]` : '';
+  return `${ratioText(ratio.estimate)}${interval}`;
+}
+
 /**
  * The policy rows against numpy's operation-equivalents at n = Kd (empty when no row has one): what
- * was measured, numpy's operations and the ratio.
+ * was measured, numpy's operations and the ratio, paired by process.
  */
-export function numpyComparisonTable(rows: readonly BenchRow[], numpy: NumpyBySize): string {
+export function numpyComparisonTable(rows: readonly BenchRow[]): string {
   const body: string[][] = [];
   const operations = new Set<NumpyComparison['target']['operations'][number]>();
   for (const row of rows) {
     const p = row.plan.point;
-    for (const c of numpyComparisons(row, numpy)) {
+    for (const c of numpyComparisons(row)) {
       for (const operation of c.target.operations) operations.add(operation);
       body.push([
         p.ofulSolver === undefined ? p.policy : `${p.policy} (${p.ofulSolver})`,
@@ -347,15 +391,17 @@ export function numpyComparisonTable(rows: readonly BenchRow[], numpy: NumpyBySi
         ms(c.eofdMs),
         describeOperations(c.target.operations),
         ms(c.numpyMs),
-        ratioText(c.ratio),
+        String(c.pairs),
+        estimateText(c.ratio),
       ]);
     }
   }
   if (body.length === 0) return '';
-  const headers = ['policy', 'backend', 'd', 'K', 'Kd', 'eofd', 'eofd ms', 'numpy at n = Kd', 'numpy ms', 'eofd ÷ numpy'];
+  const headers = ['policy', 'backend', 'd', 'K', 'Kd', 'eofd', 'eofd ms', 'numpy at n = Kd', 'numpy ms', 'pairs', 'eofd ÷ numpy [95%]'];
   const align = headers.map((_, i) => (i === 0 || i === 5 || i === 7 ? 'left' : 'right') as 'left' | 'right');
   return (
-    '\nagainst numpy single-thread doing the same dense operations (round: median select + update; projection: median projecting update):\n' +
+    '\nagainst numpy single-thread doing the same dense operations (round: median select + update; projection: median projecting update),\n' +
+    'numpy timed right after each process measured the point: medians over the pairs, and the geometric mean of the pairs\' ratios with its 95% interval:\n' +
     formatTable(headers, body, { align }) +
     `${numpyLegend([...operations])}\n`
   );

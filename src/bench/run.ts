@@ -24,7 +24,7 @@ import { describeDgemm, measureDgemm, type DgemmReference } from './dgemm.js';
 import { linalgRows, measureEofdLinalg, numpyTargets, spdMatrix, writeMatrixFile, type EofdLinalg, type LinalgRow } from './linalg.js';
 import { measureNumpyLinalg, NUMPY_OPERATION_NAMES, type NumpyLinalg, type NumpyOperation } from './numpy.js';
 import { backendDisagreements, benchCsv, benchTable, fitSlopes, linalgCsv, linalgTable, numpyComparisonTable, type BenchRow, type NumpyBySize } from './output.js';
-import { describePoint, measurePoint, type MeasureOptions, type PointMeasurement } from './measure.js';
+import { describePoint, measurePoint, type BenchPoint, type MeasureOptions, type PointMeasurement } from './measure.js';
 import { planPoints, unavailableBackend, workloadProblem, type BenchOptions, type PlannedPoint } from './plan.js';
 import { renderBenchSvg, renderLinalgSvg } from './svg.js';
 import { makeFolders } from '../base/files.js';
@@ -91,7 +91,8 @@ export async function runBench(
   const planned = planPoints(options);
   const isolated = fs.existsSync(CHILD_SCRIPT);
   const markTimedRounds = process.execArgv.includes('--trace-gc');
-  const rows: BenchRow[] = planned.map((plan) => ({ plan, measurement: null, peakRssBytes: null, rssScope: null, note: plan.skip ?? '', processMedians: [] }));
+  const rows: BenchRow[] = planned.map((plan) => ({ plan, measurement: null, peakRssBytes: null, rssScope: null, note: plan.skip ?? '', processMedians: [], pairs: [] }));
+  const equivalents = new NumpyEquivalents(options, io, numpy, numpyBySize);
   for (const plan of planned) if (plan.skip !== null) io.stderr.write(`[eofd bench] ${describePoint(plan.point)}: ${plan.skip}\n`);
   const runnable = planned.filter((p) => p.skip === null).length * options.processes;
   let done = 0;
@@ -106,13 +107,17 @@ export async function runBench(
       keepBest(row, result);
       const summary = result.measurement === null ? result.note : `${result.measurement.round.median.toFixed(3)} ms/round (median)`;
       io.stderr.write(`[eofd bench] ${done}/${runnable} ${describePoint(plan.point)}: ${summary}\n`);
+      // numpy's operation-equivalents right after this process's measurement, so that a slow or fast spell of the machine falls on both.
+      if (options.linalg && result.measurement !== null) {
+        const reference = await equivalents.after(plan.point);
+        if (reference !== null) row.pairs.push({ measurement: result.measurement, numpy: reference });
+      }
     }
   }
-  if (options.linalg) await measureEquivalents(rows, options, io, numpy, numpyBySize);
   const slopes = fitSlopes(rows, options.fitFromD);
   const contents = new Map<string, string>();
   if (withPolicies) {
-    contents.set('bench.csv', benchCsv(rows, reference, numpyBySize));
+    contents.set('bench.csv', benchCsv(rows, reference));
     contents.set('bench.svg', renderBenchSvg(rows, slopes, options));
   }
   if (options.linalg) {
@@ -134,7 +139,7 @@ export async function runBench(
   if (options.linalg) io.stderr.write('\n' + linalgTable(linalg));
   if (withPolicies) {
     io.stderr.write('\n' + benchTable(rows, slopes, reference));
-    io.stderr.write(numpyComparisonTable(rows, numpyBySize));
+    io.stderr.write(numpyComparisonTable(rows));
   }
   for (const line of backendDisagreements(rows)) io.stderr.write(`[eofd bench] warning: the backends made different decisions at ${line}\n`);
   io.stderr.write(`\nwrote ${files.join(', ')}\n`);
@@ -183,30 +188,47 @@ async function runLinalg(options: BenchOptions, io: BenchIo, numpy: NumpyMeasure
   return rows;
 }
 
-/** numpy's operation-equivalents of the measured rows that have them, at each Kd not timed yet. */
-async function measureEquivalents(rows: readonly BenchRow[], options: BenchOptions, io: BenchIo, numpy: NumpyMeasure, numpyBySize: Map<number, NumpyLinalg>): Promise<void> {
-  const needed = new Map<number, Set<NumpyOperation>>();
-  for (const row of rows) {
-    if (row.measurement === null) continue;
-    const { K, d } = row.plan.point;
-    for (const target of numpyTargets(row.plan.point)) {
-      if (!needed.has(K * d)) needed.set(K * d, new Set());
-      for (const operation of target.operations) needed.get(K * d)!.add(operation);
+/**
+ * numpy's operation-equivalents of a policy point at n = Kd (`numpyTargets`), timed anew for each
+ * process's measurement of it (the matrix built once per n). Without numpy the reason is told once per n
+ * and the point gets no pairs.
+ */
+class NumpyEquivalents {
+  private readonly matrices = new Map<number, Float64Array>();
+  private readonly told = new Set<number>();
+
+  constructor(
+    private readonly options: BenchOptions,
+    private readonly io: BenchIo,
+    private readonly numpy: NumpyMeasure,
+    private readonly numpyBySize: Map<number, NumpyLinalg>,
+  ) {}
+
+  async after(point: BenchPoint): Promise<NumpyLinalg | null> {
+    const operations = [...new Set(numpyTargets(point).flatMap((target) => target.operations))];
+    if (operations.length === 0) return null;
+    const n = point.K * point.d;
+    const known = this.numpyBySize.get(n);
+    if (known !== undefined && !known.ok) return null;
+    let matrix = this.matrices.get(n);
+    if (matrix === undefined) {
+      matrix = spdMatrix(n, this.options.seed);
+      this.matrices.set(n, matrix);
     }
-  }
-  for (const [n, operations] of needed) {
-    const known = numpyBySize.get(n);
-    if (known !== undefined && (!known.ok || [...operations].every((operation) => known.ms[operation] !== undefined))) continue;
-    const reference = await numpyOn(spdMatrix(n, options.seed), n, options.repeats, [...operations], numpy);
-    numpyBySize.set(n, reference);
-    io.stderr.write(`[eofd bench] ${describeNumpy(n, reference)} (operation-equivalents at n = Kd)\n`);
+    const reference = await numpyOn(matrix, n, this.options.repeats, operations, this.numpy);
+    if (!reference.ok || !this.told.has(n)) {
+      this.told.add(n);
+      if (!this.numpyBySize.has(n) || !reference.ok) this.numpyBySize.set(n, reference);
+      this.io.stderr.write(`[eofd bench] ${describeNumpy(n, reference)} (operation-equivalents at n = Kd, timed after each process)\n`);
+    }
+    return reference.ok ? reference : null;
   }
 }
 
 /** Folds one process's result into the point's row: a failure fails the point; else the lowest median round wins. */
 function keepBest(row: BenchRow, result: BenchRow): void {
   if (result.measurement === null) {
-    Object.assign(row, { measurement: null, peakRssBytes: null, rssScope: null, note: result.note });
+    Object.assign(row, { measurement: null, peakRssBytes: null, rssScope: null, note: result.note, pairs: [] });
     return;
   }
   row.processMedians.push(result.measurement.round.median);
@@ -219,14 +241,14 @@ async function runPoint(plan: PlannedPoint, options: MeasureOptions, isolated: b
   try {
     if (!isolated) {
       const measurement = await measurePoint(plan.point, options);
-      return { plan, measurement, peakRssBytes: process.resourceUsage().maxRSS * 1024, rssScope: 'process', note: '', processMedians: [] };
+      return { plan, measurement, peakRssBytes: process.resourceUsage().maxRSS * 1024, rssScope: 'process', note: '', processMedians: [], pairs: [] };
     }
     const reply = await measureInChild(plan, options);
     if (!reply.ok) throw new Error(reply.message);
-    return { plan, measurement: reply.measurement, peakRssBytes: reply.peakRssBytes, rssScope: 'child', note: '', processMedians: [] };
+    return { plan, measurement: reply.measurement, peakRssBytes: reply.peakRssBytes, rssScope: 'child', note: '', processMedians: [], pairs: [] };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    return { plan, measurement: null, peakRssBytes: null, rssScope: null, note: `failed: ${message.split('\n')[0]}`, processMedians: [] };
+    return { plan, measurement: null, peakRssBytes: null, rssScope: null, note: `failed: ${message.split('\n')[0]}`, processMedians: [], pairs: [] };
   }
 }
 

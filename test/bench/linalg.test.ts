@@ -192,29 +192,32 @@ describe("policy rows against numpy's operation-equivalents at n = Kd", () => {
     rounds: 5,
     seed: 1,
   });
-  const row = (p: BenchPoint, round: number, probe: number | null): BenchRow =>
-    ({
-      plan: { point: p, skip: null, probe: probe !== null },
-      measurement: {
-        select: { median: 0, p90: 0 },
-        update: { median: round, p90: round },
-        round: { median: round, p90: round },
-        projectionRounds: 0,
-        projectionUpdate: { median: NaN, p90: NaN },
-        plainRound: { median: round, p90: round },
-        probeUpdate: probe === null ? null : { median: probe, p90: probe },
-        stateBytes: 0,
-        sketchSizeStart: null,
-        sketchSize: null,
-        gcDuringTimed: 0,
-        wallSeconds: 1,
-        decisions: '',
-      } satisfies PointMeasurement,
-      peakRssBytes: null,
-      rssScope: null,
-      note: '',
-      processMedians: [round],
-    }) as BenchRow;
+  /** One process's measurement: `round` ms a round, `probe` ms a projecting update (or none). */
+  const measurement = (round: number, probe: number | null): PointMeasurement => ({
+    select: { median: 0, p90: 0 },
+    update: { median: round, p90: round },
+    round: { median: round, p90: round },
+    projectionRounds: 0,
+    projectionUpdate: { median: NaN, p90: NaN },
+    plainRound: { median: round, p90: round },
+    probeUpdate: probe === null ? null : { median: probe, p90: probe },
+    stateBytes: 0,
+    sketchSizeStart: null,
+    sketchSize: null,
+    gcDuringTimed: 0,
+    wallSeconds: 1,
+    decisions: '',
+  });
+  /** A row measured by one process per pair, numpy timed after each. */
+  const row = (p: BenchPoint, pairs: [round: number, probe: number | null, numpy: NumpyLinalg][]): BenchRow => ({
+    plan: { point: p, skip: null, probe: pairs.some(([, probe]) => probe !== null) },
+    measurement: pairs.length > 0 ? measurement(Math.min(...pairs.map(([round]) => round)), pairs[0]![1]) : null,
+    peakRssBytes: null,
+    rssScope: null,
+    note: '',
+    processMedians: pairs.map(([round]) => round),
+    pairs: pairs.map(([round, probe, numpy]) => ({ measurement: measurement(round, probe), numpy })),
+  }) as BenchRow;
 
   it("OFUL-MLogB textbook: round ÷ (eigvalsh + potrf+potri) and projection ÷ eigh; incremental: the projection; others: none", () => {
     expect(numpyTargets(point('OFUL-MLogB', 'textbook'))).toEqual([
@@ -223,27 +226,48 @@ describe("policy rows against numpy's operation-equivalents at n = Kd", () => {
     ]);
     expect(numpyTargets(point('OFUL-MLogB'))).toEqual([{ measured: 'projection', operations: ['eigh'] }]);
     expect(numpyTargets(point('EOFD-MLogB'))).toEqual([]);
-
-    const numpy = new Map([[20, numpyAt(20, { eigvalsh: 3, 'potrf+potri': 2, eigh: 4 })]]);
-    const rows = [row(point('OFUL-MLogB', 'textbook'), 40, 10), row(point('OFUL-MLogB'), 1, 12), row(point('EOFD-MLogB'), 0.5, null)];
-    expect(numpyComparisons(rows[0], numpy).map((c) => [c.target.measured, c.eofdMs, c.numpyMs, c.ratio])).toEqual([
-      ['round', 40, 5, 8],
-      ['projection', 10, 4, 2.5],
-    ]);
-    expect(numpyComparisons(rows[0], new Map()).map((c) => c.ratio)).toEqual([null, null]);
     expect(numpyTotalMs(numpyAt(20, { eigvalsh: 3, 'potrf+potri': null }, null), ['eigvalsh', 'potrf+potri'])).toBeNull();
 
-    const csv = parse(benchCsv(rows, { ok: false, reason: 'none' }, numpy), { columns: true }) as Record<string, string>[];
-    expect(Object.keys(csv[0])).toEqual([...BENCH_COLUMNS]);
-    expect(csv.map((r) => [r.numpy_round_equivalent_ms, r.round_over_numpy, r.numpy_projection_equivalent_ms, r.projection_over_numpy])).toEqual([
-      ['5.0000', '8.000', '4.0000', '2.500'],
-      ['', '', '4.0000', '3.000'],
-      ['', '', '', ''],
+    const first = numpyAt(20, { eigvalsh: 3, 'potrf+potri': 2, eigh: 4 });
+    const slower = numpyAt(20, { eigvalsh: 3.3, 'potrf+potri': 2.2, eigh: 4.8 });
+    const rows = [
+      // Two processes, the second on a slower spell: round ratios 40/5 = 8 and 45/5.5, projection 10/4 = 12/4.8 = 2.5.
+      row(point('OFUL-MLogB', 'textbook'), [[40, 10, first], [45, 12, slower]]),
+      row(point('OFUL-MLogB'), [[1, 12, first]]),
+      row(point('EOFD-MLogB'), [[0.5, null, first]]),
+      row(point('OFUL-MLogB', 'textbook'), []),
+    ];
+    const [round, projection] = numpyComparisons(rows[0]!);
+    // The geometric mean of the pairs' ratios and its 95% Student-t interval on the log scale (t(0.975, 1) = 12.7062).
+    const logs = [Math.log(40 / 5), Math.log(45 / 5.5)];
+    const mean = (logs[0]! + logs[1]!) / 2;
+    const half = (12.7062 * Math.abs(logs[0]! - logs[1]!)) / Math.sqrt(2) / Math.sqrt(2);
+    expect(round).toMatchObject({ pairs: 2, eofdMs: 42.5, numpyMs: 5.25 });
+    expect(round!.ratio!.estimate).toBeCloseTo(Math.exp(mean), 12);
+    expect(round!.ratio!.low).toBeCloseTo(Math.exp(mean - half), 3);
+    expect(round!.ratio!.high).toBeCloseTo(Math.exp(mean + half), 3);
+    expect(projection).toMatchObject({ pairs: 2, eofdMs: 11, numpyMs: 4.4 });
+    expect([projection!.ratio!.estimate, projection!.ratio!.low, projection!.ratio!.high].map((x) => x.toFixed(12))).toEqual(['2.500000000000', '2.500000000000', '2.500000000000']);
+    // One pair: a ratio without an interval; no pair: none.
+    const single = numpyComparisons(rows[1]!);
+    expect(single.map((c) => [c.pairs, Number.isNaN(c.ratio?.low), Number.isNaN(c.ratio?.high)])).toEqual([[1, true, true]]);
+    expect(single[0]!.ratio!.estimate).toBeCloseTo(12 / 4, 12);
+    expect(numpyComparisons(rows[3]!).map((c) => c.ratio)).toEqual([null, null]);
+
+    const csv = parse(benchCsv(rows, { ok: false, reason: 'none' }), { columns: true }) as Record<string, string>[];
+    expect(Object.keys(csv[0]!)).toEqual([...BENCH_COLUMNS]);
+    expect(csv.map((r) => [r.numpy_round_equivalent_ms, r.round_over_numpy, r.numpy_projection_equivalent_ms, r.projection_over_numpy, r.projection_over_numpy_low, r.projection_over_numpy_high])).toEqual([
+      ['5.2500', Math.exp(mean).toFixed(3), '4.4000', '2.500', '2.500', '2.500'],
+      ['', '', '4.0000', '3.000', '', ''],
+      ['', '', '', '', '', ''],
+      ['', '', '', '', '', ''],
     ]);
-    const table = numpyComparisonTable(rows, numpy);
-    expect(table).toMatch(/OFUL-MLogB \(textbook\)\s+wasm\s+10\s+2\s+20\s+round\s+40\.0\s+eigvalsh \+ potrf\+potri\s+5\.000\s+8×/);
-    expect(table).toMatch(/OFUL-MLogB\s+wasm\s+10\s+2\s+20\s+projection\s+12\.0\s+eigh\s+4\.000\s+3×/);
-    expect(numpyComparisonTable([rows[2]], numpy)).toBe('');
+    expect(Number(csv[0]!.round_over_numpy_low)).toBeCloseTo(Math.exp(mean - half), 2);
+    const table = numpyComparisonTable(rows);
+    expect(table).toMatch(/OFUL-MLogB \(textbook\)\s+wasm\s+10\s+2\s+20\s+round\s+42\.5\s+eigvalsh \+ potrf\+potri\s+5\.250\s+2\s+8\.09× \[\S+, \S+\]/);
+    expect(table).toMatch(/OFUL-MLogB\s+wasm\s+10\s+2\s+20\s+projection\s+12\.0\s+eigh\s+4\.000\s+1\s+3×\n/);
+    expect(table).toContain('numpy timed right after each process measured the point');
+    expect(numpyComparisonTable([rows[2]!])).toBe('');
   });
 });
 
@@ -300,21 +324,31 @@ describe('runBench --linalg with a stand-in numpy', () => {
       projectionRounds: 2,
       backends: ['js' as const],
       dgemm: false,
+      processes: 2,
     };
     await runBench(options, out, { stderr: { write: (s: string) => (stderr += s) } }, async () => ({ ok: false, reason: 'unused' }), fakeNumpy);
-    // n = 6 is both an --n and OFUL-MLogB's Kd: numpy is not asked twice.
-    expect(calls.map((c) => c.n)).toEqual([6]);
+    // numpy at the --n 6 for the kernels, then OFUL-MLogB's equivalents at Kd = 6 after each of its processes.
+    expect(calls).toEqual([
+      { n: 6, operations: NUMPY_OPERATION_NAMES },
+      { n: 6, operations: ['eigvalsh', 'potrf+potri', 'eigh'] },
+      { n: 6, operations: ['eigvalsh', 'potrf+potri', 'eigh'] },
+    ]);
     expect(fs.readdirSync(out).sort()).toEqual(['bench.csv', 'bench.svg', 'linalg.csv', 'linalg.svg']);
     const csv = parse(fs.readFileSync(path.join(out, 'bench.csv'), 'utf8'), { columns: true }) as Record<string, string>[];
     const oful = csv.find((r) => r.policy === 'OFUL-MLogB')!;
     expect([oful.numpy_round_equivalent_ms, oful.numpy_projection_equivalent_ms]).toEqual(['1.0000', '0.5000']);
-    expect(Number(oful.round_over_numpy)).toBeCloseTo(Number(oful.round_median_ms) / 1, 2);
+    // Two processes, each paired with its own numpy times (1 ms for the round's equivalent).
+    expect(oful.processes).toBe('2');
+    expect(Number(oful.round_over_numpy)).toBeGreaterThanOrEqual(Number(oful.round_median_ms) / 1 - 1e-3);
+    expect(Number(oful.round_over_numpy)).toBeLessThanOrEqual(Number(oful.round_median_worst_ms) / 1 + 1e-3);
+    expect(Number(oful.round_over_numpy_low)).toBeLessThanOrEqual(Number(oful.round_over_numpy));
+    expect(Number(oful.round_over_numpy_high)).toBeGreaterThanOrEqual(Number(oful.round_over_numpy));
     const eofd = csv.find((r) => r.policy === 'EOFD-MLogB')!;
     expect([eofd.numpy_round_equivalent_ms, eofd.round_over_numpy]).toEqual(['', '']);
     expect(stderr).toContain('against numpy single-thread doing the same dense operations');
 
     calls.length = 0;
-    await runBench({ ...options, n: [5], policies: ['OFUL-MLogB'] }, path.join(root, 'other-kd'), { stderr: { write: () => undefined } }, async () => ({ ok: false, reason: 'unused' }), fakeNumpy);
+    await runBench({ ...options, n: [5], policies: ['OFUL-MLogB'], processes: 1 }, path.join(root, 'other-kd'), { stderr: { write: () => undefined } }, async () => ({ ok: false, reason: 'unused' }), fakeNumpy);
     expect(calls).toEqual([
       { n: 5, operations: NUMPY_OPERATION_NAMES },
       { n: 6, operations: ['eigvalsh', 'potrf+potri', 'eigh'] },

@@ -89,7 +89,9 @@ export function registerBench(program: Command, io: CliIo = processIo()): void {
         'decompose, gemmNNUpdate) are timed at each --n beside numpy single-thread on the same SPD matrices (scipy ' +
         "dpotrf, dpotrf + dpotri, dsytrd; numpy eigvalsh, eigh, dot), best of at least --repeats calls, as ratios eofd ÷ numpy " +
         "(linalg.csv, linalg.svg and a table); OFUL-MLogB rows then also get numpy's operation-equivalents at n = Kd: the textbook " +
-        "round against eigvalsh + dpotrf + dpotri, the projection against eigh (bench.csv's numpy columns and a table). " +
+        "round against eigvalsh + dpotrf + dpotri, the projection against eigh, numpy timed right after each process's " +
+        "measurement of the point so that the machine's drift falls on both: the geometric mean of the per-process ratios " +
+        "with its 95% interval (bench.csv's numpy columns and a table). " +
         'Without python3, numpy or scipy, the numpy columns are empty and the reason is printed. ' +
         'A benchmark is not a test: nothing here asserts a time.',
     );
