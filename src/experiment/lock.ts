@@ -1,7 +1,8 @@
 /**
  * One writer per experiment folder: `<out>/.<name>.lock`, created exclusively and already filled (a
- * hard link to a file written first; O_EXCL where there are no hard links), holding the writer's identity, and kept fresh by a heartbeat. The rule that decides whether a lock is stale
- * (its writer was killed) works from any host:
+ * hard link to a file written first; O_EXCL where there are no hard links), holding the writer's
+ * identity, and kept fresh by a heartbeat. The rule that decides whether a lock is stale (its writer
+ * was killed) works from any host:
  *
  *   - The holder touches the file's mtime every `heartbeat_ms` (HEARTBEAT_MS) from a worker thread,
  *     so a unit busy on the main thread (`--jobs 1`) does not stop it.

@@ -142,23 +142,23 @@ export class OptimisticSelector {
       if (upper[a] > upper[top]) top = a;
     }
     // The action with the largest bound first (its score raises `known` most), then the rest in order.
-    known = Math.max(known, this.exactScore(top, beta));
+    known = Math.max(known, this.exactScore(top, weight));
     for (let a = 0; a < count; a++) {
       if (a === top) continue;
       if (upper[a] < known - TIE_TOLERANCE * Math.abs(known)) {
         optimistic[a] = upper[a];
       } else {
-        known = Math.max(known, this.exactScore(a, beta));
+        known = Math.max(known, this.exactScore(a, weight));
       }
     }
     return this.firstBest(count);
   }
 
-  /** Action a's eq. (19) score into `optimistic`, from its stored M(x) and partial score. */
-  private exactScore(a: number, beta: number): number {
+  /** Action a's eq. (19) score, partial + ½‖r‖₁β·‖M(x)‖₂ (`weight` = ½‖r‖₁β), into `optimistic`, from its stored M(x). */
+  private exactScore(a: number, weight: number): number {
     const K = this.K;
     this.eigen.eigenvalues(K, this.curvatures, a * K * K, K, this.eigenValues);
-    this.optimistic[a] = this.partial[a] + 0.5 * this.rewardL1 * beta * this.eigenValues[0];
+    this.optimistic[a] = this.partial[a] + weight * this.eigenValues[0];
     return this.optimistic[a];
   }
 
